@@ -1,0 +1,68 @@
+/* backend: the vtable every source of GPU data implements (NVML, amdgpu,
+ * intel, drm, replay, prometheus) and the explicit, ordered registry of the
+ * live ones. Callers go through the backend_* wrappers, which supply the
+ * default for a missing op. */
+#ifndef GPUR_BACKEND_H
+#define GPUR_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/frame.h"
+#include "util/clock.h"
+
+#define BACKEND_ERRLEN 256
+
+/* Where a backend reads the machine from; owned by the caller. */
+struct backend_env {
+	const char *procfs; /* default "/proc" */
+	const char *sysfs;  /* default "/sys" */
+	const struct clock *clock;
+};
+
+struct backend;
+
+struct backend_ops {
+	const char *name;
+	/* Detects and initialises the backend. 0, or -errno with the reason in
+	 * b->error (e.g. "libnvidia-ml.so.1 not found"): the backend is absent. */
+	int (*open)(struct backend *b, const struct backend_env *env);
+	/* Reads every device into f (reset by the caller): GPUs in the backend's
+	 * order, each with a device_id; process rows with gpu_index relative to
+	 * that order; the driver string in f->driver. Per-device faults make a
+	 * GPU `lost`, not an error. Returns 0, or -ENODEV when the library failed
+	 * as a whole (the backend is then closed and re-detected). */
+	int (*poll)(struct backend *b, struct frame *f);
+	/* Re-initialises the library while a GPU is lost, keeping handles of
+	 * healthy ones where it can. Optional. 0 or -errno. */
+	int (*reinit)(struct backend *b);
+	/* Whether pids in its rows are this machine's and may be signalled. */
+	bool (*can_signal)(const struct backend *b);
+	/* Releases everything open() acquired. */
+	void (*close)(struct backend *b);
+};
+
+struct backend {
+	const struct backend_ops *ops;
+	void *priv;
+	char error[BACKEND_ERRLEN]; /* last failure text, kept for the UI */
+};
+
+/* Explicit registry of live backends, in detection and display order. */
+extern const struct backend_ops *const BACKEND_REGISTRY[];
+extern const size_t BACKEND_REGISTRY_LEN;
+const struct backend_ops *backend_find(const char *name, size_t len);
+
+/* A new, closed backend of ops; backend_free() closes it if open. */
+struct backend *backend_new(const struct backend_ops *ops);
+void backend_free(struct backend *b);
+int backend_open(struct backend *b, const struct backend_env *env);
+int backend_poll(struct backend *b, struct frame *f);
+int backend_reinit(struct backend *b);
+bool backend_can_signal(const struct backend *b);
+void backend_close(struct backend *b);
+static inline const char *backend_name(const struct backend *b) { return b->ops->name; }
+/* printf into b->error. */
+__attribute__((format(printf, 2, 3))) void backend_fail(struct backend *b, const char *fmt, ...);
+
+#endif

@@ -1,0 +1,38 @@
+/* replay: plays a --log recording back as a source of frames (DESIGN §2
+ * rules 2-6). It never re-detects, never turns live and never signals. */
+#ifndef GPUR_REPLAY_H
+#define GPUR_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/frame.h"
+
+struct replay;
+
+struct replay_stats {
+	uint64_t records;   /* valid records returned */
+	uint64_t skipped;   /* lines that were not one valid record */
+	uint64_t oversized; /* of those, lines over the 8 MiB cap */
+	uint64_t too_big;   /* of those, records over the GPU/process/event limits */
+	int read_error;     /* -errno of a read error that ended the file, or 0 */
+};
+
+/* Opens path and reads up to its first valid record. NULL on failure with a
+ * one-line reason in err ("FILE: no valid JSONL records", "FILE: No such
+ * file or directory"). The caller frees with replay_free(). */
+struct replay *replay_open(const char *path, char *err, size_t errlen);
+void replay_free(struct replay *r);
+/* The next record into f (reset first): the first call returns the first
+ * record. Returns 1, or 0 at end of file (and after a read error, which
+ * replay_stats reports); f is then untouched. Missing device ids are filled
+ * with "replay:<position>". */
+int replay_next(struct replay *r, struct frame *f);
+const struct replay_stats *replay_stats(const struct replay *r);
+/* The driver line of a recorded frame: "backend · driver", whichever of the
+ * two exists, or NULL. With ascii, " - " replaces the middle dot. Written
+ * into out (size n). */
+const char *replay_driver_line(const struct frame *f, char *out, size_t n, bool ascii);
+
+#endif

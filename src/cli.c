@@ -1,0 +1,264 @@
+/* cli: getopt_long parsing and validation of every option. */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+
+enum {
+	OPT_BACKEND = 256, OPT_GPUS, OPT_LOG, OPT_REPLAY, OPT_SPEED, OPT_ONCE, OPT_JSON,
+	OPT_HEADLESS, OPT_SERVE, OPT_PROMETHEUS, OPT_PROCFS, OPT_SYSFS, OPT_READ_ONLY,
+	OPT_HOSTNAME, OPT_NO_COLOR,
+};
+
+static const struct option LONG_OPTS[] = {
+	{"interval", required_argument, NULL, 'd'},
+	{"backend", required_argument, NULL, OPT_BACKEND},
+	{"gpus", required_argument, NULL, OPT_GPUS},
+	{"log", required_argument, NULL, OPT_LOG},
+	{"replay", required_argument, NULL, OPT_REPLAY},
+	{"speed", required_argument, NULL, OPT_SPEED},
+	{"once", no_argument, NULL, OPT_ONCE},
+	{"json", no_argument, NULL, OPT_JSON},
+	{"count", required_argument, NULL, 'n'},
+	{"headless", no_argument, NULL, OPT_HEADLESS},
+	{"serve", required_argument, NULL, OPT_SERVE},
+	{"prometheus", required_argument, NULL, OPT_PROMETHEUS},
+	{"procfs", required_argument, NULL, OPT_PROCFS},
+	{"sysfs", required_argument, NULL, OPT_SYSFS},
+	{"read-only", no_argument, NULL, OPT_READ_ONLY},
+	{"hostname", required_argument, NULL, OPT_HOSTNAME},
+	{"no-color", no_argument, NULL, OPT_NO_COLOR},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
+	{NULL, 0, NULL, 0},
+};
+
+void cli_usage(void)
+{
+	fputs("Usage: gpur [OPTION]...\n"
+	      "Monitor GPUs (NVIDIA via NVML; AMD and Intel via DRM), record and replay.\n"
+	      "\n"
+	      "  -d, --interval SECONDS  time between polls (default 1; minimum 0.05;\n"
+	      "                          0 = as fast as possible, with --headless/--json/--once)\n"
+	      "      --backend LIST      live backends to try: nvml,amdgpu,intel,drm (default all)\n"
+	      "      --gpus LIST         only these GPUs: indices, UUIDs or PCI bus ids\n"
+	      "      --log FILE          append every poll to FILE as one JSON line\n"
+	      "      --replay FILE       play a recording back instead of reading hardware\n"
+	      "      --speed X           replay pace in the TUI, 0.25 to 64 (not yet supported)\n"
+	      "      --once              poll, print one snapshot, exit\n"
+	      "      --json              print every poll as one JSON line on stdout\n"
+	      "  -n, --count N           stop after N polls\n"
+	      "      --headless          no TUI: poll and log until a signal, --count or end of replay\n"
+	      "      --serve ADDR        Prometheus metrics at host:port (not yet supported)\n"
+	      "      --prometheus URL    fleet view from a Prometheus server (not yet supported)\n"
+	      "      --procfs PATH       where procfs is mounted (default /proc)\n"
+	      "      --sysfs PATH        where sysfs is mounted (default /sys)\n"
+	      "      --read-only         never signal processes\n"
+	      "      --hostname NAME     host name in records (default $NODE_NAME, else the system's)\n"
+	      "      --no-color          no colours (NO_COLOR=1 does the same)\n"
+	      "  -h, --help              this help\n"
+	      "  -V, --version           version\n"
+	      "\n"
+	      "Exit status: 0 success, 1 runtime failure, 2 usage error.\n"
+	      "Environment: GPUR_NVML_LIBRARY, NODE_NAME, NO_COLOR.\n",
+	      stdout);
+}
+
+__attribute__((format(printf, 3, 4))) static int usage_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* A finite decimal number with nothing after it. */
+static bool parse_double(const char *s, double *out)
+{
+	char *end;
+
+	if (!*s || strchr(" \t\n", *s))
+		return false;
+	errno = 0;
+	*out = strtod(s, &end);
+	return !errno && *end == '\0' && isfinite(*out);
+}
+
+static int parse_backends(const char *list, uint32_t *mask, char *err, size_t errlen)
+{
+	const char *p = list;
+
+	*mask = 0;
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		const struct backend_ops *ops = backend_find(p, len);
+		if (!ops) {
+			char name[64];
+			snprintf(name, sizeof(name), "%.*s", (int)(len < 60 ? len : 60), p);
+			return usage_err(err, errlen, "--backend: unknown backend '%s' (known: %s)", name,
+					 "nvml, amdgpu, intel, drm");
+		}
+		for (size_t i = 0; i < BACKEND_REGISTRY_LEN; i++)
+			if (BACKEND_REGISTRY[i] == ops)
+				*mask |= 1u << i;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errlen)
+{
+	const char *interval_arg = NULL;
+	bool backend_given = false, procfs_given = false, sysfs_given = false;
+	int c;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->interval = 1.0;
+	cfg->speed = 1.0;
+	cfg->procfs = "/proc";
+	cfg->sysfs = "/sys";
+	cfg->backends = (1u << BACKEND_REGISTRY_LEN) - 1;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":d:n:hV", LONG_OPTS, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			interval_arg = optarg;
+			if (!parse_double(optarg, &cfg->interval))
+				return usage_err(err, errlen, "--interval: '%s' is not a number of seconds%s", optarg, "");
+			cfg->interval_set = true;
+			break;
+		case OPT_BACKEND:
+			backend_given = true;
+			if (parse_backends(optarg, &cfg->backends, err, errlen))
+				return -1;
+			break;
+		case OPT_GPUS:
+			if (!*optarg)
+				return usage_err(err, errlen, "--gpus: empty list%s%s", "", "");
+			cfg->gpus = optarg;
+			break;
+		case OPT_LOG:
+			if (!*optarg)
+				return usage_err(err, errlen, "--log: empty file name%s%s", "", "");
+			cfg->log_path = optarg;
+			break;
+		case OPT_REPLAY:
+			if (!*optarg)
+				return usage_err(err, errlen, "--replay: empty file name%s%s", "", "");
+			cfg->replay_path = optarg;
+			break;
+		case OPT_SPEED:
+			return usage_err(err, errlen, "--speed: not yet supported (the replay TUI comes later)%s%s", "", "");
+		case OPT_ONCE:
+			cfg->once = true;
+			break;
+		case OPT_JSON:
+			cfg->json = true;
+			break;
+		case 'n': {
+			char *end;
+			errno = 0;
+			if (*optarg < '0' || *optarg > '9')
+				return usage_err(err, errlen, "--count: '%s' is not a whole number of polls >= 1%s", optarg, "");
+			unsigned long long v = strtoull(optarg, &end, 10);
+			if (errno || *end || v < 1)
+				return usage_err(err, errlen, "--count: '%s' is not a whole number of polls >= 1%s", optarg, "");
+			cfg->count = v;
+			break;
+		}
+		case OPT_HEADLESS:
+			cfg->headless = true;
+			break;
+		case OPT_SERVE:
+			return usage_err(err, errlen, "--serve: not yet supported%s%s", "", "");
+		case OPT_PROMETHEUS:
+			return usage_err(err, errlen, "--prometheus: not yet supported%s%s", "", "");
+		case OPT_PROCFS:
+		case OPT_SYSFS:
+			if (!*optarg)
+				return usage_err(err, errlen, "%s: empty path%s", c == OPT_PROCFS ? "--procfs" : "--sysfs", "");
+			if (c == OPT_PROCFS) {
+				cfg->procfs = optarg;
+				procfs_given = true;
+			} else {
+				cfg->sysfs = optarg;
+				sysfs_given = true;
+			}
+			break;
+		case OPT_READ_ONLY:
+			cfg->read_only = true;
+			break;
+		case OPT_HOSTNAME: {
+			size_t n = strlen(optarg);
+			if (n == 0 || n > 255)
+				return usage_err(err, errlen, "--hostname: must be 1 to 255 bytes%s%s", "", "");
+			for (size_t i = 0; i < n; i++)
+				if ((unsigned char)optarg[i] < 0x20 || optarg[i] == 0x7f)
+					return usage_err(err, errlen, "--hostname: control characters are not allowed%s%s", "", "");
+			cfg->hostname = optarg;
+			break;
+		}
+		case OPT_NO_COLOR:
+			cfg->no_color = true;
+			break;
+		case 'h':
+			cfg->help = true;
+			return 0;
+		case 'V':
+			cfg->version = true;
+			return 0;
+		case ':':
+			return usage_err(err, errlen, "%s: missing argument (try --help)%s", argv[optind - 1], "");
+		default:
+			if (optopt)
+				return usage_err(err, errlen, "unknown option '-%c' (try --help)", optopt);
+			return usage_err(err, errlen, "unknown option '%s' (try --help)%s", argv[optind - 1], "");
+		}
+	}
+	if (optind < argc)
+		return usage_err(err, errlen, "unexpected argument '%s' (try --help)%s", argv[optind], "");
+
+	if (cfg->replay_path && (backend_given || procfs_given || sysfs_given))
+		return usage_err(err, errlen, "--replay cannot be combined with %s (a replay reads no hardware)%s",
+				 backend_given ? "--backend" : procfs_given ? "--procfs" : "--sysfs", "");
+	if (cfg->once && cfg->count)
+		return usage_err(err, errlen, "--once and --count conflict (--once is one poll)%s%s", "", "");
+	if (cfg->once && cfg->headless)
+		return usage_err(err, errlen, "--once and --headless conflict%s%s", "", "");
+	if (cfg->interval_set) {
+		if (cfg->interval < 0)
+			return usage_err(err, errlen, "--interval: '%s' is negative%s", interval_arg, "");
+		if (cfg->interval == 0 && !(cfg->headless || cfg->json || cfg->once))
+			return usage_err(err, errlen, "--interval: 0 needs --headless, --json or --once%s%s", "", "");
+		if (cfg->interval > 0 && cfg->interval < 0.05)
+			return usage_err(err, errlen, "--interval: '%s' is below the minimum of 0.05 s%s", interval_arg, "");
+		if (cfg->interval > 86400)
+			return usage_err(err, errlen, "--interval: '%s' is above the maximum of 86400 s%s", interval_arg, "");
+	}
+	return 0;
+}
+
+enum cli_mode cli_resolve_mode(const struct config *cfg, bool stdout_is_tty)
+{
+	if (cfg->once)
+		return CLI_MODE_ONCE;
+	if (cfg->json)
+		return CLI_MODE_JSON;
+	if (cfg->headless)
+		return CLI_MODE_HEADLESS;
+	if (stdout_is_tty)
+		return CLI_MODE_TUI;
+	return cfg->log_path ? CLI_MODE_HEADLESS : CLI_MODE_ONCE;
+}

@@ -1,0 +1,41 @@
+/* cli: the command line (DESIGN §1) into a config; every check that needs no
+ * hardware happens here, so usage errors exit 2 before anything starts. */
+#ifndef GPUR_CLI_H
+#define GPUR_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CLI_MAX_GPU_SELECTORS 1024
+
+enum cli_mode { CLI_MODE_TUI, CLI_MODE_ONCE, CLI_MODE_JSON, CLI_MODE_HEADLESS };
+
+struct config {
+	double interval;        /* seconds; 0 = as fast as possible */
+	bool interval_set;
+	uint32_t backends;      /* bit i = BACKEND_REGISTRY[i]; all when not given */
+	const char *gpus;       /* raw --gpus list, parsed by gpusel */
+	const char *log_path;
+	const char *replay_path;
+	double speed;
+	bool once, json, headless;
+	uint64_t count;         /* 0 = no limit */
+	const char *serve, *prometheus;
+	const char *procfs, *sysfs;
+	bool read_only, no_color;
+	const char *hostname;   /* NULL: NODE_NAME, else gethostname */
+	bool help, version;
+	enum cli_mode mode;     /* derived; see cli_resolve_mode */
+};
+
+/* Parses argv into cfg. 0, or -1 with a one-line message (without the
+ * "gpur: " prefix) in err: a usage error. argv strings are borrowed. */
+int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errlen);
+/* The mode that runs: --once, --json, --headless, else the TUI on a
+ * terminal, else headless recording when --log is given, else --once. */
+enum cli_mode cli_resolve_mode(const struct config *cfg, bool stdout_is_tty);
+/* Writes --help text to stdout. */
+void cli_usage(void);
+
+#endif

@@ -1,0 +1,121 @@
+/* gpusel: matching user selectors against GPU identities. */
+#include "gpusel.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "util/xalloc.h"
+
+struct gpusel {
+	size_t n;
+	char **items;
+};
+
+struct gpusel *gpusel_parse(const char *list, char *err, size_t errlen)
+{
+	struct gpusel *s = xcalloc(1, sizeof(*s));
+	const char *p = list;
+
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		if (len == 0 || len > 128 || s->n >= CLI_MAX_GPU_SELECTORS) {
+			snprintf(err, errlen, "--gpus: %s in '%.64s'",
+				 len == 0 ? "empty item" : len > 128 ? "item too long" : "too many items", list);
+			gpusel_free(s);
+			return NULL;
+		}
+		s->items = xreallocarray(s->items, s->n + 1, sizeof(*s->items));
+		s->items[s->n] = xmalloc(len + 1);
+		memcpy(s->items[s->n], p, len);
+		s->items[s->n][len] = '\0';
+		s->n++;
+		if (!comma)
+			return s;
+		p = comma + 1;
+	}
+}
+
+void gpusel_free(struct gpusel *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		free(s->items[i]);
+	free(s->items);
+	free(s);
+}
+
+bool gpusel_pci_normalise(const char *s, char out[16])
+{
+	unsigned dom = 0, bus, dev, fn;
+	int used = 0;
+	char tmp[64];
+
+	if (strlen(s) >= sizeof(tmp))
+		return false;
+	for (size_t i = 0; s[i]; i++)
+		tmp[i] = (char)tolower((unsigned char)s[i]);
+	tmp[strlen(s)] = '\0';
+	if (sscanf(tmp, "%x:%x:%x.%u%n", &dom, &bus, &dev, &fn, &used) == 4 && tmp[used] == '\0') {
+		/* NVML prints an 8-digit domain; the low 16 bits are the domain. */
+		dom &= 0xffff;
+	} else if (sscanf(tmp, "%x:%x.%u%n", &bus, &dev, &fn, &used) == 3 && tmp[used] == '\0') {
+		dom = 0;
+	} else {
+		return false;
+	}
+	if (bus > 0xff || dev > 0x1f || fn > 7)
+		return false;
+	snprintf(out, 16, "%04x:%02x:%02x.%u", dom, bus, dev, fn);
+	return true;
+}
+
+static bool matches(const char *sel, const struct frame *f, size_t i)
+{
+	const struct gpu *g = &f->gpus[i];
+	char a[16], b[16];
+	char *end;
+
+	if (isdigit((unsigned char)sel[0])) {
+		errno = 0;
+		unsigned long v = strtoul(sel, &end, 10);
+		if (!errno && *end == '\0')
+			return v == i;
+	}
+	if (gpu_has(g, GPU_F_DEVICE_ID) && strcasecmp(sel, g->device_id) == 0)
+		return true;
+	if (gpusel_pci_normalise(sel, a)) {
+		if (gpu_has(g, GPU_F_PCI_BUS_ID) && gpusel_pci_normalise(g->pci_bus_id, b) && strcmp(a, b) == 0)
+			return true;
+	}
+	return false;
+}
+
+void gpusel_apply(const struct gpusel *s, struct frame *f)
+{
+	bool keep[FRAME_MAX_GPUS];
+
+	for (size_t i = 0; i < f->ngpus; i++) {
+		keep[i] = false;
+		for (size_t k = 0; k < s->n && !keep[i]; k++)
+			keep[i] = matches(s->items[k], f, i);
+	}
+	frame_keep_gpus(f, keep);
+}
+
+const char *gpusel_unmatched(const struct gpusel *s, const struct frame *f)
+{
+	for (size_t k = 0; k < s->n; k++) {
+		bool any = false;
+		for (size_t i = 0; i < f->ngpus && !any; i++)
+			any = matches(s->items[k], f, i);
+		if (!any)
+			return s->items[k];
+	}
+	return NULL;
+}

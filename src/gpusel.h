@@ -1,0 +1,25 @@
+/* gpusel: the --gpus selection (indices, UUIDs, PCI bus ids) applied to
+ * frames: unselected GPUs and their rows and events are removed. */
+#ifndef GPUR_GPUSEL_H
+#define GPUR_GPUSEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/frame.h"
+
+struct gpusel;
+
+/* Parses a comma-separated list. NULL with a message in err when an item is
+ * empty or the list is too long. */
+struct gpusel *gpusel_parse(const char *list, char *err, size_t errlen);
+void gpusel_free(struct gpusel *s);
+/* Removes unselected GPUs from f. */
+void gpusel_apply(const struct gpusel *s, struct frame *f);
+/* First selector that matches no GPU of f, or NULL when all match. */
+const char *gpusel_unmatched(const struct gpusel *s, const struct frame *f);
+/* Canonical PCI bus id: lowercase, 4-digit domain ("00000000:3B:00.0" and
+ * "3b:00.0" both give "0000:3b:00.0"). False when s is not one. */
+bool gpusel_pci_normalise(const char *s, char out[16]);
+
+#endif

@@ -1,0 +1,58 @@
+/* main: gpur's entry point: locale, signals, options, then run. */
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "run.h"
+
+#ifndef GPUR_VERSION
+#define GPUR_VERSION "0.0.0"
+#endif
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	run_stop_requested = 1;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop; /* no SA_RESTART: sleeps end at once */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* A closed pipe is EPIPE from write(2); a file size limit is EFBIG. */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
+}
+
+int main(int argc, char **argv)
+{
+	struct config cfg;
+	char err[512];
+
+	/* Only LC_CTYPE: numbers in records are always written and read with '.'. */
+	setlocale(LC_CTYPE, "");
+	if (cli_parse(argc, argv, &cfg, err, sizeof(err)) != 0) {
+		fprintf(stderr, "gpur: %s\n", err);
+		return 2;
+	}
+	if (cfg.help) {
+		cli_usage();
+		return 0;
+	}
+	if (cfg.version) {
+		printf("gpur %s\n", GPUR_VERSION);
+		return 0;
+	}
+	cfg.mode = cli_resolve_mode(&cfg, isatty(STDOUT_FILENO));
+	install_signals();
+	return run_main(&cfg);
+}

@@ -1,0 +1,41 @@
+/* event: something that happened during one poll (a GPU lost, a signal sent). */
+#ifndef GPUR_EVENT_H
+#define GPUR_EVENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/field.h"
+
+enum event_field {
+	EVENT_F_KIND, EVENT_F_GPU_INDEX, EVENT_F_DEVICE_ID, EVENT_F_BACKEND, EVENT_F_PID,
+	EVENT_F_SIGNAL, EVENT_F_RESULT, EVENT_F_DETAIL, EVENT_F__COUNT
+};
+
+/* Kinds gpur itself emits; a recording may carry others, kept as strings. */
+#define EVENT_GPU_LOST "gpu_lost"
+#define EVENT_GPU_BACK "gpu_back"
+#define EVENT_BACKEND_LOST "backend_lost"
+#define EVENT_BACKEND_BACK "backend_back"
+#define EVENT_SIGNAL "signal"
+#define EVENT_NOTE "note"
+
+struct event {
+	uint64_t valid;
+	const char *kind;
+	uint64_t gpu_index;
+	const char *device_id, *backend;
+	uint64_t pid;
+	const char *signal, *result, *detail;
+};
+
+extern const struct field EVENT_FIELDS[];
+extern const size_t EVENT_NFIELDS;
+
+static inline bool event_has(const struct event *e, enum event_field f)
+{
+	return (e->valid >> f) & 1u;
+}
+
+#endif

@@ -1,0 +1,71 @@
+/* field: lookups and a self-check over descriptor tables. */
+#include "model/field.h"
+
+#include <string.h>
+
+#include "util/arena.h"
+
+void field_dup_strings(void *obj, const struct field *tab, size_t n, struct arena *a)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (tab[i].type != FIELD_STR)
+			continue;
+		const char **s = field_ptr(obj, &tab[i]);
+		*s = field_valid(obj, &tab[i]) ? arena_strdup(a, *s) : NULL;
+	}
+}
+
+const struct field *field_find(const struct field *tab, size_t n, const char *key, size_t keylen)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strlen(tab[i].key) == keylen && memcmp(tab[i].key, key, keylen) == 0)
+			return &tab[i];
+	return NULL;
+}
+
+int field_name_index(const struct field *f, const char *name, size_t len)
+{
+	for (unsigned i = 0; i < f->nnames; i++)
+		if (strlen(f->names[i]) == len && memcmp(f->names[i], name, len) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *field_table_check(const struct field *tab, size_t n, size_t struct_size)
+{
+	uint64_t bits = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct field *f = &tab[i];
+		if (!f->key || !*f->key || f->bit >= 64 || (bits >> f->bit & 1) || !f->help)
+			return f->key ? f->key : "(null)";
+		bits |= UINT64_C(1) << f->bit;
+		if (f->offset < sizeof(uint64_t) || f->offset >= struct_size)
+			return f->key;
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(tab[j].key, f->key) == 0)
+				return f->key;
+		switch (f->type) {
+		case FIELD_STR:
+			if (f->max_len == 0)
+				return f->key;
+			break;
+		case FIELD_U64:
+		case FIELD_I64:
+		case FIELD_F64:
+			if (!(f->min <= f->max))
+				return f->key;
+			break;
+		case FIELD_ENUM:
+		case FIELD_FLAGS:
+			if (!f->names || f->nnames == 0 || f->nnames > 32)
+				return f->key;
+			break;
+		case FIELD_BOOL:
+			break;
+		default:
+			return f->key;
+		}
+	}
+	return NULL;
+}

@@ -1,0 +1,69 @@
+/* field: descriptor tables that describe every recorded field of a struct once
+ * (JSON key, type, validity bit, offset, accepted range, Prometheus name), so
+ * the recorder, the replay reader and the exporter are driven by data. */
+#ifndef GPUR_FIELD_H
+#define GPUR_FIELD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum field_type {
+	FIELD_STR,   /* const char * (frame arena), max_len bytes of UTF-8 */
+	FIELD_U64,   /* uint64_t, integer in [min, max] */
+	FIELD_I64,   /* int64_t, integer in [min, max] */
+	FIELD_F64,   /* double, finite, in [min, max] */
+	FIELD_BOOL,  /* bool */
+	FIELD_ENUM,  /* uint8_t index into names */
+	FIELD_FLAGS, /* uint32_t bitmask over names, a JSON array of strings */
+};
+
+/* FIELD_READING: a measurement, omitted while a GPU is lost or suspended. */
+#define FIELD_READING 0x1u
+
+struct field {
+	const char *key;
+	enum field_type type;
+	unsigned bit; /* bit in the struct's `valid` mask */
+	size_t offset;
+	double min, max;
+	size_t max_len;
+	const char *const *names;
+	unsigned nnames;
+	unsigned flags;
+	const char *prom; /* exporter metric name, NULL when not exported */
+	const char *help; /* one line for humans (docs, # HELP) */
+};
+
+/* Every struct with a table starts with its validity mask. */
+static inline bool field_valid(const void *obj, const struct field *f)
+{
+	return (*(const uint64_t *)obj >> f->bit) & 1u;
+}
+static inline void field_set_valid(void *obj, const struct field *f, bool on)
+{
+	uint64_t *v = (uint64_t *)obj;
+	*v = on ? (*v | (UINT64_C(1) << f->bit)) : (*v & ~(UINT64_C(1) << f->bit));
+}
+static inline void *field_ptr(void *obj, const struct field *f)
+{
+	return (char *)obj + f->offset;
+}
+static inline const void *field_cptr(const void *obj, const struct field *f)
+{
+	return (const char *)obj + f->offset;
+}
+
+struct arena;
+/* Re-homes every known string field of obj into arena a (NULL for unknown). */
+void field_dup_strings(void *obj, const struct field *tab, size_t n, struct arena *a);
+/* Looks a key up in a table; NULL when unknown. */
+const struct field *field_find(const struct field *tab, size_t n, const char *key, size_t keylen);
+/* Index of name in f->names, or -1. */
+int field_name_index(const struct field *f, const char *name, size_t len);
+/* Checks a table for completeness: unique keys and bits, every bit below 64,
+ * ranges and vocabularies where the type needs them. Returns NULL or the
+ * offending key (for tests). */
+const char *field_table_check(const struct field *tab, size_t n, size_t struct_size);
+
+#endif

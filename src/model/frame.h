@@ -1,0 +1,100 @@
+/* frame: everything one poll produced — GPUs, processes, events, the host's
+ * system figures — plus its own arena for strings. A published frame is
+ * read-only; readers share it through a reference count. */
+#ifndef GPUR_FRAME_H
+#define GPUR_FRAME_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/event.h"
+#include "model/field.h"
+#include "model/gpu.h"
+#include "model/process.h"
+#include "util/arena.h"
+
+/* Record limits (DESIGN §2 rule 5); the live side obeys them too. */
+#define FRAME_MAX_GPUS 1024
+#define FRAME_MAX_PROCESSES 16384
+#define FRAME_MAX_EVENTS 1024
+
+enum system_field { SYS_F_CPU, SYS_F_MEM_USED, SYS_F_MEM_TOTAL, SYS_F_LOAD1, SYS_F__COUNT };
+
+struct system_stats {
+	uint64_t valid;
+	double cpu_pct; /* all cores, 0-100 */
+	uint64_t mem_used_bytes, mem_total_bytes;
+	double load_1m;
+};
+
+enum frame_field { FRAME_F_TS, FRAME_F_HOST, FRAME_F_BACKEND, FRAME_F_DRIVER, FRAME_F_SYSTEM, FRAME_F__COUNT };
+
+struct frame {
+	uint64_t valid; /* bit (1 << enum frame_field) */
+	uint64_t ts_ms; /* wall clock, ms since the epoch */
+	const char *host, *backend, *driver;
+	struct system_stats system;
+	struct gpu *gpus;
+	size_t ngpus, gpus_cap;
+	struct gpu_process *procs;
+	size_t nprocs, procs_cap;
+	struct event *events;
+	size_t nevents, events_cap;
+	struct arena arena;
+	/* Not recorded: what the dashboard shows about the source. */
+	uint64_t poll_us;      /* how long composing this frame took */
+	const char *cuda;      /* CUDA version for the header, or NULL */
+	atomic_int refs;
+};
+
+extern const struct field FRAME_FIELDS[];   /* top level: ts_ms, host, backend, driver */
+extern const size_t FRAME_NFIELDS;
+extern const struct field SYSTEM_FIELDS[];
+extern const size_t SYSTEM_NFIELDS;
+
+/* A new empty frame with one reference; frame_unref() frees it. */
+struct frame *frame_new(void);
+struct frame *frame_ref(struct frame *f);
+/* Drops a reference; frees at zero. NULL is a no-op. */
+void frame_unref(struct frame *f);
+/* Empties f for reuse (keeps array capacity, releases strings). */
+void frame_reset(struct frame *f);
+
+static inline bool frame_has(const struct frame *f, enum frame_field b)
+{
+	return (f->valid >> b) & 1u;
+}
+static inline void frame_set(struct frame *f, enum frame_field b)
+{
+	f->valid |= UINT64_C(1) << b;
+}
+
+/* Appends a zeroed (all unknown) element; the pointer is valid until the
+ * next add of the same kind. NULL when the record limit is reached. */
+struct gpu *frame_add_gpu(struct frame *f);
+struct gpu_process *frame_add_process(struct frame *f);
+struct event *frame_add_event(struct frame *f);
+/* Appends an event of kind with an optional printf-style detail. */
+__attribute__((format(printf, 3, 4)))
+struct event *frame_note(struct frame *f, const char *kind, const char *fmt, ...);
+/* Copy into the frame's arena (NULL for NULL). */
+const char *frame_str(struct frame *f, const char *s);
+const char *frame_strn(struct frame *f, const char *s, size_t n);
+
+/* Deep copy of src's recorded content into dst (dst is reset first). */
+void frame_copy(struct frame *dst, const struct frame *src);
+/* Copies one GPU/process/event from another frame (strings duplicated). */
+void frame_copy_gpu(struct frame *f, struct gpu *dst, const struct gpu *src);
+void frame_copy_process(struct frame *f, struct gpu_process *dst, const struct gpu_process *src);
+void frame_copy_event(struct frame *f, struct event *dst, const struct event *src);
+
+/* Keeps only GPUs whose keep[i] is true, renumbering process rows and events
+ * and dropping those of removed GPUs. */
+void frame_keep_gpus(struct frame *f, const bool *keep);
+/* Applies DESIGN §2 rules: readings of lost/suspended GPUs are omitted; rows
+ * whose gpu_index is not below ngpus are dropped. */
+void frame_normalize(struct frame *f);
+
+#endif

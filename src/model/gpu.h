@@ -1,0 +1,86 @@
+/* gpu: one device in a frame (a physical GPU or a MIG instance) with a
+ * validity bit per field: a zeroed struct gpu means "all unknown". */
+#ifndef GPUR_GPU_H
+#define GPUR_GPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/field.h"
+
+enum gpu_state {
+	GPU_STATE_OK,
+	GPU_STATE_LOST,      /* fell off the bus / reset required */
+	GPU_STATE_SUSPENDED, /* runtime-suspended, not read */
+	GPU_STATE__COUNT
+};
+
+enum gpu_throttle {
+	GPU_THROTTLE_GPU_IDLE,
+	GPU_THROTTLE_APPLICATIONS_CLOCKS,
+	GPU_THROTTLE_SW_POWER_CAP,
+	GPU_THROTTLE_HW_SLOWDOWN,
+	GPU_THROTTLE_SYNC_BOOST,
+	GPU_THROTTLE_SW_THERMAL,
+	GPU_THROTTLE_HW_THERMAL,
+	GPU_THROTTLE_HW_POWER_BRAKE,
+	GPU_THROTTLE_DISPLAY_CLOCK,
+	GPU_THROTTLE__COUNT
+};
+
+enum gpu_field {
+	GPU_F_NAME, GPU_F_DEVICE_ID, GPU_F_PARENT_DEVICE_ID, GPU_F_VENDOR, GPU_F_PCI_BUS_ID,
+	GPU_F_STATE, GPU_F_PSTATE, GPU_F_MIG_MODE, GPU_F_UTIL, GPU_F_MEM_UTIL,
+	GPU_F_MEM_USED, GPU_F_MEM_TOTAL, GPU_F_TEMP, GPU_F_TEMP_MEM, GPU_F_TEMP_SLOWDOWN,
+	GPU_F_TEMP_SHUTDOWN, GPU_F_POWER, GPU_F_POWER_LIMIT, GPU_F_ENERGY, GPU_F_FAN_PCT,
+	GPU_F_FAN_RPM, GPU_F_CLOCK_GFX, GPU_F_CLOCK_GFX_MAX, GPU_F_CLOCK_MEM, GPU_F_CLOCK_MEM_MAX,
+	GPU_F_ENC, GPU_F_DEC, GPU_F_PCIE_GEN, GPU_F_PCIE_WIDTH, GPU_F_PCIE_GEN_MAX,
+	GPU_F_PCIE_WIDTH_MAX, GPU_F_PCIE_RX, GPU_F_PCIE_TX, GPU_F_ECC_UNCORRECTED, GPU_F_THROTTLE,
+	GPU_F__COUNT
+};
+
+struct gpu {
+	uint64_t valid; /* bit (1 << enum gpu_field) set = known */
+	const char *name, *device_id, *parent_device_id, *vendor, *pci_bus_id;
+	uint8_t state;  /* enum gpu_state */
+	bool mig_mode;
+	uint64_t pstate;
+	double util_pct, mem_util_pct;
+	uint64_t mem_used_bytes, mem_total_bytes;
+	int64_t temp_c, temp_mem_c, temp_slowdown_c, temp_shutdown_c;
+	double power_w, power_limit_w, energy_j;
+	double fan_pct;
+	uint64_t fan_rpm;
+	uint64_t clock_gfx_mhz, clock_gfx_max_mhz, clock_mem_mhz, clock_mem_max_mhz;
+	double enc_pct, dec_pct;
+	uint64_t pcie_gen, pcie_width, pcie_gen_max, pcie_width_max;
+	uint64_t pcie_rx_bytes_per_s, pcie_tx_bytes_per_s;
+	uint64_t ecc_errors_uncorrected;
+	uint32_t throttle; /* bit (1 << enum gpu_throttle) = active */
+};
+
+extern const struct field GPU_FIELDS[];
+extern const size_t GPU_NFIELDS;
+extern const char *const GPU_STATE_NAMES[GPU_STATE__COUNT];
+extern const char *const GPU_THROTTLE_NAMES[GPU_THROTTLE__COUNT];
+
+static inline bool gpu_has(const struct gpu *g, enum gpu_field f)
+{
+	return (g->valid >> f) & 1u;
+}
+static inline void gpu_set(struct gpu *g, enum gpu_field f)
+{
+	g->valid |= UINT64_C(1) << f;
+}
+/* The GPU's state, GPU_STATE__COUNT when unknown. */
+static inline unsigned gpu_state(const struct gpu *g)
+{
+	return gpu_has(g, GPU_F_STATE) ? g->state : GPU_STATE__COUNT;
+}
+/* True for lost and suspended devices: their readings are not taken. */
+bool gpu_is_unread(const struct gpu *g);
+/* Clears every reading (FIELD_READING) of g, keeping identity and limits. */
+void gpu_drop_readings(struct gpu *g);
+
+#endif

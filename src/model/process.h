@@ -1,0 +1,51 @@
+/* process: one GPU process row of a frame (a process on two GPUs is two rows). */
+#ifndef GPUR_PROCESS_H
+#define GPUR_PROCESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/field.h"
+
+#define PROCESS_CMDLINE_MAX 4096
+
+enum process_kind { PROCESS_COMPUTE, PROCESS_GRAPHICS, PROCESS_BOTH, PROCESS_KIND__COUNT };
+
+enum process_field {
+	PROC_F_PID, PROC_F_GPU_INDEX, PROC_F_NAME, PROC_F_CMDLINE, PROC_F_USER, PROC_F_KIND,
+	PROC_F_GPU_MEM, PROC_F_GPU_UTIL, PROC_F_MEM_BW, PROC_F_ENC, PROC_F_DEC, PROC_F_CPU,
+	PROC_F_HOST_MEM, PROC_F_CONTAINER, PROC_F_CONTAINER_PID, PROC_F_POD, PROC_F_UNIT,
+	PROC_F_START, PROC_F__COUNT
+};
+
+struct gpu_process {
+	uint64_t valid; /* bit (1 << enum process_field) set = known */
+	uint64_t pid;
+	uint64_t gpu_index; /* position in the frame's gpus; always < ngpus */
+	const char *name, *cmdline, *user;
+	uint8_t kind; /* enum process_kind */
+	uint64_t gpu_mem_bytes;
+	double gpu_util_pct, mem_bw_pct, enc_pct, dec_pct;
+	double cpu_pct; /* % of one core */
+	uint64_t host_mem_bytes;
+	const char *container;
+	uint64_t container_pid;
+	const char *pod, *unit;
+	uint64_t start_ms;
+};
+
+extern const struct field PROCESS_FIELDS[];
+extern const size_t PROCESS_NFIELDS;
+extern const char *const PROCESS_KIND_NAMES[PROCESS_KIND__COUNT];
+
+static inline bool process_has(const struct gpu_process *p, enum process_field f)
+{
+	return (p->valid >> f) & 1u;
+}
+static inline void process_set(struct gpu_process *p, enum process_field f)
+{
+	p->valid |= UINT64_C(1) << f;
+}
+
+#endif

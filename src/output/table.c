@@ -1,0 +1,154 @@
+/* table: a plain-text snapshot of one frame. */
+#include "output/table.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/utf8.h"
+
+#define NAME_MAX_COLS 32
+
+/* Safe text of s (control characters neutralised), cut to cols columns. */
+static void put_text(struct buf *out, const char *s, bool utf8, size_t cols, bool pad)
+{
+	struct buf tmp;
+	size_t n = 0, i = 0;
+
+	buf_init(&tmp);
+	utf8_append_safe(&tmp, s ? s : "", s ? strlen(s) : 0, utf8);
+	while (i < tmp.len && n < cols) {
+		uint32_t cp;
+		size_t used = utf8_decode(tmp.data + i, tmp.len - i, &cp);
+		buf_append(out, tmp.data + i, used);
+		i += used;
+		n++;
+	}
+	while (pad && n++ < cols)
+		buf_putc(out, ' ');
+	buf_fini(&tmp);
+}
+
+static size_t text_cols(const char *s)
+{
+	size_t n = 0;
+
+	for (; s && *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+static void put_mib(struct buf *out, bool known, uint64_t bytes, int width)
+{
+	if (known)
+		buf_printf(out, "%*" PRIu64, width, bytes >> 20);
+	else
+		buf_printf(out, "%*s", width, "--");
+}
+
+void table_render(struct buf *out, const struct frame *f, const struct table_opts *o)
+{
+	size_t namew = 4;
+	char when[32] = "--";
+
+	if (frame_has(f, FRAME_F_TS)) {
+		time_t t = (time_t)(f->ts_ms / 1000);
+		struct tm tm;
+		if (localtime_r(&t, &tm))
+			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	}
+	put_text(out, frame_has(f, FRAME_F_HOST) ? f->host : "--", o->utf8, 64, false);
+	buf_printf(out, "  %s", when);
+	if (o->replay) {
+		buf_puts(out, "  REPLAY ");
+		put_text(out, o->replay, o->utf8, 64, false);
+	}
+	if (o->source) {
+		buf_puts(out, "  ");
+		put_text(out, o->source, o->utf8, 80, false);
+	}
+	buf_putc(out, '\n');
+	if (f->ngpus == 0)
+		buf_puts(out, "(no GPUs in this frame)\n");
+
+	for (size_t i = 0; i < f->ngpus; i++) {
+		size_t w = text_cols(gpu_has(&f->gpus[i], GPU_F_NAME) ? f->gpus[i].name : "--");
+		namew = w > namew ? w : namew;
+	}
+	if (namew > NAME_MAX_COLS)
+		namew = NAME_MAX_COLS;
+
+	for (size_t i = 0; i < f->ngpus; i++) {
+		const struct gpu *g = &f->gpus[i];
+		unsigned st = gpu_state(g);
+		buf_printf(out, "[%zu] ", i);
+		put_text(out, gpu_has(g, GPU_F_NAME) ? g->name : "--", o->utf8, namew, true);
+		buf_puts(out, " | ");
+		if (gpu_has(g, GPU_F_TEMP))
+			buf_printf(out, "%3" PRId64 "%s", g->temp_c, o->utf8 ? "\u00b0C" : "C");
+		else
+			buf_printf(out, "%3s%s", "--", o->utf8 ? "\u00b0C" : "C");
+		buf_puts(out, ", ");
+		if (gpu_has(g, GPU_F_UTIL))
+			buf_printf(out, "%3.0f %%", g->util_pct);
+		else
+			buf_puts(out, " -- %");
+		buf_puts(out, " | ");
+		put_mib(out, gpu_has(g, GPU_F_MEM_USED), g->mem_used_bytes, 6);
+		buf_puts(out, " / ");
+		put_mib(out, gpu_has(g, GPU_F_MEM_TOTAL), g->mem_total_bytes, 6);
+		buf_puts(out, " MiB | ");
+		if (gpu_has(g, GPU_F_POWER))
+			buf_printf(out, "%4.0f", g->power_w);
+		else
+			buf_puts(out, "  --");
+		buf_puts(out, " / ");
+		if (gpu_has(g, GPU_F_POWER_LIMIT))
+			buf_printf(out, "%4.0f W", g->power_limit_w);
+		else
+			buf_puts(out, "  -- W");
+		if (st == GPU_STATE_LOST)
+			buf_puts(out, " | LOST");
+		else if (st == GPU_STATE_SUSPENDED)
+			buf_puts(out, " | suspended");
+		else if (st == GPU_STATE__COUNT)
+			buf_puts(out, " | state --");
+		buf_putc(out, '\n');
+
+		for (size_t p = 0; p < f->nprocs; p++) {
+			const struct gpu_process *pr = &f->procs[p];
+			if (pr->gpu_index != i)
+				continue;
+			buf_puts(out, "    ");
+			put_text(out, process_has(pr, PROC_F_USER) ? pr->user : "--", o->utf8, 16, false);
+			buf_printf(out, "/%" PRIu64 " ", pr->pid);
+			put_text(out, process_has(pr, PROC_F_NAME) ? pr->name : "--", o->utf8, 32, false);
+			buf_puts(out, " (");
+			put_mib(out, process_has(pr, PROC_F_GPU_MEM), pr->gpu_mem_bytes, 0);
+			buf_puts(out, " MiB)");
+			if (process_has(pr, PROC_F_CONTAINER)) {
+				buf_puts(out, " [");
+				put_text(out, pr->container, o->utf8, 48, false);
+				buf_putc(out, ']');
+			}
+			buf_putc(out, '\n');
+		}
+	}
+	for (size_t e = 0; e < f->nevents; e++) {
+		const struct event *ev = &f->events[e];
+		buf_puts(out, "event: ");
+		put_text(out, ev->kind, o->utf8, 32, false);
+		if (event_has(ev, EVENT_F_GPU_INDEX))
+			buf_printf(out, " gpu %" PRIu64, ev->gpu_index);
+		if (event_has(ev, EVENT_F_BACKEND)) {
+			buf_putc(out, ' ');
+			put_text(out, ev->backend, o->utf8, 32, false);
+		}
+		if (event_has(ev, EVENT_F_DETAIL)) {
+			buf_puts(out, ": ");
+			put_text(out, ev->detail, o->utf8, 200, false);
+		}
+		buf_putc(out, '\n');
+	}
+}

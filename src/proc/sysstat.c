@@ -1,0 +1,108 @@
+/* sysstat: /proc/stat, /proc/meminfo and /proc/loadavg. */
+#include "proc/sysstat.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/readfile.h"
+#include "util/xalloc.h"
+
+struct sysstat {
+	char *root;
+	uint64_t prev_total, prev_idle;
+	bool have_prev;
+};
+
+struct sysstat *sysstat_new(const char *procfs)
+{
+	struct sysstat *s = xcalloc(1, sizeof(*s));
+
+	s->root = xstrdup(procfs);
+	return s;
+}
+
+void sysstat_free(struct sysstat *s)
+{
+	if (!s)
+		return;
+	free(s->root);
+	free(s);
+}
+
+/* Value of "Key:   123 kB" in meminfo, in bytes. */
+static bool meminfo_value(const char *buf, const char *key, uint64_t *out)
+{
+	size_t klen = strlen(key);
+	const char *p = buf;
+
+	while (p && *p) {
+		if (strncmp(p, key, klen) == 0 && p[klen] == ':') {
+			char *end;
+			errno = 0;
+			unsigned long long v = strtoull(p + klen + 1, &end, 10);
+			if (errno || end == p + klen + 1 || v > UINT64_MAX / 1024)
+				return false;
+			*out = (uint64_t)v * 1024u;
+			return true;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return false;
+}
+
+int sysstat_read(struct sysstat *s, struct system_stats *out)
+{
+	char buf[8192];
+	int got = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (readfile_at(s->root, "stat", buf, sizeof(buf)) > 0 && strncmp(buf, "cpu ", 4) == 0) {
+		uint64_t v[10] = {0}, total = 0;
+		int n = sscanf(buf + 4, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+			       " %" SCNu64 " %" SCNu64, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+		if (n >= 4) {
+			for (int i = 0; i < n; i++)
+				total += v[i];
+			uint64_t idle = v[3] + (n > 4 ? v[4] : 0); /* idle + iowait */
+			if (s->have_prev && total > s->prev_total && idle >= s->prev_idle) {
+				double busy = (double)((total - s->prev_total) - (idle - s->prev_idle));
+				double pct = 100.0 * busy / (double)(total - s->prev_total);
+				if (pct >= 0 && pct <= 100) {
+					out->cpu_pct = pct;
+					out->valid |= UINT64_C(1) << SYS_F_CPU;
+				}
+			}
+			s->prev_total = total;
+			s->prev_idle = idle;
+			s->have_prev = true;
+			got++;
+		}
+	}
+	if (readfile_at(s->root, "meminfo", buf, sizeof(buf)) > 0) {
+		uint64_t total, avail;
+		if (meminfo_value(buf, "MemTotal", &total)) {
+			out->mem_total_bytes = total;
+			out->valid |= UINT64_C(1) << SYS_F_MEM_TOTAL;
+			if (meminfo_value(buf, "MemAvailable", &avail) && avail <= total) {
+				out->mem_used_bytes = total - avail;
+				out->valid |= UINT64_C(1) << SYS_F_MEM_USED;
+			}
+			got++;
+		}
+	}
+	if (readfile_at(s->root, "loadavg", buf, sizeof(buf)) > 0) {
+		char *end;
+		double l = strtod(buf, &end);
+		if (end != buf && l >= 0 && l < 1e9) {
+			out->load_1m = l;
+			out->valid |= UINT64_C(1) << SYS_F_LOAD1;
+			got++;
+		}
+	}
+	return got ? 0 : -ENOENT;
+}

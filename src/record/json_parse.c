@@ -1,0 +1,391 @@
+/* json_parse: strict RFC 8259 pull parser with bounded depth and no
+ * allocation of its own. Any syntax error makes the whole text invalid. */
+#include "record/json_parse.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/utf8.h"
+
+static bool fail(struct json_parser *jp)
+{
+	jp->failed = true;
+	jp->p = jp->end;
+	return false;
+}
+
+static void ws(struct json_parser *jp)
+{
+	while (jp->p < jp->end && (*jp->p == ' ' || *jp->p == '\t' || *jp->p == '\n' || *jp->p == '\r'))
+		jp->p++;
+}
+
+void json_init(struct json_parser *jp, const char *buf, size_t len)
+{
+	jp->p = buf;
+	jp->end = buf + len;
+	jp->depth = 0;
+	jp->failed = false;
+}
+
+enum json_type json_peek(struct json_parser *jp)
+{
+	ws(jp);
+	if (jp->failed || jp->p >= jp->end)
+		return JSON_ERROR;
+	switch (*jp->p) {
+	case '{': return JSON_OBJECT;
+	case '[': return JSON_ARRAY;
+	case '"': return JSON_STRING;
+	case 't': return JSON_TRUE;
+	case 'f': return JSON_FALSE;
+	case 'n': return JSON_NULL;
+	default:
+		if (*jp->p == '-' || (*jp->p >= '0' && *jp->p <= '9'))
+			return JSON_NUMBER;
+		return JSON_ERROR;
+	}
+}
+
+static bool open_container(struct json_parser *jp, char c)
+{
+	if (json_peek(jp) == JSON_ERROR || *jp->p != c)
+		return fail(jp);
+	if (jp->depth + 1 >= JSON_MAX_DEPTH)
+		return fail(jp);
+	jp->p++;
+	jp->depth++;
+	jp->first[jp->depth / 8] |= (unsigned char)(1u << (jp->depth % 8));
+	return true;
+}
+
+/* Handles the separator before an element or the closing bracket.
+ * Returns true when an element follows. */
+static bool next_element(struct json_parser *jp, char close)
+{
+	unsigned d = jp->depth;
+	bool first = jp->first[d / 8] >> (d % 8) & 1u;
+
+	ws(jp);
+	if (jp->failed || jp->p >= jp->end)
+		return fail(jp);
+	if (*jp->p == close) {
+		jp->p++;
+		jp->depth--;
+		return false;
+	}
+	if (first) {
+		jp->first[d / 8] &= (unsigned char)~(1u << (d % 8));
+	} else {
+		if (*jp->p != ',')
+			return fail(jp);
+		jp->p++;
+		ws(jp);
+		if (jp->p < jp->end && *jp->p == close) /* trailing comma */
+			return fail(jp);
+	}
+	return true;
+}
+
+bool json_object_begin(struct json_parser *jp)
+{
+	return open_container(jp, '{');
+}
+
+bool json_array_begin(struct json_parser *jp)
+{
+	return open_container(jp, '[');
+}
+
+bool json_array_next(struct json_parser *jp)
+{
+	return next_element(jp, ']');
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static bool hex4(struct json_parser *jp, uint32_t *v)
+{
+	if (jp->end - jp->p < 4)
+		return false;
+	*v = 0;
+	for (int i = 0; i < 4; i++) {
+		int h = hexval(jp->p[i]);
+		if (h < 0)
+			return false;
+		*v = *v << 4 | (uint32_t)h;
+	}
+	jp->p += 4;
+	return true;
+}
+
+/* Where a decoded string goes: a growable buffer, a fixed array, or nowhere. */
+struct sink {
+	struct buf *b;
+	char *fixed;
+	size_t len, max;
+	bool full; /* once full, stays full so a short character cannot follow a dropped long one */
+};
+
+static void sink_put(struct sink *k, const char *s, size_t n)
+{
+	if (k->full || (!k->b && !k->fixed))
+		return;
+	if (k->len + n > k->max) {
+		k->full = true;
+		return;
+	}
+	if (k->b)
+		buf_append(k->b, s, n);
+	else
+		memcpy(k->fixed + k->len, s, n);
+	k->len += n;
+}
+
+static void sink_cp(struct sink *k, uint32_t cp)
+{
+	char enc[4];
+
+	sink_put(k, enc, utf8_encode(cp, enc));
+}
+
+static bool parse_string(struct json_parser *jp, struct sink *k)
+{
+	if (json_peek(jp) != JSON_STRING)
+		return fail(jp);
+	jp->p++;
+	while (jp->p < jp->end) {
+		const char *run = jp->p;
+		while (jp->p < jp->end && (unsigned char)*jp->p >= 0x20 && (unsigned char)*jp->p < 0x80 &&
+		       *jp->p != '"' && *jp->p != '\\')
+			jp->p++;
+		if (jp->p > run) {
+			size_t n = (size_t)(jp->p - run);
+			if (!k->full && k->len + n > k->max) {
+				sink_put(k, run, k->max - k->len); /* ASCII: any cut is a boundary */
+				k->full = true;
+			} else {
+				sink_put(k, run, n);
+			}
+		}
+		if (jp->p >= jp->end)
+			break;
+		unsigned char c = (unsigned char)*jp->p;
+		if (c == '"') {
+			jp->p++;
+			return true;
+		}
+		if (c < 0x20)
+			return fail(jp);
+		if (c >= 0x80) {
+			uint32_t cp;
+			jp->p += utf8_decode(jp->p, (size_t)(jp->end - jp->p), &cp);
+			sink_cp(k, cp);
+			continue;
+		}
+		/* backslash */
+		jp->p++;
+		if (jp->p >= jp->end)
+			return fail(jp);
+		char e = *jp->p++;
+		uint32_t cp;
+		switch (e) {
+		case '"': cp = '"'; break;
+		case '\\': cp = '\\'; break;
+		case '/': cp = '/'; break;
+		case 'b': cp = '\b'; break;
+		case 'f': cp = '\f'; break;
+		case 'n': cp = '\n'; break;
+		case 'r': cp = '\r'; break;
+		case 't': cp = '\t'; break;
+		case 'u':
+			if (!hex4(jp, &cp))
+				return fail(jp);
+			if (cp >= 0xD800 && cp <= 0xDBFF) {
+				uint32_t lo;
+				const char *save = jp->p;
+				if (jp->end - jp->p >= 6 && jp->p[0] == '\\' && jp->p[1] == 'u') {
+					jp->p += 2;
+					if (!hex4(jp, &lo))
+						return fail(jp);
+					if (lo >= 0xDC00 && lo <= 0xDFFF) {
+						cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+						break;
+					}
+					jp->p = save; /* not a pair: the next escape stands alone */
+				}
+				cp = UTF8_REPLACEMENT;
+			} else if ((cp >= 0xDC00 && cp <= 0xDFFF) || cp == 0) {
+				cp = UTF8_REPLACEMENT;
+			}
+			break;
+		default:
+			return fail(jp);
+		}
+		sink_cp(k, cp);
+	}
+	return fail(jp);
+}
+
+bool json_string(struct json_parser *jp, struct buf *out, size_t max)
+{
+	struct sink k = {.b = out, .max = max};
+
+	if (out)
+		buf_reset(out);
+	return parse_string(jp, &k);
+}
+
+bool json_object_next(struct json_parser *jp, char *key, size_t keymax, size_t *keylen)
+{
+	/* A key longer than keymax-1 bytes cannot name a known field: it is cut,
+	 * and *keylen says keymax so that it matches nothing. */
+	struct sink k = {.fixed = key, .max = keymax - 1};
+
+	if (!next_element(jp, '}'))
+		return false;
+	if (!parse_string(jp, &k))
+		return false;
+	ws(jp);
+	if (jp->p >= jp->end || *jp->p != ':')
+		return fail(jp);
+	jp->p++;
+	key[k.len] = '\0';
+	*keylen = k.full ? keymax : k.len;
+	return true;
+}
+
+bool json_number(struct json_parser *jp, struct json_number *num)
+{
+	const char *s, *p;
+	bool neg = false;
+	uint64_t acc = 0;
+
+	if (json_peek(jp) != JSON_NUMBER)
+		return fail(jp);
+	s = p = jp->p;
+	memset(num, 0, sizeof(*num));
+	num->is_int = true;
+	if (*p == '-') {
+		neg = true;
+		p++;
+	}
+	if (p >= jp->end || *p < '0' || *p > '9')
+		return fail(jp);
+	if (*p == '0') {
+		p++;
+	} else {
+		while (p < jp->end && *p >= '0' && *p <= '9') {
+			unsigned dgt = (unsigned)(*p - '0');
+			if (acc > (UINT64_MAX - dgt) / 10)
+				num->overflow = true;
+			else
+				acc = acc * 10 + dgt;
+			p++;
+		}
+	}
+	if (p < jp->end && *p == '.') {
+		num->is_int = false;
+		p++;
+		if (p >= jp->end || *p < '0' || *p > '9')
+			return fail(jp);
+		while (p < jp->end && *p >= '0' && *p <= '9')
+			p++;
+	}
+	if (p < jp->end && (*p == 'e' || *p == 'E')) {
+		num->is_int = false;
+		p++;
+		if (p < jp->end && (*p == '+' || *p == '-'))
+			p++;
+		if (p >= jp->end || *p < '0' || *p > '9')
+			return fail(jp);
+		while (p < jp->end && *p >= '0' && *p <= '9')
+			p++;
+	}
+	jp->p = p;
+	if (num->is_int) {
+		num->overflow = num->overflow || acc > (neg ? UINT64_C(1) << 63 : (UINT64_C(1) << 63) - 1);
+		if (!num->overflow) {
+			num->i = neg ? (int64_t)(0 - acc) : (int64_t)acc;
+			num->d = (double)num->i;
+		}
+		return true;
+	}
+	/* gpur never sets LC_NUMERIC, so strtod reads '.' as the decimal point. */
+	char tmp[512];
+	size_t n = (size_t)(p - s);
+	if (n >= sizeof(tmp)) {
+		num->overflow = true;
+		return true;
+	}
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	errno = 0;
+	num->d = strtod(tmp, NULL);
+	if (errno == ERANGE && isinf(num->d))
+		num->overflow = true;
+	return true;
+}
+
+bool json_literal(struct json_parser *jp, enum json_type t)
+{
+	static const char *const words[] = {[JSON_TRUE] = "true", [JSON_FALSE] = "false", [JSON_NULL] = "null"};
+	const char *w = words[t];
+	size_t n = strlen(w);
+
+	if (json_peek(jp) != t || (size_t)(jp->end - jp->p) < n || memcmp(jp->p, w, n) != 0)
+		return fail(jp);
+	jp->p += n;
+	return true;
+}
+
+bool json_skip(struct json_parser *jp)
+{
+	struct json_number num;
+	char key[8];
+	size_t klen;
+
+	switch (json_peek(jp)) {
+	case JSON_OBJECT:
+		if (!json_object_begin(jp))
+			return false;
+		while (json_object_next(jp, key, sizeof(key), &klen))
+			if (!json_skip(jp))
+				return false;
+		return !jp->failed;
+	case JSON_ARRAY:
+		if (!json_array_begin(jp))
+			return false;
+		while (json_array_next(jp))
+			if (!json_skip(jp))
+				return false;
+		return !jp->failed;
+	case JSON_STRING:
+		return json_string(jp, NULL, 0);
+	case JSON_NUMBER:
+		return json_number(jp, &num);
+	case JSON_TRUE:
+	case JSON_FALSE:
+	case JSON_NULL:
+		return json_literal(jp, json_peek(jp));
+	default:
+		return fail(jp);
+	}
+}
+
+bool json_at_end(struct json_parser *jp)
+{
+	ws(jp);
+	return !jp->failed && jp->p == jp->end;
+}

@@ -1,0 +1,20 @@
+/* json_write: JSON scalars into a buf, exactly and safely: strings always come
+ * out as valid UTF-8 with control characters escaped, numbers in the shortest
+ * form that reads back as the same double. */
+#ifndef GPUR_JSON_WRITE_H
+#define GPUR_JSON_WRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/buf.h"
+
+/* s[0..n) as a JSON string, invalid UTF-8 as U+FFFD, at most max bytes of
+ * content (cut on a character boundary). */
+void json_put_string(struct buf *b, const char *s, size_t n, size_t max);
+void json_put_u64(struct buf *b, uint64_t v);
+void json_put_i64(struct buf *b, int64_t v);
+/* Finite doubles only; integral values below 2^53 print as integers. */
+void json_put_double(struct buf *b, double d);
+
+#endif

@@ -1,0 +1,107 @@
+/* line_reader: bounded line framing over read(2). */
+#include "record/line_reader.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/xalloc.h"
+
+#define LINE_READER_CHUNK (256u << 10)
+
+void line_reader_init(struct line_reader *lr, int fd, size_t cap)
+{
+	memset(lr, 0, sizeof(*lr));
+	lr->fd = fd;
+	lr->cap = cap;
+	lr->chunk = xmalloc(LINE_READER_CHUNK);
+	buf_init(&lr->line);
+}
+
+void line_reader_fini(struct line_reader *lr)
+{
+	free(lr->chunk);
+	lr->chunk = NULL;
+	buf_fini(&lr->line);
+}
+
+static int fill(struct line_reader *lr)
+{
+	ssize_t n;
+
+	do
+		n = read(lr->fd, lr->chunk, LINE_READER_CHUNK);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return lr->eof = -errno;
+	if (n == 0)
+		return lr->eof = 1;
+	lr->pos = 0;
+	lr->len = (size_t)n;
+	if (!lr->bof_done) {
+		lr->bof_done = 1;
+		if (lr->len >= 3 && memcmp(lr->chunk, "\xEF\xBB\xBF", 3) == 0)
+			lr->pos = 3;
+	}
+	return 0;
+}
+
+int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
+{
+	bool skipping = false;
+
+	buf_reset(&lr->line);
+	for (;;) {
+		if (lr->pos >= lr->len) {
+			if (lr->eof)
+				break;
+			if (fill(lr))
+				break;
+			continue;
+		}
+		const char *start = lr->chunk + lr->pos;
+		size_t avail = lr->len - lr->pos;
+		const char *nl = memchr(start, '\n', avail);
+		size_t take = nl ? (size_t)(nl - start) : avail;
+		lr->pos += take + (nl ? 1 : 0);
+		/* Keep one byte past the cap for a trailing \r. */
+		if (!skipping && lr->line.len + take > lr->cap + 1) {
+			skipping = true;
+			buf_fini(&lr->line);
+		}
+		if (!skipping)
+			buf_append(&lr->line, start, take);
+		if (!nl)
+			continue;
+		lr->lineno++;
+		if (!skipping) {
+			size_t n = lr->line.len;
+			if (n && lr->line.data[n - 1] == '\r')
+				n--;
+			if (n <= lr->cap) {
+				*line = lr->line.data ? lr->line.data : "";
+				*len = n;
+				return 1;
+			}
+		}
+		lr->oversized++;
+		skipping = false;
+		buf_reset(&lr->line);
+	}
+	/* End of input: a last line without \n counts. */
+	if (lr->line.len || skipping) {
+		lr->lineno++;
+		size_t n = lr->line.len;
+		if (n && lr->line.data[n - 1] == '\r')
+			n--;
+		if (!skipping && n <= lr->cap) {
+			*line = lr->line.data;
+			*len = n;
+			return 1;
+		}
+		lr->oversized++;
+		buf_reset(&lr->line);
+	}
+	return lr->eof < 0 ? lr->eof : 0;
+}

@@ -1,0 +1,32 @@
+/* line_reader: JSON Lines framing from a file descriptor (DESIGN §2 rule 5):
+ * lines end at \n (one trailing \r dropped), a last line without \n counts,
+ * a UTF-8 BOM at the start is ignored, and a line longer than the cap is
+ * skipped without ever being held whole. Memory: cap + one read chunk. */
+#ifndef GPUR_LINE_READER_H
+#define GPUR_LINE_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/buf.h"
+
+struct line_reader {
+	int fd;
+	size_t cap;   /* longest line kept, in bytes */
+	char *chunk;  /* read buffer */
+	size_t pos, len;
+	struct buf line;
+	int eof;           /* 1 after end of file, -errno after a read error */
+	uint64_t bof_done;  /* the BOM check is done */
+	uint64_t oversized; /* lines skipped for length */
+	uint64_t lineno;    /* lines returned or skipped so far */
+};
+
+/* fd stays the caller's. */
+void line_reader_init(struct line_reader *lr, int fd, size_t cap);
+void line_reader_fini(struct line_reader *lr);
+/* Next line: 1 with *line and *len set (valid until the next call), 0 at end of
+ * file, -errno on a read error (lines before it were all returned). */
+int line_reader_next(struct line_reader *lr, const char **line, size_t *len);
+
+#endif

@@ -1,0 +1,15 @@
+/* record_decode: one JSON Lines record into a frame, applying DESIGN §2
+ * rules 2, 4 and 5 (untrusted input: every count and length is bounded). */
+#ifndef GPUR_RECORD_DECODE_H
+#define GPUR_RECORD_DECODE_H
+
+#include <stddef.h>
+
+#include "model/frame.h"
+
+/* Decodes line[0..len) into f (reset first). Returns 0, or -EINVAL when the
+ * line is not one JSON object, -E2BIG when it holds more than the record
+ * limits of GPUs, processes or events; f is then empty. */
+int record_decode(struct frame *f, const char *line, size_t len);
+
+#endif

@@ -1,0 +1,113 @@
+/* record_encode: table-driven JSON writing of frames. */
+#include "record/record_encode.h"
+
+#include <string.h>
+
+#include "record/json_write.h"
+
+static void put_value(struct buf *out, const struct field *f, const void *obj)
+{
+	const void *p = field_cptr(obj, f);
+
+	switch (f->type) {
+	case FIELD_STR: {
+		const char *s = *(const char *const *)p;
+		json_put_string(out, s, strlen(s), f->max_len);
+		break;
+	}
+	case FIELD_U64: json_put_u64(out, *(const uint64_t *)p); break;
+	case FIELD_I64: json_put_i64(out, *(const int64_t *)p); break;
+	case FIELD_F64: json_put_double(out, *(const double *)p); break;
+	case FIELD_BOOL: buf_puts(out, *(const bool *)p ? "true" : "false"); break;
+	case FIELD_ENUM: {
+		uint8_t v = *(const uint8_t *)p;
+		buf_putc(out, '"');
+		buf_puts(out, v < f->nnames ? f->names[v] : "");
+		buf_putc(out, '"');
+		break;
+	}
+	case FIELD_FLAGS: {
+		uint32_t v = *(const uint32_t *)p;
+		bool first = true;
+		buf_putc(out, '[');
+		for (unsigned i = 0; i < f->nnames; i++) {
+			if (!(v >> i & 1u))
+				continue;
+			if (!first)
+				buf_putc(out, ',');
+			first = false;
+			buf_putc(out, '"');
+			buf_puts(out, f->names[i]);
+			buf_putc(out, '"');
+		}
+		buf_putc(out, ']');
+		break;
+	}
+	}
+}
+
+void record_encode_fields(struct buf *out, const struct field *tab, size_t n, const void *obj,
+			  bool skip_readings, const char *skip_key)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct field *f = &tab[i];
+		if (!field_valid(obj, f))
+			continue;
+		if (skip_readings && (f->flags & FIELD_READING))
+			continue;
+		if (skip_key && strcmp(f->key, skip_key) == 0)
+			continue;
+		if (f->type == FIELD_STR && !*(const char *const *)field_cptr(obj, f))
+			continue;
+		if (!first)
+			buf_putc(out, ',');
+		first = false;
+		buf_putc(out, '"');
+		buf_puts(out, f->key);
+		buf_puts(out, "\":");
+		put_value(out, f, obj);
+	}
+}
+
+void record_encode(struct buf *out, const struct frame *f, unsigned flags)
+{
+	buf_puts(out, "{\"schema\":1");
+	if (f->valid & ((UINT64_C(1) << FRAME_F_TS) | (UINT64_C(1) << FRAME_F_HOST) |
+			(UINT64_C(1) << FRAME_F_BACKEND) | (UINT64_C(1) << FRAME_F_DRIVER))) {
+		buf_putc(out, ',');
+		record_encode_fields(out, FRAME_FIELDS, FRAME_NFIELDS, f, false, NULL);
+	}
+	if (frame_has(f, FRAME_F_SYSTEM)) {
+		buf_puts(out, ",\"system\":{");
+		record_encode_fields(out, SYSTEM_FIELDS, SYSTEM_NFIELDS, &f->system, false, NULL);
+		buf_putc(out, '}');
+	}
+	buf_puts(out, ",\"gpus\":[");
+	for (size_t i = 0; i < f->ngpus; i++) {
+		buf_puts(out, i ? ",{" : "{");
+		record_encode_fields(out, GPU_FIELDS, GPU_NFIELDS, &f->gpus[i], gpu_is_unread(&f->gpus[i]), NULL);
+		buf_putc(out, '}');
+	}
+	buf_puts(out, "],\"processes\":[");
+	if (!(flags & RECORD_NO_PROCESSES)) {
+		for (size_t i = 0; i < f->nprocs; i++) {
+			buf_puts(out, i ? ",{" : "{");
+			record_encode_fields(out, PROCESS_FIELDS, PROCESS_NFIELDS, &f->procs[i], false,
+					     (flags & RECORD_NO_CMDLINES) ? "cmdline" : NULL);
+			buf_putc(out, '}');
+		}
+	}
+	buf_putc(out, ']');
+	if (f->nevents) {
+		buf_puts(out, ",\"events\":[");
+		for (size_t i = 0; i < f->nevents; i++) {
+			buf_puts(out, i ? ",{" : "{");
+			record_encode_fields(out, EVENT_FIELDS, EVENT_NFIELDS, &f->events[i], false, NULL);
+			buf_putc(out, '}');
+		}
+		buf_putc(out, ']');
+	}
+	buf_puts(out, "}\n");
+}

@@ -1,0 +1,24 @@
+/* record_encode: a frame as one JSON Lines record (DESIGN §2), driven by the
+ * field tables. */
+#ifndef GPUR_RECORD_ENCODE_H
+#define GPUR_RECORD_ENCODE_H
+
+#include "model/frame.h"
+#include "util/buf.h"
+
+#define RECORD_SCHEMA 1
+#define RECORD_MAX_LINE (8u << 20) /* 8 MiB: longest line written or read */
+
+enum {
+	RECORD_NO_CMDLINES = 1u << 0,  /* leave out every process's cmdline */
+	RECORD_NO_PROCESSES = 1u << 1, /* leave out every process row */
+};
+
+/* Appends f as JSON with a trailing newline to out. */
+void record_encode(struct buf *out, const struct frame *f, unsigned flags);
+/* Appends the "key":value pairs of obj's known fields (no braces), skipping
+ * readings when skip_readings and cmdline-like fields named by skip_key. */
+void record_encode_fields(struct buf *out, const struct field *tab, size_t n, const void *obj,
+			  bool skip_readings, const char *skip_key);
+
+#endif

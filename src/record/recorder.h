@@ -1,0 +1,30 @@
+/* recorder: appends frames as JSON lines to a --log file or to stdout
+ * (--json), DESIGN §2 rule 7: one write(2) per record, a torn piece never
+ * glued to the next record, failures counted and monitoring going on. */
+#ifndef GPUR_RECORDER_H
+#define GPUR_RECORDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/frame.h"
+
+struct recorder;
+
+/* Opens path for appending (created mode 0600). NULL with the reason in err. */
+struct recorder *recorder_open(const char *path, char *err, size_t errlen);
+/* Writes to an inherited descriptor (stdout for --json); name is for messages. */
+struct recorder *recorder_fdopen(int fd, const char *name);
+void recorder_free(struct recorder *r);
+/* Writes one record. 0, or -errno when the record was dropped (counted; a
+ * partial write was undone). -EPIPE means the reader went away. */
+int recorder_write(struct recorder *r, const struct frame *f);
+uint64_t recorder_written(const struct recorder *r);
+uint64_t recorder_dropped(const struct recorder *r);
+/* Name for messages: the file path, or "stdout". */
+const char *recorder_name(const struct recorder *r);
+/* Errno of the last failure, 0 if none. */
+int recorder_last_error(const struct recorder *r);
+
+#endif

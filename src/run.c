@@ -1,0 +1,314 @@
+/* run: the non-interactive modes and their exit statuses. */
+#include "run.h"
+
+#include <errno.h>
+#include <langinfo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend/backend.h"
+#include "backend/replay.h"
+#include "gpusel.h"
+#include "output/table.h"
+#include "proc/sysstat.h"
+#include "record/recorder.h"
+#include "sampler.h"
+#include "util/buf.h"
+#include "util/xalloc.h"
+
+#ifndef GPUR_DATADIR
+#define GPUR_DATADIR "/usr/local/share/gpur"
+#endif
+
+volatile sig_atomic_t run_stop_requested;
+
+struct source {
+	struct replay *replay;
+	struct sampler *sampler;
+	struct sysstat *sysstat;
+	struct frame *held; /* replay: the frame being read into */
+	const char *replay_path;
+};
+
+struct out {
+	struct recorder *log, *json;
+	bool log_reported, json_reported;
+	bool epipe;
+};
+
+static bool utf8_locale(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+	return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+}
+
+static const char *demo_path(void)
+{
+	static const char *const candidates[] = {
+		GPUR_DATADIR "/demo.jsonl",
+#ifdef GPUR_SOURCE_DIR
+		GPUR_SOURCE_DIR "/share/demo/demo.jsonl",
+#endif
+	};
+	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++)
+		if (access(candidates[i], R_OK) == 0)
+			return candidates[i];
+	return candidates[0];
+}
+
+static void host_name(const struct config *cfg, char *out, size_t n)
+{
+	const char *env = getenv("NODE_NAME");
+
+	if (cfg->hostname)
+		snprintf(out, n, "%s", cfg->hostname);
+	else if (env && *env && strlen(env) < 256)
+		snprintf(out, n, "%s", env);
+	else if (gethostname(out, n) != 0)
+		snprintf(out, n, "localhost");
+	out[n - 1] = '\0';
+}
+
+/* Opens the live backends of cfg; none at all is a runtime failure that says
+ * why, backend by backend. */
+static int open_live(const struct config *cfg, struct source *src, const struct backend_env *env,
+		     const char *host)
+{
+	struct backend *open[32];
+	size_t n = 0;
+	char why[8][BACKEND_ERRLEN + 32];
+
+	_Static_assert(sizeof(why) / sizeof(why[0]) >= 4, "one reason per registered backend");
+	for (size_t i = 0; i < BACKEND_REGISTRY_LEN && i < 8; i++) {
+		why[i][0] = '\0';
+		if (!(cfg->backends >> i & 1u))
+			continue;
+		struct backend *b = backend_new(BACKEND_REGISTRY[i]);
+		if (backend_open(b, env) == 0) {
+			open[n++] = b;
+		} else {
+			snprintf(why[i], sizeof(why[i]), "%s", b->error);
+			backend_free(b);
+		}
+	}
+	if (n == 0) {
+		for (size_t i = 0; i < BACKEND_REGISTRY_LEN && i < 8; i++)
+			if (why[i][0])
+				fprintf(stderr, "gpur: %s: %s\n", BACKEND_REGISTRY[i]->name, why[i]);
+		fprintf(stderr, "gpur: no GPU found; to see gpur at work, play the demo recording: gpur --replay %s\n",
+			demo_path());
+		return -1;
+	}
+	src->sysstat = sysstat_new(cfg->procfs);
+	uint64_t iv = (uint64_t)(cfg->interval * 1000.0);
+	struct sampler_opts o = {
+		.clock = env->clock,
+		.env = env,
+		.host = host,
+		.wait_ms = iv == 0 || iv > 1000 ? 1000 : iv,
+		.stale_ms = 2 * iv > 1000 ? 2 * iv : 1000,
+		.hang_note_ms = 5000,
+		.backoff_min_ms = 1000,
+		.backoff_max_ms = 30000,
+		.sysstat = src->sysstat,
+	};
+	src->sampler = sampler_new(open, n, &o);
+	return 0;
+}
+
+/* The next frame (caller unrefs), or NULL at the end of a replay. */
+static struct frame *next_frame(struct source *src)
+{
+	if (src->sampler)
+		return sampler_tick(src->sampler);
+	if (replay_next(src->replay, src->held) != 1)
+		return NULL;
+	return frame_ref(src->held);
+}
+
+static void report_write(struct recorder *r, int rc, bool *reported)
+{
+	if (rc == 0 || *reported)
+		return;
+	*reported = true;
+	fprintf(stderr, "gpur: %s: record lost: %s (monitoring goes on; losses are counted)\n",
+		recorder_name(r), strerror(-rc));
+}
+
+/* Writes f to the outputs; false when stdout went away (stop quietly). */
+static bool emit(struct out *o, const struct frame *f)
+{
+	if (o->log)
+		report_write(o->log, recorder_write(o->log, f), &o->log_reported);
+	if (o->json) {
+		int rc = recorder_write(o->json, f);
+		if (rc == -EPIPE) {
+			o->epipe = true;
+			return false;
+		}
+		report_write(o->json, rc, &o->json_reported);
+	}
+	return true;
+}
+
+static void sleep_until(uint64_t deadline_ns)
+{
+	while (!run_stop_requested) {
+		uint64_t now = clock_mono_ns();
+		if (now >= deadline_ns)
+			return;
+		struct timespec ts = {(time_t)((deadline_ns - now) / 1000000000u), (long)((deadline_ns - now) % 1000000000u)};
+		nanosleep(&ts, NULL); /* a signal ends it early: the loop re-checks */
+	}
+}
+
+static void print_table(const struct frame *f, const struct config *cfg)
+{
+	struct buf b;
+	char drv[600];
+	struct table_opts to = {.utf8 = utf8_locale(), .replay = cfg->replay_path};
+
+	to.source = replay_driver_line(f, drv, sizeof(drv), !to.utf8);
+	buf_init(&b);
+	table_render(&b, f, &to);
+	for (size_t off = 0; off < b.len;) {
+		ssize_t n = write(STDOUT_FILENO, b.data + off, b.len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	buf_fini(&b);
+}
+
+static int run_once(const struct config *cfg, struct source *src, struct out *o, const struct gpusel *sel)
+{
+	struct frame *f = next_frame(src);
+
+	if (src->sampler) {
+		/* Two samples so rates are measured, not unknown. */
+		double gap = cfg->interval_set ? cfg->interval : 0.1;
+		sleep_until(clock_mono_ns() + (uint64_t)(gap * 1e9));
+		struct frame *second = sampler_tick(src->sampler);
+		frame_unref(f);
+		f = second;
+	}
+	if (sel)
+		gpusel_apply(sel, f);
+	if (o->log)
+		report_write(o->log, recorder_write(o->log, f), &o->log_reported);
+	if (cfg->json) {
+		int rc = recorder_write(o->json, f);
+		if (rc != -EPIPE)
+			report_write(o->json, rc, &o->json_reported);
+	} else {
+		print_table(f, cfg);
+	}
+	frame_unref(f);
+	return 0;
+}
+
+static int run_stream(const struct config *cfg, struct source *src, struct out *o, const struct gpusel *sel)
+{
+	uint64_t period = (uint64_t)(cfg->interval * 1e9);
+	uint64_t next = clock_mono_ns();
+	uint64_t polls = 0;
+
+	while (!run_stop_requested) {
+		struct frame *f = next_frame(src);
+		if (!f)
+			break;
+		if (sel)
+			gpusel_apply(sel, f);
+		bool ok = emit(o, f);
+		frame_unref(f);
+		if (!ok || (cfg->count && ++polls >= cfg->count))
+			break;
+		if (src->sampler) {
+			next += period;
+			uint64_t now = clock_mono_ns();
+			if (next < now)
+				next = now; /* late: no burst to catch up */
+			sleep_until(next);
+		}
+	}
+	return 0;
+}
+
+int run_main(const struct config *cfg)
+{
+	struct source src = {.replay_path = cfg->replay_path};
+	struct out o = {0};
+	struct gpusel *sel = NULL;
+	char err[1024];
+	char host[256];
+	int status = 0;
+	struct backend_env env = {.procfs = cfg->procfs, .sysfs = cfg->sysfs, .clock = &CLOCK_SYSTEM};
+
+	if (cfg->gpus && !(sel = gpusel_parse(cfg->gpus, err, sizeof(err)))) {
+		fprintf(stderr, "gpur: %s\n", err);
+		return 2;
+	}
+	host_name(cfg, host, sizeof(host));
+	if (cfg->replay_path) {
+		src.replay = replay_open(cfg->replay_path, err, sizeof(err));
+		if (!src.replay) {
+			fprintf(stderr, "gpur: %s\n", err);
+			status = 1;
+			goto out;
+		}
+		src.held = frame_new();
+	} else if (open_live(cfg, &src, &env, host) != 0) {
+		status = 1;
+		goto out;
+	}
+	if (cfg->log_path && !(o.log = recorder_open(cfg->log_path, err, sizeof(err)))) {
+		fprintf(stderr, "gpur: %s\n", err);
+		status = 1;
+		goto out;
+	}
+	if (cfg->json)
+		o.json = recorder_fdopen(STDOUT_FILENO, "stdout");
+
+	switch (cfg->mode) {
+	case CLI_MODE_JSON:
+	case CLI_MODE_HEADLESS:
+		status = run_stream(cfg, &src, &o, sel);
+		break;
+	case CLI_MODE_ONCE:
+	case CLI_MODE_TUI: /* the dashboard is not built yet: the snapshot stands in */
+		status = run_once(cfg, &src, &o, sel);
+		break;
+	}
+
+	if (o.log && recorder_dropped(o.log)) {
+		fprintf(stderr, "gpur: %s: %llu of %llu records lost (last error: %s)\n", recorder_name(o.log),
+			(unsigned long long)recorder_dropped(o.log),
+			(unsigned long long)(recorder_dropped(o.log) + recorder_written(o.log)),
+			strerror(recorder_last_error(o.log)));
+		status = 1;
+	}
+	if (o.json && recorder_dropped(o.json) && !o.epipe)
+		status = 1;
+	if (src.replay) {
+		const struct replay_stats *st = replay_stats(src.replay);
+		if (st->read_error) {
+			fprintf(stderr, "gpur: %s: read error after %llu records: %s\n", cfg->replay_path,
+				(unsigned long long)st->records, strerror(-st->read_error));
+			status = 1;
+		}
+	}
+out:
+	recorder_free(o.log);
+	recorder_free(o.json);
+	sampler_free(src.sampler);
+	sysstat_free(src.sysstat);
+	replay_free(src.replay);
+	frame_unref(src.held);
+	gpusel_free(sel);
+	return status;
+}

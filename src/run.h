@@ -1,0 +1,16 @@
+/* run: wires a config to a source (live backends or a replay) and a mode
+ * (once, json, headless), and turns outcomes into exit statuses. */
+#ifndef GPUR_RUN_H
+#define GPUR_RUN_H
+
+#include <signal.h>
+
+#include "cli.h"
+
+/* Set by the signal handlers main installs; the loops stop when non-zero. */
+extern volatile sig_atomic_t run_stop_requested;
+
+/* Runs cfg to completion. Returns the process exit status (0, 1 or 2). */
+int run_main(const struct config *cfg);
+
+#endif

@@ -1,0 +1,42 @@
+/* sampler: polls every live backend on a worker thread of its own and
+ * composes their latest results into frames (DESIGN §3). A backend that
+ * hangs stalls only its worker; a backend that fails is closed and
+ * re-detected with backoff; GPUs keep their positions by device_id. */
+#ifndef GPUR_SAMPLER_H
+#define GPUR_SAMPLER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend/backend.h"
+#include "model/frame.h"
+#include "util/clock.h"
+
+struct sampler_opts {
+	const struct clock *clock;   /* backoff, hang and stale timing */
+	const struct backend_env *env; /* for re-detection */
+	const char *host;            /* the record's host */
+	uint64_t wait_ms;            /* real time a tick waits for its polls */
+	uint64_t stale_ms;           /* a slower answer leaves identity only */
+	uint64_t hang_note_ms;       /* "no answer from X for N s" after this (5000) */
+	uint64_t backoff_min_ms;     /* re-detect backoff: 1000 doubling ... */
+	uint64_t backoff_max_ms;     /* ... to 30000 */
+	struct sysstat *sysstat;     /* host figures, or NULL */
+};
+
+struct sampler;
+
+/* Takes ownership of the n backends (opened or not: an unopened one is
+ * re-detected with backoff) and starts their workers. */
+struct sampler *sampler_new(struct backend **backends, size_t n, const struct sampler_opts *o);
+/* Stops the workers (a hung one is abandoned: detached, freed at its end). */
+void sampler_free(struct sampler *s);
+/* Requests a poll from every idle worker, waits up to wait_ms for them and
+ * returns the composed frame (caller unrefs). */
+struct frame *sampler_tick(struct sampler *s);
+/* Number of backends, and the name and status of one (for the UI). */
+size_t sampler_nbackends(const struct sampler *s);
+/* Milliseconds the backend's current call has been running, 0 if idle. */
+uint64_t sampler_busy_ms(struct sampler *s, size_t i);
+
+#endif

@@ -1,0 +1,25 @@
+/* buf: a growable byte buffer used to build JSON lines and text output. */
+#ifndef GPUR_BUF_H
+#define GPUR_BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct buf {
+	char *data;
+	size_t len, cap;
+};
+
+void buf_init(struct buf *b);
+void buf_fini(struct buf *b);
+static inline void buf_reset(struct buf *b) { b->len = 0; }
+/* Make room for n more bytes. */
+void buf_reserve(struct buf *b, size_t n);
+void buf_append(struct buf *b, const void *p, size_t n);
+void buf_puts(struct buf *b, const char *s);
+void buf_putc(struct buf *b, char c);
+__attribute__((format(printf, 2, 3))) void buf_printf(struct buf *b, const char *fmt, ...);
+/* NUL-terminates without counting the NUL; returns data. */
+const char *buf_cstr(struct buf *b);
+
+#endif

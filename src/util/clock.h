@@ -1,0 +1,21 @@
+/* clock: injectable time, so backoff and "no answer for 5 s" logic is tested
+ * with a clock the test moves. */
+#ifndef GPUR_CLOCK_H
+#define GPUR_CLOCK_H
+
+#include <stdint.h>
+
+struct clock {
+	uint64_t (*mono_ms)(const struct clock *c);  /* monotonic milliseconds */
+	uint64_t (*wall_ms)(const struct clock *c);  /* ms since the Unix epoch */
+	void *ctx;
+};
+
+/* The real clocks (CLOCK_MONOTONIC, CLOCK_REALTIME). */
+extern const struct clock CLOCK_SYSTEM;
+uint64_t clock_mono_ns(void);
+
+static inline uint64_t clock_mono(const struct clock *c) { return c->mono_ms(c); }
+static inline uint64_t clock_wall(const struct clock *c) { return c->wall_ms(c); }
+
+#endif

@@ -1,0 +1,13 @@
+/* readfile: small whole-file reads relative to a configured root (procfs,
+ * sysfs), bounded by the caller's buffer. */
+#ifndef GPUR_READFILE_H
+#define GPUR_READFILE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Reads root/rel into buf (NUL-terminated, at most n-1 bytes). Returns the
+ * length read, or -errno. */
+ssize_t readfile_at(const char *root, const char *rel, char *buf, size_t n);
+
+#endif

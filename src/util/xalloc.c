@@ -1,0 +1,52 @@
+/* xalloc: checked allocation; out of memory is fatal with a gpur: message. */
+#include "util/xalloc.h"
+
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+void xalloc_die(void)
+{
+	static const char msg[] = "gpur: out of memory\n";
+	ssize_t r = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+
+	(void)r;
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		xalloc_die();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		xalloc_die();
+	return p;
+}
+
+void *xreallocarray(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		xalloc_die();
+	size_t bytes = n * size;
+
+	p = realloc(p, bytes ? bytes : 1);
+	if (!p)
+		xalloc_die();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n), s, n);
+}

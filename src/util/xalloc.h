@@ -1,0 +1,16 @@
+/* xalloc: allocation that ends the process on failure (the only place besides
+ * main allowed to), so callers never handle out-of-memory half-way. */
+#ifndef GPUR_XALLOC_H
+#define GPUR_XALLOC_H
+
+#include <stddef.h>
+#include <stdlib.h>
+
+_Noreturn void xalloc_die(void);
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+/* Resize to n * size bytes, checking the multiplication. */
+void *xreallocarray(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+
+#endif
