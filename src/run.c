@@ -296,6 +296,11 @@ int run_main(const struct config *cfg)
 		status = 1;
 	if (src.replay) {
 		const struct replay_stats *st = replay_stats(src.replay);
+		if (st->skipped)
+			fprintf(stderr, "gpur: %s: skipped %llu line%s that %s not a valid record (%llu over 8 MiB, %llu over the record limits)\n",
+				cfg->replay_path, (unsigned long long)st->skipped, st->skipped == 1 ? "" : "s",
+				st->skipped == 1 ? "was" : "were", (unsigned long long)st->oversized,
+				(unsigned long long)st->too_big);
 		if (st->read_error) {
 			fprintf(stderr, "gpur: %s: read error after %llu records: %s\n", cfg->replay_path,
 				(unsigned long long)st->records, strerror(-st->read_error));

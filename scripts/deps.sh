@@ -1,0 +1,32 @@
+#!/bin/sh
+# deps.sh: make sure the Debian packages gpur needs are installed.
+#   scripts/deps.sh build   what `make` / `make run` need
+#   scripts/deps.sh test    what `make test` needs (build + test tools)
+# As root, missing packages are installed with apt-get; otherwise the one
+# apt-get line to run is printed and the script fails.
+set -eu
+
+want="cmake make gcc pkg-config"
+case "${1:-build}" in
+test) want="$want clang libclang-rt-14-dev libcmocka-dev libjansson-dev tmux util-linux procps" ;;
+bench) want="$want libjansson-dev time" ;;
+esac
+
+missing=""
+for p in $want; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "gpur: missing Debian packages; run: sudo apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "gpur: installing Debian packages:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine may have no package lists yet.
+apt-get update -qq >/dev/null || true
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
