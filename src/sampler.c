@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "backend/composite.h"
 #include "proc/sysstat.h"
-#include "util/buf.h"
 #include "util/xalloc.h"
 
 enum job { JOB_POLL, JOB_OPEN, JOB_REINIT };
@@ -39,13 +39,6 @@ struct worker {
 	bool hang_noted;
 };
 
-struct slot {
-	size_t backend;
-	struct gpu ident;  /* identity and static fields at first sight */
-	struct arena strs; /* ident's strings */
-	unsigned state;    /* last published state */
-};
-
 struct sampler {
 	struct sampler_opts o;
 	pthread_mutex_t mu;
@@ -53,8 +46,8 @@ struct sampler {
 	bool stop;
 	struct worker **w;
 	size_t nw;
-	struct slot *slots;
-	size_t nslots, cap;
+	struct composite *comp;
+	struct composite_child *kids;
 };
 
 static uint64_t now_ms(const struct sampler *s)
@@ -140,6 +133,8 @@ struct sampler *sampler_new(struct backend **backends, size_t n, const struct sa
 	pthread_cond_init(&s->done, &ca);
 	pthread_condattr_destroy(&ca);
 	s->w = xcalloc(n ? n : 1, sizeof(*s->w));
+	s->kids = xcalloc(n ? n : 1, sizeof(*s->kids));
+	s->comp = composite_new();
 	/* Workers take no signals: SIGINT/SIGTERM go to the main thread. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -181,12 +176,12 @@ void sampler_free(struct sampler *s)
 		pthread_join(w->tid, NULL);
 		worker_free(w);
 	}
-	for (size_t i = 0; i < s->nslots; i++)
-		arena_fini(&s->slots[i].strs);
-	free(s->slots);
+	composite_free(s->comp);
+	free(s->kids);
 	free(s->w);
 	s->w = NULL;
-	s->slots = NULL;
+	s->comp = NULL;
+	s->kids = NULL;
 	/* A hung worker, when it returns, still takes s->mu: the lock and s
 	 * stay (the process is about to exit; the worker frees itself). */
 	if (abandoned)
@@ -223,13 +218,7 @@ static uint64_t backoff_next(const struct sampler *s, uint64_t *backoff)
 
 static struct event *add_event(struct frame *out, const char *kind, struct backend *b)
 {
-	struct event *e = frame_note(out, kind, NULL);
-
-	if (e && b) {
-		e->backend = frame_str(out, backend_name(b));
-		e->valid |= UINT64_C(1) << EVENT_F_BACKEND;
-	}
-	return e;
+	return frame_backend_event(out, kind, backend_name(b));
 }
 
 /* Requests a job from every idle worker and waits for them, up to wait_ms. */
@@ -356,160 +345,31 @@ static bool harvest(struct sampler *s, struct worker *w, uint64_t now, uint64_t 
 	return true;
 }
 
-static size_t slot_find(struct sampler *s, size_t backend, const struct gpu *g)
-{
-	const char *id = gpu_has(g, GPU_F_DEVICE_ID) ? g->device_id : "";
-
-	for (size_t i = 0; i < s->nslots; i++)
-		if (s->slots[i].backend == backend && strcmp(s->slots[i].ident.device_id, id) == 0)
-			return i;
-	if (s->nslots >= FRAME_MAX_GPUS)
-		return SIZE_MAX;
-	if (s->nslots == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 8;
-		s->slots = xreallocarray(s->slots, s->cap, sizeof(*s->slots));
-	}
-	struct slot *sl = &s->slots[s->nslots];
-	sl->backend = backend;
-	arena_init(&sl->strs);
-	sl->ident = *g;
-	gpu_drop_readings(&sl->ident);
-	if (!gpu_has(g, GPU_F_DEVICE_ID)) {
-		sl->ident.device_id = "";
-		gpu_set(&sl->ident, GPU_F_DEVICE_ID);
-	}
-	field_dup_strings(&sl->ident, GPU_FIELDS, GPU_NFIELDS, &sl->strs);
-	sl->state = gpu_state(g);
-	return s->nslots++;
-}
-
-enum mode { MODE_FULL, MODE_REUSE, MODE_IDENT, MODE_LOST };
-
-static void gpu_event(struct frame *out, const char *kind, size_t idx, struct backend *b)
-{
-	struct event *e = add_event(out, kind, b);
-
-	if (!e)
-		return;
-	e->gpu_index = idx;
-	e->device_id = out->gpus[idx].device_id;
-	e->valid |= UINT64_C(1) << EVENT_F_GPU_INDEX | UINT64_C(1) << EVENT_F_DEVICE_ID;
-}
-
-static void compose_backend(struct sampler *s, size_t bi, enum mode mode, struct frame *out, bool *placed)
-{
-	struct worker *w = s->w[bi];
-	struct frame *src = w->last;
-	size_t map[FRAME_MAX_GPUS];
-
-	if (mode != MODE_LOST && src) {
-		for (size_t g = 0; g < src->ngpus; g++) {
-			size_t at = map[g] = slot_find(s, bi, &src->gpus[g]);
-			if (at == SIZE_MAX)
-				continue;
-			while (out->ngpus <= at)
-				frame_add_gpu(out);
-			struct gpu *dst = &out->gpus[at];
-			frame_copy_gpu(out, dst, &src->gpus[g]);
-			if (mode == MODE_IDENT)
-				gpu_drop_readings(dst);
-			placed[at] = true;
-		}
-	}
-	if (mode == MODE_FULL || mode == MODE_REUSE) {
-		for (size_t p = 0; src && p < src->nprocs; p++) {
-			const struct gpu_process *row = &src->procs[p];
-			if (row->gpu_index >= src->ngpus || map[row->gpu_index] == SIZE_MAX)
-				continue; /* the stray-row rule */
-			struct gpu_process *dst = frame_add_process(out);
-			if (!dst)
-				break;
-			frame_copy_process(out, dst, row);
-			dst->gpu_index = map[row->gpu_index];
-		}
-	}
-	if (mode == MODE_FULL) {
-		for (size_t e = 0; src && e < src->nevents; e++) {
-			const struct event *ev = &src->events[e];
-			if (event_has(ev, EVENT_F_GPU_INDEX) &&
-			    (ev->gpu_index >= src->ngpus || map[ev->gpu_index] == SIZE_MAX))
-				continue;
-			struct event *dst = frame_add_event(out);
-			if (!dst)
-				break;
-			frame_copy_event(out, dst, ev);
-			if (event_has(ev, EVENT_F_GPU_INDEX))
-				dst->gpu_index = map[ev->gpu_index];
-		}
-	}
-}
-
 struct frame *sampler_tick(struct sampler *s)
 {
 	uint64_t t0 = clock_mono_ns();
 	uint64_t now = now_ms(s);
 	struct frame *out = frame_new();
 	uint64_t *busy = xcalloc(s->nw ? s->nw : 1, sizeof(*busy));
-	enum mode *mode = xcalloc(s->nw ? s->nw : 1, sizeof(*mode));
-	bool placed[FRAME_MAX_GPUS] = {false};
-	struct buf names, drivers;
 
 	request_and_wait(s, now, busy);
 	now = now_ms(s);
 	for (size_t i = 0; i < s->nw; i++) {
 		struct worker *w = s->w[i];
 		bool fresh = harvest(s, w, now, busy[i], out);
+		struct composite_child *k = &s->kids[i];
+		k->name = backend_name(w->b);
+		k->last = w->last;
 		if (!w->open)
-			mode[i] = MODE_LOST;
+			k->mode = COMPOSITE_LOST;
 		else if (fresh)
-			mode[i] = MODE_FULL;
+			k->mode = COMPOSITE_FULL;
 		else if (busy[i] < s->o.stale_ms)
-			mode[i] = MODE_REUSE;
+			k->mode = COMPOSITE_REUSE;
 		else
-			mode[i] = MODE_IDENT;
+			k->mode = COMPOSITE_IDENT;
 	}
-	for (size_t i = 0; i < s->nw; i++)
-		compose_backend(s, i, mode[i], out, placed);
-	while (out->ngpus < s->nslots)
-		frame_add_gpu(out);
-	/* Devices not in their backend's answer (backend lost, or gone after
-	 * re-detection) keep their position as lost, identity only. */
-	for (size_t i = 0; i < s->nslots; i++) {
-		struct slot *sl = &s->slots[i];
-		struct gpu *g = &out->gpus[i];
-		if (!placed[i]) {
-			frame_copy_gpu(out, g, &sl->ident);
-			g->state = GPU_STATE_LOST;
-			gpu_set(g, GPU_F_STATE);
-		}
-		unsigned st = gpu_state(g);
-		if (st == GPU_STATE_LOST && sl->state != GPU_STATE_LOST)
-			gpu_event(out, EVENT_GPU_LOST, i, s->w[sl->backend]->b);
-		else if (st == GPU_STATE_OK && sl->state == GPU_STATE_LOST)
-			gpu_event(out, EVENT_GPU_BACK, i, s->w[sl->backend]->b);
-		if (st != GPU_STATE__COUNT)
-			sl->state = st;
-	}
-
-	buf_init(&names);
-	buf_init(&drivers);
-	for (size_t i = 0; i < s->nw; i++) {
-		const struct frame *last = s->w[i]->last;
-		if (i) {
-			buf_putc(&names, '+');
-			buf_putc(&drivers, '+');
-		}
-		buf_puts(&names, backend_name(s->w[i]->b));
-		buf_puts(&drivers, last && frame_has(last, FRAME_F_DRIVER) ? last->driver : "?");
-		if (!out->cuda && last && last->cuda)
-			out->cuda = frame_str(out, last->cuda);
-	}
-	out->backend = frame_strn(out, buf_cstr(&names), names.len);
-	out->driver = frame_strn(out, buf_cstr(&drivers), drivers.len);
-	buf_fini(&names);
-	buf_fini(&drivers);
-	frame_set(out, FRAME_F_BACKEND);
-	frame_set(out, FRAME_F_DRIVER);
+	composite_compose(s->comp, s->kids, s->nw, out);
 	out->ts_ms = clock_wall(s->o.clock);
 	frame_set(out, FRAME_F_TS);
 	if (s->o.host) {
@@ -519,7 +379,6 @@ struct frame *sampler_tick(struct sampler *s)
 	if (s->o.sysstat && sysstat_read(s->o.sysstat, &out->system) == 0)
 		frame_set(out, FRAME_F_SYSTEM);
 	free(busy);
-	free(mode);
 	out->poll_us = (clock_mono_ns() - t0) / 1000u;
 	return out;
 }

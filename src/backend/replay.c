@@ -131,3 +131,17 @@ const char *replay_driver_line(const struct frame *f, char *out, size_t n, bool 
 		return NULL;
 	return out;
 }
+
+uint64_t replay_delay_ms(const struct frame *prev, const struct frame *cur, double speed, uint64_t interval_ms)
+{
+	uint64_t gap = interval_ms;
+
+	if (prev && frame_has(prev, FRAME_F_TS) && frame_has(cur, FRAME_F_TS) && cur->ts_ms > prev->ts_ms) {
+		gap = cur->ts_ms - prev->ts_ms;
+		if (gap > REPLAY_MAX_GAP_MS)
+			gap = REPLAY_MAX_GAP_MS;
+	}
+	if (!(speed > 0))
+		speed = 1;
+	return (uint64_t)((double)gap / speed + 0.5);
+}

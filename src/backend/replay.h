@@ -35,4 +35,11 @@ const struct replay_stats *replay_stats(const struct replay *r);
  * into out (size n). */
 const char *replay_driver_line(const struct frame *f, char *out, size_t n, bool ascii);
 
+#define REPLAY_MAX_GAP_MS 5000
+/* How long the TUI waits before showing cur after prev, in ms: the recorded
+ * ts_ms gap (capped at REPLAY_MAX_GAP_MS) divided by speed; interval_ms
+ * (also divided by speed) when either record lacks ts_ms or time went
+ * backwards or stood still. */
+uint64_t replay_delay_ms(const struct frame *prev, const struct frame *cur, double speed, uint64_t interval_ms);
+
 #endif

@@ -128,6 +128,17 @@ struct event *frame_note(struct frame *f, const char *kind, const char *fmt, ...
 	return e;
 }
 
+struct event *frame_backend_event(struct frame *f, const char *kind, const char *backend)
+{
+	struct event *e = frame_note(f, kind, NULL);
+
+	if (e && backend) {
+		e->backend = frame_str(f, backend);
+		e->valid |= UINT64_C(1) << EVENT_F_BACKEND;
+	}
+	return e;
+}
+
 const char *frame_str(struct frame *f, const char *s)
 {
 	return arena_strdup(&f->arena, s);

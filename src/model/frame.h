@@ -79,6 +79,8 @@ struct event *frame_add_event(struct frame *f);
 /* Appends an event of kind with an optional printf-style detail. */
 __attribute__((format(printf, 3, 4)))
 struct event *frame_note(struct frame *f, const char *kind, const char *fmt, ...);
+/* Appends an event of kind naming a backend (NULL: none). */
+struct event *frame_backend_event(struct frame *f, const char *kind, const char *backend);
 /* Copy into the frame's arena (NULL for NULL). */
 const char *frame_str(struct frame *f, const char *s);
 const char *frame_strn(struct frame *f, const char *s, size_t n);

@@ -1,0 +1,36 @@
+/* composite: combines the latest results of the live children into one
+ * frame (DESIGN §3): GPUs at stable positions by (child, device_id), new ones
+ * appended; process rows and events re-indexed; rows naming a device the
+ * child did not report dropped; names and driver strings joined with '+';
+ * a child that failed keeps its GPUs' positions as lost. */
+#ifndef GPUR_COMPOSITE_H
+#define GPUR_COMPOSITE_H
+
+#include <stddef.h>
+
+#include "model/frame.h"
+
+/* How much of a child's last result goes into the frame. */
+enum composite_mode {
+	COMPOSITE_FULL,  /* a fresh answer: GPUs, rows and events */
+	COMPOSITE_REUSE, /* a slow answer: the last GPUs and rows, no events */
+	COMPOSITE_IDENT, /* hung: identity and state only, no rows */
+	COMPOSITE_LOST,  /* failed: its GPUs' identity with state lost */
+};
+
+struct composite_child {
+	const char *name;         /* backend name */
+	const struct frame *last; /* the child's last successful result, or NULL */
+	enum composite_mode mode;
+};
+
+struct composite;
+
+struct composite *composite_new(void);
+void composite_free(struct composite *c);
+/* Adds the children's GPUs, rows and events to out (which may already hold
+ * events), plus gpu_lost / gpu_back events for state changes since the last
+ * call, and sets out's backend, driver and cuda. */
+void composite_compose(struct composite *c, const struct composite_child *kids, size_t n, struct frame *out);
+
+#endif
