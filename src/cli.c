@@ -81,12 +81,16 @@ __attribute__((format(printf, 3, 4))) static int usage_err(char *err, size_t err
 	return -1;
 }
 
-/* A finite decimal number with nothing after it. */
+/* A plain decimal number ("1", "0.5", ".25") with nothing after it: no sign,
+ * exponent, hex, inf or nan. */
 static bool parse_double(const char *s, double *out)
 {
 	char *end;
+	size_t digits = strspn(s, "0123456789");
 
-	if (!*s || strchr(" \t\n", *s))
+	if (s[digits] == '.')
+		digits += 1 + strspn(s + digits + 1, "0123456789");
+	if (digits == 0 || s[digits] != '\0' || strcmp(s, ".") == 0)
 		return false;
 	errno = 0;
 	*out = strtod(s, &end);
@@ -240,13 +244,21 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 	if (cfg->interval_set) {
 		if (cfg->interval < 0)
 			return usage_err(err, errlen, "--interval: '%s' is negative%s", interval_arg, "");
-		if (cfg->interval == 0 && !(cfg->headless || cfg->json || cfg->once))
+		if (cfg->interval == 0 && !(cfg->headless || cfg->json || cfg->once || cfg->log_path))
 			return usage_err(err, errlen, "--interval: 0 needs --headless, --json or --once%s%s", "", "");
 		if (cfg->interval > 0 && cfg->interval < 0.05)
 			return usage_err(err, errlen, "--interval: '%s' is below the minimum of 0.05 s%s", interval_arg, "");
 		if (cfg->interval > 86400)
 			return usage_err(err, errlen, "--interval: '%s' is above the maximum of 86400 s%s", interval_arg, "");
 	}
+	return 0;
+}
+
+int cli_check_mode(const struct config *cfg, char *err, size_t errlen)
+{
+	/* --log alone records headless only when stdout is not a terminal. */
+	if (cfg->interval_set && cfg->interval == 0 && cfg->mode == CLI_MODE_TUI)
+		return usage_err(err, errlen, "--interval: 0 needs --headless, --json or --once%s%s", "", "");
 	return 0;
 }
 

@@ -35,6 +35,9 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 /* The mode that runs: --once, --json, --headless, else the TUI on a
  * terminal, else headless recording when --log is given, else --once. */
 enum cli_mode cli_resolve_mode(const struct config *cfg, bool stdout_is_tty);
+/* Checks what depends on the resolved mode (an interval of 0 in the TUI).
+ * 0, or -1 with a message in err. */
+int cli_check_mode(const struct config *cfg, char *err, size_t errlen);
 /* Writes --help text to stdout. */
 void cli_usage(void);
 

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "run.h"
+#include "util/msg.h"
 
 #ifndef GPUR_VERSION
 #define GPUR_VERSION "0.0.0"
@@ -41,7 +42,7 @@ int main(int argc, char **argv)
 	/* Only LC_CTYPE: numbers in records are always written and read with '.'. */
 	setlocale(LC_CTYPE, "");
 	if (cli_parse(argc, argv, &cfg, err, sizeof(err)) != 0) {
-		fprintf(stderr, "gpur: %s\n", err);
+		msg_error("%s", err);
 		return 2;
 	}
 	if (cfg.help) {
@@ -53,6 +54,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	cfg.mode = cli_resolve_mode(&cfg, isatty(STDOUT_FILENO));
+	if (cli_check_mode(&cfg, err, sizeof(err)) != 0) {
+		msg_error("%s", err);
+		return 2;
+	}
 	install_signals();
 	return run_main(&cfg);
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #include "record/recorder.h"
 #include "sampler.h"
 #include "util/buf.h"
+#include "util/msg.h"
 #include "util/xalloc.h"
 
 #ifndef GPUR_DATADIR
@@ -26,6 +28,7 @@
 volatile sig_atomic_t run_stop_requested;
 
 struct source {
+	struct clock_virtual *virt; /* GPUR_VIRTUAL_CLOCK_MS: no sleeping, exact steps */
 	struct replay *replay;
 	struct sampler *sampler;
 	struct sysstat *sysstat;
@@ -97,8 +100,8 @@ static int open_live(const struct config *cfg, struct source *src, const struct 
 	if (n == 0) {
 		for (size_t i = 0; i < BACKEND_REGISTRY_LEN && i < 8; i++)
 			if (why[i][0])
-				fprintf(stderr, "gpur: %s: %s\n", BACKEND_REGISTRY[i]->name, why[i]);
-		fprintf(stderr, "gpur: no GPU found; to see gpur at work, play the demo recording: gpur --replay %s\n",
+				msg_error("%s: %s", BACKEND_REGISTRY[i]->name, why[i]);
+		msg_error("no GPU found; to see gpur at work, play the demo recording: gpur --replay %s",
 			demo_path());
 		return -1;
 	}
@@ -134,7 +137,7 @@ static void report_write(struct recorder *r, int rc, bool *reported)
 	if (rc == 0 || *reported)
 		return;
 	*reported = true;
-	fprintf(stderr, "gpur: %s: record lost: %s (monitoring goes on; losses are counted)\n",
+	msg_error("%s: record lost: %s (monitoring goes on; losses are counted)",
 		recorder_name(r), strerror(-rc));
 }
 
@@ -192,7 +195,10 @@ static int run_once(const struct config *cfg, struct source *src, struct out *o,
 	if (src->sampler) {
 		/* Two samples so rates are measured, not unknown. */
 		double gap = cfg->interval_set ? cfg->interval : 0.1;
-		sleep_until(clock_mono_ns() + (uint64_t)(gap * 1e9));
+		if (src->virt)
+			clock_virtual_advance(src->virt, (uint64_t)(gap * 1000.0 + 0.5));
+		else
+			sleep_until(clock_mono_ns() + (uint64_t)(gap * 1e9));
 		struct frame *second = sampler_tick(src->sampler);
 		frame_unref(f);
 		f = second;
@@ -228,7 +234,9 @@ static int run_stream(const struct config *cfg, struct source *src, struct out *
 		frame_unref(f);
 		if (!ok || (cfg->count && ++polls >= cfg->count))
 			break;
-		if (src->sampler) {
+		if (src->virt) {
+			clock_virtual_advance(src->virt, (uint64_t)(cfg->interval * 1000.0 + 0.5));
+		} else if (src->sampler) {
 			next += period;
 			uint64_t now = clock_mono_ns();
 			if (next < now)
@@ -237,6 +245,30 @@ static int run_stream(const struct config *cfg, struct source *src, struct out *
 		}
 	}
 	return 0;
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return S_ISREG(a->st_mode) && a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* A replay written into the file it reads would read its own output for
+ * ever: refuse --log FILE (or --json > FILE) naming the recording. */
+static bool replays_into_itself(const struct config *cfg)
+{
+	struct stat in, st;
+
+	if (stat(cfg->replay_path, &in) != 0)
+		return false;
+	if (cfg->log_path && stat(cfg->log_path, &st) == 0 && same_file(&in, &st)) {
+		msg_error("--log %s: that is the recording being replayed", cfg->log_path);
+		return true;
+	}
+	if (cfg->json && fstat(STDOUT_FILENO, &st) == 0 && same_file(&in, &st)) {
+		msg_error("--json: stdout is %s, the recording being replayed", cfg->replay_path);
+		return true;
+	}
+	return false;
 }
 
 int run_main(const struct config *cfg)
@@ -248,16 +280,32 @@ int run_main(const struct config *cfg)
 	char host[256];
 	int status = 0;
 	struct backend_env env = {.procfs = cfg->procfs, .sysfs = cfg->sysfs, .clock = &CLOCK_SYSTEM};
+	struct clock_virtual virt;
+	const char *vstart = getenv("GPUR_VIRTUAL_CLOCK_MS");
 
 	if (cfg->gpus && !(sel = gpusel_parse(cfg->gpus, err, sizeof(err)))) {
-		fprintf(stderr, "gpur: %s\n", err);
+		msg_error("%s", err);
 		return 2;
 	}
 	host_name(cfg, host, sizeof(host));
+	if (vstart && *vstart) {
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(vstart, &end, 10);
+		if (errno || *end || *vstart == '-' || cfg->replay_path || cfg->mode == CLI_MODE_TUI) {
+			msg_error("GPUR_VIRTUAL_CLOCK_MS=%s: needs epoch milliseconds, a live source and "
+					"--once, --json or --headless", vstart);
+			gpusel_free(sel);
+			return 2;
+		}
+		clock_virtual_init(&virt, v);
+		env.clock = &virt.c;
+		src.virt = &virt;
+	}
 	if (cfg->replay_path) {
 		src.replay = replay_open(cfg->replay_path, err, sizeof(err));
 		if (!src.replay) {
-			fprintf(stderr, "gpur: %s\n", err);
+			msg_error("%s", err);
 			status = 1;
 			goto out;
 		}
@@ -267,12 +315,16 @@ int run_main(const struct config *cfg)
 		goto out;
 	}
 	if (cfg->log_path && !(o.log = recorder_open(cfg->log_path, err, sizeof(err)))) {
-		fprintf(stderr, "gpur: %s\n", err);
+		msg_error("%s", err);
 		status = 1;
 		goto out;
 	}
 	if (cfg->json)
 		o.json = recorder_fdopen(STDOUT_FILENO, "stdout");
+	if (src.replay && replays_into_itself(cfg)) {
+		status = 2;
+		goto out;
+	}
 
 	switch (cfg->mode) {
 	case CLI_MODE_JSON:
@@ -286,7 +338,7 @@ int run_main(const struct config *cfg)
 	}
 
 	if (o.log && recorder_dropped(o.log)) {
-		fprintf(stderr, "gpur: %s: %llu of %llu records lost (last error: %s)\n", recorder_name(o.log),
+		msg_error("%s: %llu of %llu records lost (last error: %s)", recorder_name(o.log),
 			(unsigned long long)recorder_dropped(o.log),
 			(unsigned long long)(recorder_dropped(o.log) + recorder_written(o.log)),
 			strerror(recorder_last_error(o.log)));
@@ -297,12 +349,12 @@ int run_main(const struct config *cfg)
 	if (src.replay) {
 		const struct replay_stats *st = replay_stats(src.replay);
 		if (st->skipped)
-			fprintf(stderr, "gpur: %s: skipped %llu line%s that %s not a valid record (%llu over 8 MiB, %llu over the record limits)\n",
+			msg_error("%s: skipped %llu line%s that %s not a valid record (%llu over 8 MiB, %llu over the record limits)",
 				cfg->replay_path, (unsigned long long)st->skipped, st->skipped == 1 ? "" : "s",
 				st->skipped == 1 ? "was" : "were", (unsigned long long)st->oversized,
 				(unsigned long long)st->too_big);
 		if (st->read_error) {
-			fprintf(stderr, "gpur: %s: read error after %llu records: %s\n", cfg->replay_path,
+			msg_error("%s: read error after %llu records: %s", cfg->replay_path,
 				(unsigned long long)st->records, strerror(-st->read_error));
 			status = 1;
 		}

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backend/nvml.h"
 #include "backend/stub.h"
 #include "util/xalloc.h"
 

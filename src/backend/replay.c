@@ -16,11 +16,25 @@ struct replay {
 	int fd;
 	struct line_reader lr;
 	struct frame *first; /* the record that proved the file, until returned */
+	struct frame *scratch; /* lines are decoded here, so a bad one never touches f */
 	struct replay_stats stats;
 	bool done;
 };
 
-/* Reads lines until one decodes. 1, or 0 at end of file / read error. */
+/* Exchanges the contents of a and b; each keeps its reference count. */
+static void swap_frames(struct frame *a, struct frame *b)
+{
+	struct frame t = *a;
+	int ra = atomic_load(&a->refs), rb = atomic_load(&b->refs);
+
+	*a = *b;
+	*b = t;
+	atomic_store(&a->refs, ra);
+	atomic_store(&b->refs, rb);
+}
+
+/* Reads lines until one decodes into f. 1, or 0 at end of file / read error
+ * with f untouched. */
 static int read_record(struct replay *r, struct frame *f)
 {
 	const char *line;
@@ -40,8 +54,9 @@ static int read_record(struct replay *r, struct frame *f)
 			i++;
 		if (i == len)
 			continue;
-		int d = record_decode(f, line, len);
+		int d = record_decode(r->scratch, line, len);
 		if (d == 0) {
+			swap_frames(f, r->scratch);
 			for (size_t g = 0; g < f->ngpus; g++) {
 				if (gpu_has(&f->gpus[g], GPU_F_DEVICE_ID))
 					continue;
@@ -65,6 +80,8 @@ static int read_record(struct replay *r, struct frame *f)
 	/* The reader's buffers are no longer needed; free them now so a held
 	 * last frame costs only itself. */
 	line_reader_fini(&r->lr);
+	frame_unref(r->scratch);
+	r->scratch = NULL;
 	return 0;
 }
 
@@ -81,6 +98,7 @@ struct replay *replay_open(const char *path, char *err, size_t errlen)
 	r->fd = fd;
 	line_reader_init(&r->lr, fd, RECORD_MAX_LINE);
 	r->first = frame_new();
+	r->scratch = frame_new();
 	if (read_record(r, r->first) != 1) {
 		if (r->stats.read_error)
 			snprintf(err, errlen, "%s: %s", path, strerror(-r->stats.read_error));
@@ -99,6 +117,7 @@ void replay_free(struct replay *r)
 	if (!r->done)
 		line_reader_fini(&r->lr);
 	frame_unref(r->first);
+	frame_unref(r->scratch);
 	close(r->fd);
 	free(r);
 }

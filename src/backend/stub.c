@@ -17,7 +17,6 @@ static int stub_poll(struct backend *b, struct frame *f)
 	return -ENODEV;
 }
 
-const struct backend_ops BACKEND_NVML = {.name = "nvml", .open = stub_open, .poll = stub_poll};
 const struct backend_ops BACKEND_AMDGPU = {.name = "amdgpu", .open = stub_open, .poll = stub_poll};
 const struct backend_ops BACKEND_INTEL = {.name = "intel", .open = stub_open, .poll = stub_poll};
 const struct backend_ops BACKEND_DRM = {.name = "drm", .open = stub_open, .poll = stub_poll};

@@ -6,7 +6,6 @@
 
 #include "backend/backend.h"
 
-extern const struct backend_ops BACKEND_NVML;
 extern const struct backend_ops BACKEND_AMDGPU;
 extern const struct backend_ops BACKEND_INTEL;
 extern const struct backend_ops BACKEND_DRM;

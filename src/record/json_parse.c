@@ -9,20 +9,20 @@
 
 #include "util/utf8.h"
 
-static bool fail(struct json_parser *jp)
+static bool fail(struct jsonp_parser *jp)
 {
 	jp->failed = true;
 	jp->p = jp->end;
 	return false;
 }
 
-static void ws(struct json_parser *jp)
+static void ws(struct jsonp_parser *jp)
 {
 	while (jp->p < jp->end && (*jp->p == ' ' || *jp->p == '\t' || *jp->p == '\n' || *jp->p == '\r'))
 		jp->p++;
 }
 
-void json_init(struct json_parser *jp, const char *buf, size_t len)
+void jsonp_init(struct jsonp_parser *jp, const char *buf, size_t len)
 {
 	jp->p = buf;
 	jp->end = buf + len;
@@ -30,30 +30,30 @@ void json_init(struct json_parser *jp, const char *buf, size_t len)
 	jp->failed = false;
 }
 
-enum json_type json_peek(struct json_parser *jp)
+enum jsonp_type jsonp_peek(struct jsonp_parser *jp)
 {
 	ws(jp);
 	if (jp->failed || jp->p >= jp->end)
-		return JSON_ERROR;
+		return JSONP_ERROR;
 	switch (*jp->p) {
-	case '{': return JSON_OBJECT;
-	case '[': return JSON_ARRAY;
-	case '"': return JSON_STRING;
-	case 't': return JSON_TRUE;
-	case 'f': return JSON_FALSE;
-	case 'n': return JSON_NULL;
+	case '{': return JSONP_OBJECT;
+	case '[': return JSONP_ARRAY;
+	case '"': return JSONP_STRING;
+	case 't': return JSONP_TRUE;
+	case 'f': return JSONP_FALSE;
+	case 'n': return JSONP_NULL;
 	default:
 		if (*jp->p == '-' || (*jp->p >= '0' && *jp->p <= '9'))
-			return JSON_NUMBER;
-		return JSON_ERROR;
+			return JSONP_NUMBER;
+		return JSONP_ERROR;
 	}
 }
 
-static bool open_container(struct json_parser *jp, char c)
+static bool open_container(struct jsonp_parser *jp, char c)
 {
-	if (json_peek(jp) == JSON_ERROR || *jp->p != c)
+	if (jsonp_peek(jp) == JSONP_ERROR || *jp->p != c)
 		return fail(jp);
-	if (jp->depth + 1 >= JSON_MAX_DEPTH)
+	if (jp->depth >= JSONP_MAX_DEPTH)
 		return fail(jp);
 	jp->p++;
 	jp->depth++;
@@ -63,7 +63,7 @@ static bool open_container(struct json_parser *jp, char c)
 
 /* Handles the separator before an element or the closing bracket.
  * Returns true when an element follows. */
-static bool next_element(struct json_parser *jp, char close)
+static bool next_element(struct jsonp_parser *jp, char close)
 {
 	unsigned d = jp->depth;
 	bool first = jp->first[d / 8] >> (d % 8) & 1u;
@@ -89,17 +89,17 @@ static bool next_element(struct json_parser *jp, char close)
 	return true;
 }
 
-bool json_object_begin(struct json_parser *jp)
+bool jsonp_object_begin(struct jsonp_parser *jp)
 {
 	return open_container(jp, '{');
 }
 
-bool json_array_begin(struct json_parser *jp)
+bool jsonp_array_begin(struct jsonp_parser *jp)
 {
 	return open_container(jp, '[');
 }
 
-bool json_array_next(struct json_parser *jp)
+bool jsonp_array_next(struct jsonp_parser *jp)
 {
 	return next_element(jp, ']');
 }
@@ -115,7 +115,7 @@ static int hexval(char c)
 	return -1;
 }
 
-static bool hex4(struct json_parser *jp, uint32_t *v)
+static bool hex4(struct jsonp_parser *jp, uint32_t *v)
 {
 	if (jp->end - jp->p < 4)
 		return false;
@@ -160,9 +160,9 @@ static void sink_cp(struct sink *k, uint32_t cp)
 	sink_put(k, enc, utf8_encode(cp, enc));
 }
 
-static bool parse_string(struct json_parser *jp, struct sink *k)
+static bool parse_string(struct jsonp_parser *jp, struct sink *k)
 {
-	if (json_peek(jp) != JSON_STRING)
+	if (jsonp_peek(jp) != JSONP_STRING)
 		return fail(jp);
 	jp->p++;
 	while (jp->p < jp->end) {
@@ -238,7 +238,7 @@ static bool parse_string(struct json_parser *jp, struct sink *k)
 	return fail(jp);
 }
 
-bool json_string(struct json_parser *jp, struct buf *out, size_t max)
+bool jsonp_string(struct jsonp_parser *jp, struct buf *out, size_t max)
 {
 	struct sink k = {.b = out, .max = max};
 
@@ -247,7 +247,7 @@ bool json_string(struct json_parser *jp, struct buf *out, size_t max)
 	return parse_string(jp, &k);
 }
 
-bool json_object_next(struct json_parser *jp, char *key, size_t keymax, size_t *keylen)
+bool jsonp_object_next(struct jsonp_parser *jp, char *key, size_t keymax, size_t *keylen)
 {
 	/* A key longer than keymax-1 bytes cannot name a known field: it is cut,
 	 * and *keylen says keymax so that it matches nothing. */
@@ -266,13 +266,13 @@ bool json_object_next(struct json_parser *jp, char *key, size_t keymax, size_t *
 	return true;
 }
 
-bool json_number(struct json_parser *jp, struct json_number *num)
+bool jsonp_number(struct jsonp_parser *jp, struct jsonp_number *num)
 {
 	const char *s, *p;
 	bool neg = false;
 	uint64_t acc = 0;
 
-	if (json_peek(jp) != JSON_NUMBER)
+	if (jsonp_peek(jp) != JSONP_NUMBER)
 		return fail(jp);
 	s = p = jp->p;
 	memset(num, 0, sizeof(*num));
@@ -338,53 +338,53 @@ bool json_number(struct json_parser *jp, struct json_number *num)
 	return true;
 }
 
-bool json_literal(struct json_parser *jp, enum json_type t)
+bool jsonp_literal(struct jsonp_parser *jp, enum jsonp_type t)
 {
-	static const char *const words[] = {[JSON_TRUE] = "true", [JSON_FALSE] = "false", [JSON_NULL] = "null"};
+	static const char *const words[] = {[JSONP_TRUE] = "true", [JSONP_FALSE] = "false", [JSONP_NULL] = "null"};
 	const char *w = words[t];
 	size_t n = strlen(w);
 
-	if (json_peek(jp) != t || (size_t)(jp->end - jp->p) < n || memcmp(jp->p, w, n) != 0)
+	if (jsonp_peek(jp) != t || (size_t)(jp->end - jp->p) < n || memcmp(jp->p, w, n) != 0)
 		return fail(jp);
 	jp->p += n;
 	return true;
 }
 
-bool json_skip(struct json_parser *jp)
+bool jsonp_skip(struct jsonp_parser *jp)
 {
-	struct json_number num;
+	struct jsonp_number num;
 	char key[8];
 	size_t klen;
 
-	switch (json_peek(jp)) {
-	case JSON_OBJECT:
-		if (!json_object_begin(jp))
+	switch (jsonp_peek(jp)) {
+	case JSONP_OBJECT:
+		if (!jsonp_object_begin(jp))
 			return false;
-		while (json_object_next(jp, key, sizeof(key), &klen))
-			if (!json_skip(jp))
+		while (jsonp_object_next(jp, key, sizeof(key), &klen))
+			if (!jsonp_skip(jp))
 				return false;
 		return !jp->failed;
-	case JSON_ARRAY:
-		if (!json_array_begin(jp))
+	case JSONP_ARRAY:
+		if (!jsonp_array_begin(jp))
 			return false;
-		while (json_array_next(jp))
-			if (!json_skip(jp))
+		while (jsonp_array_next(jp))
+			if (!jsonp_skip(jp))
 				return false;
 		return !jp->failed;
-	case JSON_STRING:
-		return json_string(jp, NULL, 0);
-	case JSON_NUMBER:
-		return json_number(jp, &num);
-	case JSON_TRUE:
-	case JSON_FALSE:
-	case JSON_NULL:
-		return json_literal(jp, json_peek(jp));
+	case JSONP_STRING:
+		return jsonp_string(jp, NULL, 0);
+	case JSONP_NUMBER:
+		return jsonp_number(jp, &num);
+	case JSONP_TRUE:
+	case JSONP_FALSE:
+	case JSONP_NULL:
+		return jsonp_literal(jp, jsonp_peek(jp));
 	default:
 		return fail(jp);
 	}
 }
 
-bool json_at_end(struct json_parser *jp)
+bool jsonp_at_end(struct jsonp_parser *jp)
 {
 	ws(jp);
 	return !jp->failed && jp->p == jp->end;

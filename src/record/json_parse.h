@@ -10,45 +10,45 @@
 
 #include "util/buf.h"
 
-#define JSON_MAX_DEPTH 512
+#define JSONP_MAX_DEPTH 512 /* nested arrays and objects allowed */
 
-enum json_type { JSON_ERROR, JSON_OBJECT, JSON_ARRAY, JSON_STRING, JSON_NUMBER, JSON_TRUE, JSON_FALSE, JSON_NULL };
+enum jsonp_type { JSONP_ERROR, JSONP_OBJECT, JSONP_ARRAY, JSONP_STRING, JSONP_NUMBER, JSONP_TRUE, JSONP_FALSE, JSONP_NULL };
 
-struct json_parser {
+struct jsonp_parser {
 	const char *p, *end;
 	unsigned depth;
 	bool failed; /* sticky: the text is not valid JSON (or too deep) */
-	unsigned char first[JSON_MAX_DEPTH / 8 + 1]; /* per level: no element yet */
+	unsigned char first[JSONP_MAX_DEPTH / 8 + 1]; /* per level: no element yet */
 };
 
-struct json_number {
+struct jsonp_number {
 	bool is_int;   /* written without fraction or exponent */
 	bool overflow; /* an integer outside int64, or a real outside double */
 	int64_t i;     /* valid when is_int && !overflow */
 	double d;      /* the value as a double (when !overflow) */
 };
 
-void json_init(struct json_parser *jp, const char *buf, size_t len);
-/* Type of the next value (after whitespace), JSON_ERROR at end or on bad input. */
-enum json_type json_peek(struct json_parser *jp);
-/* Object iteration: json_object_begin() consumes '{'; json_object_next()
+void jsonp_init(struct jsonp_parser *jp, const char *buf, size_t len);
+/* Type of the next value (after whitespace), JSONP_ERROR at end or on bad input. */
+enum jsonp_type jsonp_peek(struct jsonp_parser *jp);
+/* Object iteration: jsonp_object_begin() consumes '{'; jsonp_object_next()
  * returns true with the decoded key (cut at keymax-1 bytes, *truncated set)
  * positioned at its value, or false after consuming '}' (or on error). */
-bool json_object_begin(struct json_parser *jp);
-bool json_object_next(struct json_parser *jp, char *key, size_t keymax, size_t *keylen);
+bool jsonp_object_begin(struct jsonp_parser *jp);
+bool jsonp_object_next(struct jsonp_parser *jp, char *key, size_t keymax, size_t *keylen);
 /* Array iteration: begin consumes '['; next returns true before each element. */
-bool json_array_begin(struct json_parser *jp);
-bool json_array_next(struct json_parser *jp);
+bool jsonp_array_begin(struct jsonp_parser *jp);
+bool jsonp_array_next(struct jsonp_parser *jp);
 /* Decodes a string value into out (reset first): escapes resolved, invalid
  * UTF-8 and lone surrogates as U+FFFD, \u0000 as U+FFFD; at most max bytes
  * are kept (cut on a character boundary), the rest is validated and dropped. */
-bool json_string(struct json_parser *jp, struct buf *out, size_t max);
-bool json_number(struct json_parser *jp, struct json_number *num);
+bool jsonp_string(struct jsonp_parser *jp, struct buf *out, size_t max);
+bool jsonp_number(struct jsonp_parser *jp, struct jsonp_number *num);
 /* Consumes true/false/null. */
-bool json_literal(struct json_parser *jp, enum json_type t);
+bool jsonp_literal(struct jsonp_parser *jp, enum jsonp_type t);
 /* Validates and skips any value. */
-bool json_skip(struct json_parser *jp);
+bool jsonp_skip(struct jsonp_parser *jp);
 /* True when only whitespace remains. */
-bool json_at_end(struct json_parser *jp);
+bool jsonp_at_end(struct jsonp_parser *jp);
 
 #endif

@@ -10,13 +10,13 @@
 enum decoded { DEC_SET, DEC_NULL, DEC_BAD };
 
 struct decoder {
-	struct json_parser jp;
+	struct jsonp_parser jp;
 	struct frame *f;
 	struct buf s; /* scratch for strings */
 	int err;
 };
 
-static bool integral(const struct json_number *n, const struct field *f, int64_t *out)
+static bool integral(const struct jsonp_number *n, const struct field *f, int64_t *out)
 {
 	if (n->overflow)
 		return false;
@@ -33,29 +33,29 @@ static bool integral(const struct json_number *n, const struct field *f, int64_t
 /* Reads the value at the cursor into obj's field f. */
 static enum decoded decode_value(struct decoder *d, const struct field *f, void *obj)
 {
-	struct json_parser *jp = &d->jp;
-	enum json_type t = json_peek(jp);
+	struct jsonp_parser *jp = &d->jp;
+	enum jsonp_type t = jsonp_peek(jp);
 	void *p = field_ptr(obj, f);
-	struct json_number num;
+	struct jsonp_number num;
 	int64_t iv;
 
-	if (t == JSON_NULL) {
-		json_literal(jp, t);
+	if (t == JSONP_NULL) {
+		jsonp_literal(jp, t);
 		return DEC_NULL;
 	}
 	switch (f->type) {
 	case FIELD_STR:
-		if (t != JSON_STRING)
+		if (t != JSONP_STRING)
 			break;
-		if (!json_string(jp, &d->s, f->max_len))
+		if (!jsonp_string(jp, &d->s, f->max_len))
 			return DEC_BAD;
 		*(const char **)p = frame_strn(d->f, d->s.data ? d->s.data : "", d->s.len);
 		return DEC_SET;
 	case FIELD_U64:
 	case FIELD_I64:
-		if (t != JSON_NUMBER)
+		if (t != JSONP_NUMBER)
 			break;
-		if (!json_number(jp, &num) || !integral(&num, f, &iv))
+		if (!jsonp_number(jp, &num) || !integral(&num, f, &iv))
 			return DEC_BAD;
 		if (f->type == FIELD_U64) {
 			if (iv < 0)
@@ -66,22 +66,22 @@ static enum decoded decode_value(struct decoder *d, const struct field *f, void 
 		}
 		return DEC_SET;
 	case FIELD_F64:
-		if (t != JSON_NUMBER)
+		if (t != JSONP_NUMBER)
 			break;
-		if (!json_number(jp, &num) || num.overflow || !(num.d >= f->min && num.d <= f->max))
+		if (!jsonp_number(jp, &num) || num.overflow || !(num.d >= f->min && num.d <= f->max))
 			return DEC_BAD;
 		*(double *)p = num.d;
 		return DEC_SET;
 	case FIELD_BOOL:
-		if (t != JSON_TRUE && t != JSON_FALSE)
+		if (t != JSONP_TRUE && t != JSONP_FALSE)
 			break;
-		json_literal(jp, t);
-		*(bool *)p = t == JSON_TRUE;
+		jsonp_literal(jp, t);
+		*(bool *)p = t == JSONP_TRUE;
 		return DEC_SET;
 	case FIELD_ENUM: {
-		if (t != JSON_STRING)
+		if (t != JSONP_STRING)
 			break;
-		if (!json_string(jp, &d->s, 64))
+		if (!jsonp_string(jp, &d->s, 64))
 			return DEC_BAD;
 		int idx = field_name_index(f, d->s.data ? d->s.data : "", d->s.len);
 		if (idx < 0)
@@ -91,15 +91,15 @@ static enum decoded decode_value(struct decoder *d, const struct field *f, void 
 	}
 	case FIELD_FLAGS: {
 		uint32_t v = 0;
-		if (t != JSON_ARRAY)
+		if (t != JSONP_ARRAY)
 			break;
-		json_array_begin(jp);
-		while (json_array_next(jp)) {
-			if (json_peek(jp) != JSON_STRING) {
-				json_skip(jp);
+		jsonp_array_begin(jp);
+		while (jsonp_array_next(jp)) {
+			if (jsonp_peek(jp) != JSONP_STRING) {
+				jsonp_skip(jp);
 				continue;
 			}
-			if (!json_string(jp, &d->s, 64))
+			if (!jsonp_string(jp, &d->s, 64))
 				return DEC_BAD;
 			int idx = field_name_index(f, d->s.data ? d->s.data : "", d->s.len);
 			if (idx >= 0)
@@ -109,7 +109,7 @@ static enum decoded decode_value(struct decoder *d, const struct field *f, void 
 		return jp->failed ? DEC_BAD : DEC_SET;
 	}
 	}
-	json_skip(jp); /* wrong type: unknown, the record stays */
+	jsonp_skip(jp); /* wrong type: unknown, the record stays */
 	return DEC_BAD;
 }
 
@@ -117,16 +117,16 @@ static enum decoded decode_value(struct decoder *d, const struct field *f, void 
  * last occurrence was present but unusable. */
 static uint64_t decode_object(struct decoder *d, const struct field *tab, size_t n, void *obj)
 {
-	struct json_parser *jp = &d->jp;
+	struct jsonp_parser *jp = &d->jp;
 	uint64_t bad = 0;
 	char key[64];
 	size_t klen;
 
-	json_object_begin(jp);
-	while (json_object_next(jp, key, sizeof(key), &klen)) {
+	jsonp_object_begin(jp);
+	while (jsonp_object_next(jp, key, sizeof(key), &klen)) {
 		const struct field *f = field_find(tab, n, key, klen);
 		if (!f) {
-			json_skip(jp);
+			jsonp_skip(jp);
 			continue;
 		}
 		enum decoded r = decode_value(d, f, obj);
@@ -138,42 +138,42 @@ static uint64_t decode_object(struct decoder *d, const struct field *tab, size_t
 
 static void decode_gpus(struct decoder *d)
 {
-	struct json_parser *jp = &d->jp;
+	struct jsonp_parser *jp = &d->jp;
 
 	d->f->ngpus = 0; /* a duplicate key: the last wins */
-	json_array_begin(jp);
-	while (json_array_next(jp)) {
+	jsonp_array_begin(jp);
+	while (jsonp_array_next(jp)) {
 		struct gpu *g = frame_add_gpu(d->f);
 		if (!g) {
 			d->err = -E2BIG;
-			json_skip(jp);
+			jsonp_skip(jp);
 			continue;
 		}
 		/* A non-object entry keeps its position as an all-unknown GPU, so
 		 * the rows after it still point at the devices they were recorded
 		 * against. */
-		if (json_peek(jp) == JSON_OBJECT)
+		if (jsonp_peek(jp) == JSONP_OBJECT)
 			decode_object(d, GPU_FIELDS, GPU_NFIELDS, g);
 		else
-			json_skip(jp);
+			jsonp_skip(jp);
 	}
 }
 
 static void decode_processes(struct decoder *d)
 {
-	struct json_parser *jp = &d->jp;
+	struct jsonp_parser *jp = &d->jp;
 	size_t count = 0;
 
 	d->f->nprocs = 0;
-	json_array_begin(jp);
-	while (json_array_next(jp)) {
+	jsonp_array_begin(jp);
+	while (jsonp_array_next(jp)) {
 		if (++count > FRAME_MAX_PROCESSES) {
 			d->err = -E2BIG;
-			json_skip(jp);
+			jsonp_skip(jp);
 			continue;
 		}
-		if (json_peek(jp) != JSON_OBJECT) {
-			json_skip(jp);
+		if (jsonp_peek(jp) != JSONP_OBJECT) {
+			jsonp_skip(jp);
 			continue;
 		}
 		struct gpu_process *p = frame_add_process(d->f);
@@ -193,19 +193,19 @@ static void decode_processes(struct decoder *d)
 
 static void decode_events(struct decoder *d)
 {
-	struct json_parser *jp = &d->jp;
+	struct jsonp_parser *jp = &d->jp;
 	size_t count = 0;
 
 	d->f->nevents = 0;
-	json_array_begin(jp);
-	while (json_array_next(jp)) {
+	jsonp_array_begin(jp);
+	while (jsonp_array_next(jp)) {
 		if (++count > FRAME_MAX_EVENTS) {
 			d->err = -E2BIG;
-			json_skip(jp);
+			jsonp_skip(jp);
 			continue;
 		}
-		if (json_peek(jp) != JSON_OBJECT) {
-			json_skip(jp);
+		if (jsonp_peek(jp) != JSONP_OBJECT) {
+			jsonp_skip(jp);
 			continue;
 		}
 		struct event *e = frame_add_event(d->f);
@@ -218,37 +218,37 @@ static void decode_events(struct decoder *d)
 int record_decode(struct frame *f, const char *line, size_t len)
 {
 	struct decoder d = {.f = f};
-	struct json_parser *jp = &d.jp;
+	struct jsonp_parser *jp = &d.jp;
 	char key[64];
 	size_t klen;
 
 	frame_reset(f);
 	buf_init(&d.s);
-	json_init(jp, line, len);
-	if (json_peek(jp) != JSON_OBJECT) {
+	jsonp_init(jp, line, len);
+	if (jsonp_peek(jp) != JSONP_OBJECT) {
 		d.err = -EINVAL;
 		goto out;
 	}
-	json_object_begin(jp);
-	while (json_object_next(jp, key, sizeof(key), &klen)) {
+	jsonp_object_begin(jp);
+	while (jsonp_object_next(jp, key, sizeof(key), &klen)) {
 		const struct field *fd = field_find(FRAME_FIELDS, FRAME_NFIELDS, key, klen);
-		enum json_type t = json_peek(jp);
+		enum jsonp_type t = jsonp_peek(jp);
 		if (fd) {
 			field_set_valid(f, fd, decode_value(&d, fd, f) == DEC_SET);
 		} else if (klen == 6 && memcmp(key, "system", 6) == 0) {
 			memset(&f->system, 0, sizeof(f->system));
-			if (t == JSON_OBJECT) {
+			if (t == JSONP_OBJECT) {
 				decode_object(&d, SYSTEM_FIELDS, SYSTEM_NFIELDS, &f->system);
 				frame_set(f, FRAME_F_SYSTEM);
 			} else {
 				f->valid &= ~(UINT64_C(1) << FRAME_F_SYSTEM);
-				json_skip(jp);
+				jsonp_skip(jp);
 			}
-		} else if (t == JSON_ARRAY && klen == 4 && memcmp(key, "gpus", 4) == 0) {
+		} else if (t == JSONP_ARRAY && klen == 4 && memcmp(key, "gpus", 4) == 0) {
 			decode_gpus(&d);
-		} else if (t == JSON_ARRAY && klen == 9 && memcmp(key, "processes", 9) == 0) {
+		} else if (t == JSONP_ARRAY && klen == 9 && memcmp(key, "processes", 9) == 0) {
 			decode_processes(&d);
-		} else if (t == JSON_ARRAY && klen == 6 && memcmp(key, "events", 6) == 0) {
+		} else if (t == JSONP_ARRAY && klen == 6 && memcmp(key, "events", 6) == 0) {
 			decode_events(&d);
 		} else {
 			/* "gpus": null (or not an array) is empty; so is a duplicate. */
@@ -258,10 +258,10 @@ int record_decode(struct frame *f, const char *line, size_t len)
 				f->nprocs = 0;
 			else if (klen == 6 && memcmp(key, "events", 6) == 0)
 				f->nevents = 0;
-			json_skip(jp);
+			jsonp_skip(jp);
 		}
 	}
-	if (!json_at_end(jp))
+	if (!jsonp_at_end(jp))
 		d.err = -EINVAL;
 	if (!d.err)
 		frame_normalize(f);

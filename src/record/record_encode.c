@@ -73,12 +73,11 @@ void record_encode_fields(struct buf *out, const struct field *tab, size_t n, co
 
 void record_encode(struct buf *out, const struct frame *f, unsigned flags)
 {
-	buf_puts(out, "{\"schema\":1");
-	if (f->valid & ((UINT64_C(1) << FRAME_F_TS) | (UINT64_C(1) << FRAME_F_HOST) |
-			(UINT64_C(1) << FRAME_F_BACKEND) | (UINT64_C(1) << FRAME_F_DRIVER))) {
-		buf_putc(out, ',');
-		record_encode_fields(out, FRAME_FIELDS, FRAME_NFIELDS, f, false, NULL);
-	}
+	buf_puts(out, "{\"schema\":1,");
+	size_t mark = out->len;
+	record_encode_fields(out, FRAME_FIELDS, FRAME_NFIELDS, f, false, NULL);
+	if (out->len == mark) /* nothing known (a NULL string is skipped): no comma */
+		out->len--;
 	if (frame_has(f, FRAME_F_SYSTEM)) {
 		buf_puts(out, ",\"system\":{");
 		record_encode_fields(out, SYSTEM_FIELDS, SYSTEM_NFIELDS, &f->system, false, NULL);

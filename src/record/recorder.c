@@ -75,16 +75,19 @@ static bool encode_bounded(struct recorder *r, const struct frame *f)
 		if (r->need_nl)
 			buf_putc(&r->line, '\n');
 		if (why[step]) {
-			events = xreallocarray(NULL, f->nevents + 1, sizeof(*events));
-			if (f->nevents)
-				memcpy(events, f->events, f->nevents * sizeof(*events));
-			struct event *e = &events[f->nevents];
+			/* At the event limit the note takes the last event's place:
+			 * a record over the limit would be skipped by every reader. */
+			size_t keep = f->nevents < FRAME_MAX_EVENTS ? f->nevents : FRAME_MAX_EVENTS - 1;
+			events = xreallocarray(NULL, keep + 1, sizeof(*events));
+			if (keep)
+				memcpy(events, f->events, keep * sizeof(*events));
+			struct event *e = &events[keep];
 			memset(e, 0, sizeof(*e));
 			e->kind = EVENT_NOTE;
 			e->detail = why[step];
 			e->valid = UINT64_C(1) << EVENT_F_KIND | UINT64_C(1) << EVENT_F_DETAIL;
 			tmp.events = events;
-			tmp.nevents = f->nevents + 1;
+			tmp.nevents = keep + 1;
 		}
 		record_encode(&r->line, &tmp, flags[step]);
 		free(events);

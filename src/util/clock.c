@@ -27,3 +27,28 @@ static uint64_t sys_wall(const struct clock *c)
 }
 
 const struct clock CLOCK_SYSTEM = {sys_mono, sys_wall, NULL};
+
+static uint64_t virt_mono(const struct clock *c)
+{
+	return atomic_load(&((struct clock_virtual *)c->ctx)->now_ms);
+}
+
+static uint64_t virt_wall(const struct clock *c)
+{
+	struct clock_virtual *v = c->ctx;
+	return v->start_ms + atomic_load(&v->now_ms);
+}
+
+void clock_virtual_init(struct clock_virtual *v, uint64_t start_ms)
+{
+	v->c.mono_ms = virt_mono;
+	v->c.wall_ms = virt_wall;
+	v->c.ctx = v;
+	v->start_ms = start_ms;
+	atomic_init(&v->now_ms, 0);
+}
+
+void clock_virtual_advance(struct clock_virtual *v, uint64_t ms)
+{
+	atomic_fetch_add(&v->now_ms, ms);
+}

@@ -3,6 +3,7 @@
 #ifndef GPUR_CLOCK_H
 #define GPUR_CLOCK_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 struct clock {
@@ -17,5 +18,16 @@ uint64_t clock_mono_ns(void);
 
 static inline uint64_t clock_mono(const struct clock *c) { return c->mono_ms(c); }
 static inline uint64_t clock_wall(const struct clock *c) { return c->wall_ms(c); }
+
+/* A clock that moves only when told: wall time starts at start_ms, monotonic
+ * time at 0. Used for reproducible recordings (GPUR_VIRTUAL_CLOCK_MS). */
+struct clock_virtual {
+	struct clock c;
+	uint64_t start_ms;
+	_Atomic uint64_t now_ms; /* monotonic; read by any thread */
+};
+void clock_virtual_init(struct clock_virtual *v, uint64_t start_ms);
+/* Moves the virtual clock forward by ms. */
+void clock_virtual_advance(struct clock_virtual *v, uint64_t ms);
 
 #endif

@@ -1,0 +1,72 @@
+/* nvml_lib: finds and opens NVML with dlopen and resolves every entry point
+ * gpur uses from one table, with versioned fallbacks (_v3 -> _v2 -> plain).
+ * Only init, shutdown, the error string, the device count and handle by
+ * index are required; any other symbol may be missing (its field is then
+ * unknown). */
+#ifndef GPUR_NVML_LIB_H
+#define GPUR_NVML_LIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "backend/nvml_abi.h"
+
+enum nvml_plist { NVML_PLIST_COMPUTE, NVML_PLIST_GRAPHICS, NVML_PLIST_MPS, NVML_PLIST__COUNT };
+
+struct nvml_lib {
+	void *dl;
+	char path[4096]; /* the file actually loaded */
+	nvmlReturn_t (*init)(void);
+	nvmlReturn_t (*shutdown)(void);
+	const char *(*error_string)(nvmlReturn_t);
+	nvmlReturn_t (*get_count)(unsigned int *);
+	nvmlReturn_t (*get_handle_by_index)(unsigned int, nvmlDevice_t *);
+	/* Optional. */
+	nvmlReturn_t (*system_get_driver_version)(char *, unsigned int);
+	nvmlReturn_t (*system_get_cuda_driver_version)(int *);
+	nvmlReturn_t (*get_name)(nvmlDevice_t, char *, unsigned int);
+	nvmlReturn_t (*get_uuid)(nvmlDevice_t, char *, unsigned int);
+	nvmlReturn_t (*get_pci_info)(nvmlDevice_t, nvmlPciInfo_t *);
+	nvmlReturn_t (*get_performance_state)(nvmlDevice_t, int *);
+	nvmlReturn_t (*get_mig_mode)(nvmlDevice_t, unsigned int *, unsigned int *);
+	nvmlReturn_t (*get_max_mig_device_count)(nvmlDevice_t, unsigned int *);
+	nvmlReturn_t (*get_mig_device_handle_by_index)(nvmlDevice_t, unsigned int, nvmlDevice_t *);
+	nvmlReturn_t (*get_utilization_rates)(nvmlDevice_t, nvmlUtilization_t *);
+	nvmlReturn_t (*get_memory_info_v2)(nvmlDevice_t, nvmlMemory_v2_t *);
+	nvmlReturn_t (*get_memory_info)(nvmlDevice_t, nvmlMemory_t *);
+	nvmlReturn_t (*get_temperature_v)(nvmlDevice_t, nvmlTemperature_t *);
+	nvmlReturn_t (*get_temperature)(nvmlDevice_t, int, unsigned int *);
+	nvmlReturn_t (*get_temperature_threshold)(nvmlDevice_t, int, unsigned int *);
+	nvmlReturn_t (*get_field_values)(nvmlDevice_t, int, nvmlFieldValue_t *);
+	nvmlReturn_t (*get_power_usage)(nvmlDevice_t, unsigned int *);
+	nvmlReturn_t (*get_enforced_power_limit)(nvmlDevice_t, unsigned int *);
+	nvmlReturn_t (*get_total_energy_consumption)(nvmlDevice_t, unsigned long long *);
+	nvmlReturn_t (*get_fan_speed)(nvmlDevice_t, unsigned int *);
+	nvmlReturn_t (*get_fan_speed_rpm)(nvmlDevice_t, nvmlFanSpeedInfo_t *);
+	nvmlReturn_t (*get_clock_info)(nvmlDevice_t, int, unsigned int *);
+	nvmlReturn_t (*get_max_clock_info)(nvmlDevice_t, int, unsigned int *);
+	nvmlReturn_t (*get_encoder_utilization)(nvmlDevice_t, unsigned int *, unsigned int *);
+	nvmlReturn_t (*get_decoder_utilization)(nvmlDevice_t, unsigned int *, unsigned int *);
+	nvmlReturn_t (*get_curr_pcie_link_generation)(nvmlDevice_t, unsigned int *);
+	nvmlReturn_t (*get_curr_pcie_link_width)(nvmlDevice_t, unsigned int *);
+	nvmlReturn_t (*get_max_pcie_link_generation)(nvmlDevice_t, unsigned int *);
+	nvmlReturn_t (*get_max_pcie_link_width)(nvmlDevice_t, unsigned int *);
+	nvmlReturn_t (*get_pcie_throughput)(nvmlDevice_t, int, unsigned int *);
+	nvmlReturn_t (*get_total_ecc_errors)(nvmlDevice_t, int, int, unsigned long long *);
+	nvmlReturn_t (*get_clocks_event_reasons)(nvmlDevice_t, unsigned long long *);
+	nvmlReturn_t (*get_process_utilization)(nvmlDevice_t, nvmlProcessUtilizationSample_t *, unsigned int *,
+						unsigned long long);
+	/* Process lists; plist_stride is the entry size of the resolved symbol. */
+	nvmlReturn_t (*plist[NVML_PLIST__COUNT])(nvmlDevice_t, unsigned int *, void *);
+	size_t plist_stride[NVML_PLIST__COUNT];
+};
+
+/* Loads NVML: $GPUR_NVML_LIBRARY (no fallback when set), else the loader's
+ * search for libnvidia-ml.so.1, then libnvidia-ml.so (never the current
+ * directory). 0, or -errno with a one-line reason in err. */
+int nvml_lib_open(struct nvml_lib *lib, char *err, size_t errlen);
+void nvml_lib_close(struct nvml_lib *lib);
+/* "Driver Not Loaded (NVML error 9)". */
+const char *nvml_lib_strerror(const struct nvml_lib *lib, nvmlReturn_t r, char *buf, size_t n);
+
+#endif

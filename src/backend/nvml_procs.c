@@ -1,0 +1,188 @@
+/* nvml_procs: the processes of an NVIDIA device — compute, graphics and MPS
+ * lists merged per pid (kind "both" when in two), per-process utilisation
+ * from samples newer than the last seen, /proc details per pid. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/nvml_priv.h"
+#include "util/xalloc.h"
+
+/* A process seen on one device, merged across the three lists. */
+struct prow {
+	unsigned pid;
+	bool compute, graphics;
+	bool mem_known;
+	unsigned long long mem;
+	bool util_known;
+	nvmlProcessUtilizationSample_t s;
+	bool have_sample;
+};
+
+struct prows {
+	struct prow *v;
+	size_t n, cap;
+};
+
+static struct prow *prow_get(struct prows *pr, unsigned pid)
+{
+	for (size_t i = 0; i < pr->n; i++)
+		if (pr->v[i].pid == pid)
+			return &pr->v[i];
+	if (pr->n == pr->cap) {
+		pr->cap = pr->cap ? pr->cap * 2 : 16;
+		pr->v = xreallocarray(pr->v, pr->cap, sizeof(*pr->v));
+	}
+	struct prow *p = &pr->v[pr->n++];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	return p;
+}
+
+/* One process list with NVIDIA's sizing protocol: ask with 0, grow, retry. */
+static void read_plist(struct rd *rd, enum nvml_plist which, struct prows *pr)
+{
+	struct nvml *n = rd->n;
+	nvmlReturn_t (*fn)(nvmlDevice_t, unsigned int *, void *) = n->lib.plist[which];
+	size_t stride = n->lib.plist_stride[which];
+	unsigned count = 0;
+	nvmlReturn_t r;
+
+	if (!fn || rd->fatal != NV_OK)
+		return;
+	r = fn(rd->h, &count, NULL);
+	for (int tries = 0; r == NVML_ERROR_INSUFFICIENT_SIZE && tries < 4; tries++) {
+		if (count > FRAME_MAX_PROCESSES)
+			count = FRAME_MAX_PROCESSES;
+		count += 8; /* processes may start between the two calls */
+		if (n->pbuf_cap < count * stride) {
+			n->pbuf_cap = count * stride;
+			n->pbuf = xreallocarray(n->pbuf, n->pbuf_cap, 1);
+		}
+		r = fn(rd->h, &count, n->pbuf);
+	}
+	if (r != NVML_SUCCESS) {
+		nvml_took(rd, r, GPU_F__COUNT);
+		return;
+	}
+	for (unsigned i = 0; i < count && n->pbuf; i++) {
+		const unsigned char *e = n->pbuf + i * stride;
+		unsigned pid;
+		unsigned long long mem;
+		memcpy(&pid, e, sizeof(pid));
+		memcpy(&mem, e + 8, sizeof(mem));
+		if (pid == 0 || pid > NVML_PID_MAX)
+			continue; /* not a pid: a stride this build does not know */
+		struct prow *p = prow_get(pr, pid);
+		if (which == NVML_PLIST_GRAPHICS)
+			p->graphics = true;
+		else
+			p->compute = true; /* MPS clients are compute */
+		if (mem != NVML_VALUE_NOT_AVAILABLE && (!p->mem_known || mem > p->mem)) {
+			p->mem = mem;
+			p->mem_known = true;
+		}
+	}
+}
+
+/* Per-process utilisation: samples newer than the last seen, above-100
+ * values dropped. NOT_FOUND (nothing new) means a measured 0. */
+static void read_putil(struct rd *rd, struct prows *pr)
+{
+	struct nvml *n = rd->n;
+	struct nvml_dev *d = rd->d;
+	unsigned count = 0;
+	nvmlReturn_t r;
+	nvmlProcessUtilizationSample_t *s = NULL;
+
+	if (!n->lib.get_process_utilization || d->mig || d->putil_unsupported || rd->fatal != NV_OK || !pr->n)
+		return;
+	r = n->lib.get_process_utilization(rd->h, NULL, &count, d->last_seen);
+	for (int tries = 0; (r == NVML_ERROR_INSUFFICIENT_SIZE || (r == NVML_SUCCESS && count)) && tries < 4; tries++) {
+		if (count > FRAME_MAX_PROCESSES)
+			count = FRAME_MAX_PROCESSES;
+		count += 8;
+		free(s);
+		s = xcalloc(count, sizeof(*s));
+		r = n->lib.get_process_utilization(rd->h, s, &count, d->last_seen);
+		if (r == NVML_SUCCESS)
+			break;
+	}
+	if (r == NVML_ERROR_NOT_FOUND || (r == NVML_SUCCESS && !s)) {
+		count = 0;
+		r = NVML_SUCCESS;
+	}
+	if (r != NVML_SUCCESS) {
+		if (r == NVML_ERROR_NOT_SUPPORTED)
+			d->putil_unsupported = true;
+		nvml_took(rd, r, GPU_F__COUNT);
+		free(s);
+		return;
+	}
+	unsigned long long newest = d->last_seen;
+	for (unsigned i = 0; i < count; i++) {
+		if (s[i].timeStamp <= d->last_seen)
+			continue;
+		if (s[i].timeStamp > newest)
+			newest = s[i].timeStamp;
+		for (size_t k = 0; k < pr->n; k++) {
+			struct prow *p = &pr->v[k];
+			if (p->pid != s[i].pid || (p->have_sample && p->s.timeStamp >= s[i].timeStamp))
+				continue;
+			p->s = s[i];
+			p->have_sample = true;
+		}
+	}
+	d->last_seen = newest;
+	for (size_t k = 0; k < pr->n; k++)
+		pr->v[k].util_known = true;
+	free(s);
+}
+
+static void put_util(struct gpu_process *p, enum process_field f, double *slot, bool known, unsigned v)
+{
+	if (!known || v > 100)
+		return;
+	*slot = v;
+	process_set(p, f);
+}
+
+static void emit_rows(struct nvml *n, struct frame *f, struct prows *pr, size_t index)
+{
+	for (size_t k = 0; k < pr->n; k++) {
+		const struct prow *r = &pr->v[k];
+		struct gpu_process *p = frame_add_process(f);
+		if (!p)
+			return;
+		p->pid = r->pid;
+		p->gpu_index = index;
+		p->valid = UINT64_C(1) << PROC_F_PID | UINT64_C(1) << PROC_F_GPU_INDEX;
+		p->kind = r->compute && r->graphics ? PROCESS_BOTH : r->graphics ? PROCESS_GRAPHICS : PROCESS_COMPUTE;
+		process_set(p, PROC_F_KIND);
+		if (r->mem_known) {
+			p->gpu_mem_bytes = r->mem;
+			process_set(p, PROC_F_GPU_MEM);
+		}
+		if (r->util_known) {
+			bool s = r->have_sample;
+			put_util(p, PROC_F_GPU_UTIL, &p->gpu_util_pct, true, s ? r->s.smUtil : 0);
+			put_util(p, PROC_F_MEM_BW, &p->mem_bw_pct, true, s ? r->s.memUtil : 0);
+			put_util(p, PROC_F_ENC, &p->enc_pct, true, s ? r->s.encUtil : 0);
+			put_util(p, PROC_F_DEC, &p->dec_pct, true, s ? r->s.decUtil : 0);
+		}
+		procinfo_fill(n->pi, r->pid, f, p);
+	}
+}
+
+void nvml_device_processes(struct rd *rd, struct frame *f, size_t index, bool util)
+{
+	struct prows pr = {0};
+
+	for (int l = 0; l < NVML_PLIST__COUNT; l++)
+		read_plist(rd, (enum nvml_plist)l, &pr);
+	if (util)
+		read_putil(rd, &pr);
+	if (rd->fatal == NV_OK)
+		emit_rows(rd->n, f, &pr, index);
+	free(pr.v);
+}
+

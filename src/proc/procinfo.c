@@ -1,0 +1,345 @@
+/* procinfo: /proc/PID/{stat,cmdline,status} with a per-(pid, start) cache. */
+#include "proc/procinfo.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/readfile.h"
+#include "util/xalloc.h"
+
+#define PROCINFO_BUCKETS 1024
+
+struct entry {
+	struct entry *next;
+	unsigned pid;
+	uint64_t start_ticks; /* identity: (pid, start time) */
+	uint64_t gen;         /* poll in which it was last refreshed */
+	char *name, *cmdline, *user;
+	uint64_t start_ms;
+	bool have_start;
+	uint64_t cpu_ticks, cpu_ns; /* previous sample */
+	bool have_cpu;
+	double cpu_pct;
+	bool cpu_valid;
+	uint64_t rss;
+	bool rss_valid;
+	bool gone;
+};
+
+struct user {
+	struct user *next;
+	unsigned uid;
+	char *name;
+};
+
+struct procinfo {
+	char *root;
+	bool system_users; /* root is /proc: ask NSS */
+	struct entry *tab[PROCINFO_BUCKETS];
+	struct user *users;
+	uint64_t gen, now_ns;
+	long ticks, page;
+	uint64_t btime_ms;
+	bool have_btime;
+	unsigned count;
+};
+
+struct procinfo *procinfo_new(const char *procfs)
+{
+	struct procinfo *pi = xcalloc(1, sizeof(*pi));
+	char buf[16384];
+
+	pi->root = xstrdup(procfs);
+	pi->system_users = strcmp(procfs, "/proc") == 0;
+	pi->ticks = sysconf(_SC_CLK_TCK);
+	pi->page = sysconf(_SC_PAGESIZE);
+	if (pi->ticks <= 0)
+		pi->ticks = 100;
+	if (pi->page <= 0)
+		pi->page = 4096;
+	if (readfile_at(procfs, "stat", buf, sizeof(buf)) > 0) {
+		const char *b = strstr(buf, "\nbtime ");
+		unsigned long long bt;
+		if (b && sscanf(b + 7, "%llu", &bt) == 1 && bt < UINT64_MAX / 1000) {
+			pi->btime_ms = bt * 1000;
+			pi->have_btime = true;
+		}
+	}
+	return pi;
+}
+
+static void entry_free(struct entry *e)
+{
+	free(e->name);
+	free(e->cmdline);
+	free(e->user);
+	free(e);
+}
+
+void procinfo_free(struct procinfo *pi)
+{
+	if (!pi)
+		return;
+	for (size_t i = 0; i < PROCINFO_BUCKETS; i++)
+		for (struct entry *e = pi->tab[i], *n; e; e = n) {
+			n = e->next;
+			entry_free(e);
+		}
+	for (struct user *u = pi->users, *n; u; u = n) {
+		n = u->next;
+		free(u->name);
+		free(u);
+	}
+	free(pi->root);
+	free(pi);
+}
+
+void procinfo_begin(struct procinfo *pi, uint64_t now_ns)
+{
+	pi->gen++;
+	pi->now_ns = now_ns;
+}
+
+void procinfo_end(struct procinfo *pi)
+{
+	for (size_t i = 0; i < PROCINFO_BUCKETS; i++) {
+		struct entry **pp = &pi->tab[i];
+		while (*pp) {
+			struct entry *e = *pp;
+			if (e->gen != pi->gen) {
+				*pp = e->next;
+				entry_free(e);
+				pi->count--;
+			} else {
+				pp = &e->next;
+			}
+		}
+	}
+}
+
+unsigned procinfo_cached(const struct procinfo *pi)
+{
+	return pi->count;
+}
+
+/* From a passwd(5) file: the name of uid, or NULL. */
+static char *passwd_lookup(const char *path, unsigned uid)
+{
+	FILE *f = fopen(path, "re");
+	char line[1024];
+	char *found = NULL;
+
+	if (!f)
+		return NULL;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *name = line, *c1 = strchr(line, ':'), *c2, *end;
+		if (!c1 || !(c2 = strchr(c1 + 1, ':')))
+			continue;
+		errno = 0;
+		unsigned long v = strtoul(c2 + 1, &end, 10);
+		if (!errno && *end == ':' && v == uid && c1 > name) {
+			*c1 = '\0';
+			found = xstrdup(name);
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static const char *user_name(struct procinfo *pi, unsigned uid)
+{
+	for (struct user *u = pi->users; u; u = u->next)
+		if (u->uid == uid)
+			return u->name;
+	struct user *u = xcalloc(1, sizeof(*u));
+	u->uid = uid;
+	if (pi->system_users) {
+		struct passwd pw, *res = NULL;
+		char buf[4096];
+		if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 && res && res->pw_name)
+			u->name = xstrdup(res->pw_name);
+	} else {
+		char path[4200];
+		snprintf(path, sizeof(path), "%s/../etc/passwd", pi->root);
+		u->name = passwd_lookup(path, uid);
+	}
+	if (!u->name) {
+		char num[16];
+		snprintf(num, sizeof(num), "%u", uid);
+		u->name = xstrdup(num);
+	}
+	u->next = pi->users;
+	pi->users = u;
+	return u->name;
+}
+
+/* Parses /proc/PID/stat: comm, and after the last ')' the fields we use. */
+static bool read_stat(struct procinfo *pi, unsigned pid, char *comm, size_t commlen, uint64_t *cpu,
+		      uint64_t *start, uint64_t *rss_pages)
+{
+	char rel[32], buf[2048];
+	snprintf(rel, sizeof(rel), "%u/stat", pid);
+	if (readfile_at(pi->root, rel, buf, sizeof(buf)) <= 0)
+		return false;
+	char *open = strchr(buf, '('), *close = strrchr(buf, ')');
+	if (!open || !close || close < open)
+		return false;
+	size_t n = (size_t)(close - open - 1);
+	if (n >= commlen)
+		n = commlen - 1;
+	memcpy(comm, open + 1, n);
+	comm[n] = '\0';
+	/* Fields from 3 (state) on; utime 14, stime 15, starttime 22, rss 24. */
+	unsigned long long f[25] = {0};
+	char *p = close + 1;
+	for (int i = 3; i <= 24; i++) {
+		while (*p == ' ')
+			p++;
+		if (i == 3) {
+			p++;
+			continue;
+		}
+		char *end;
+		errno = 0;
+		if (*p == '-') {
+			strtoll(p, &end, 10);
+		} else {
+			f[i] = strtoull(p, &end, 10);
+		}
+		if (end == p || errno)
+			return false;
+		p = end;
+	}
+	*cpu = f[14] + f[15];
+	*start = f[22];
+	*rss_pages = f[24];
+	return true;
+}
+
+static char *read_cmdline(struct procinfo *pi, unsigned pid)
+{
+	char rel[32], buf[PROCESS_CMDLINE_MAX + 1];
+	snprintf(rel, sizeof(rel), "%u/cmdline", pid);
+	ssize_t n = readfile_at(pi->root, rel, buf, sizeof(buf));
+	if (n <= 0)
+		return NULL; /* kernel threads and zombies have none */
+	while (n > 0 && buf[n - 1] == '\0')
+		n--;
+	for (ssize_t i = 0; i < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	buf[n] = '\0';
+	return xstrdup(buf);
+}
+
+static bool read_uid(struct procinfo *pi, unsigned pid, unsigned *uid)
+{
+	char rel[32], buf[4096];
+	snprintf(rel, sizeof(rel), "%u/status", pid);
+	if (readfile_at(pi->root, rel, buf, sizeof(buf)) <= 0)
+		return false;
+	const char *u = strstr(buf, "\nUid:");
+	return u && sscanf(u + 5, "%u", uid) == 1;
+}
+
+static struct entry *refresh(struct procinfo *pi, unsigned pid)
+{
+	struct entry **head = &pi->tab[pid % PROCINFO_BUCKETS], *e;
+	char comm[64];
+	uint64_t cpu, start, rss;
+
+	for (e = *head; e; e = e->next)
+		if (e->pid == pid)
+			break;
+	if (e && e->gen == pi->gen)
+		return e->gone ? NULL : e;
+	bool ok = read_stat(pi, pid, comm, sizeof(comm), &cpu, &start, &rss);
+	if (e && (!ok || e->start_ticks != start)) {
+		/* Gone, or the pid was reused: forget everything about it. */
+		free(e->name);
+		free(e->cmdline);
+		free(e->user);
+		struct entry *next = e->next;
+		memset(e, 0, sizeof(*e));
+		e->next = next;
+		e->pid = pid;
+		e->start_ticks = ok ? start : 0;
+		if (ok)
+			goto fresh;
+	}
+	if (!e) {
+		e = xcalloc(1, sizeof(*e));
+		e->pid = pid;
+		e->next = *head;
+		*head = e;
+		pi->count++;
+		e->start_ticks = start;
+	}
+	if (!ok) {
+		e->gen = pi->gen;
+		e->gone = true;
+		return NULL;
+	}
+	if (e->name)
+		goto sample;
+fresh:
+	e->gone = false;
+	e->name = xstrdup(comm);
+	e->cmdline = read_cmdline(pi, pid);
+	unsigned uid;
+	if (read_uid(pi, pid, &uid))
+		e->user = xstrdup(user_name(pi, uid));
+	if (pi->have_btime) {
+		e->start_ms = pi->btime_ms + start * 1000u / (uint64_t)pi->ticks;
+		e->have_start = true;
+	}
+sample:
+	e->gen = pi->gen;
+	e->cpu_valid = false;
+	if (e->have_cpu && pi->now_ns > e->cpu_ns && cpu >= e->cpu_ticks) {
+		double secs = (double)(pi->now_ns - e->cpu_ns) / 1e9;
+		e->cpu_pct = (double)(cpu - e->cpu_ticks) / (double)pi->ticks / secs * 100.0;
+		e->cpu_valid = e->cpu_pct >= 0 && e->cpu_pct <= 1e6;
+	}
+	e->cpu_ticks = cpu;
+	e->cpu_ns = pi->now_ns;
+	e->have_cpu = true;
+	e->rss = rss * (uint64_t)pi->page;
+	e->rss_valid = true;
+	return e;
+}
+
+void procinfo_fill(struct procinfo *pi, unsigned pid, struct frame *f, struct gpu_process *p)
+{
+	struct entry *e = refresh(pi, pid);
+
+	if (!e)
+		return;
+	p->name = frame_str(f, e->name);
+	process_set(p, PROC_F_NAME);
+	if (e->cmdline) {
+		p->cmdline = frame_str(f, e->cmdline);
+		process_set(p, PROC_F_CMDLINE);
+	}
+	if (e->user) {
+		p->user = frame_str(f, e->user);
+		process_set(p, PROC_F_USER);
+	}
+	if (e->have_start) {
+		p->start_ms = e->start_ms;
+		process_set(p, PROC_F_START);
+	}
+	if (e->cpu_valid) {
+		p->cpu_pct = e->cpu_pct;
+		process_set(p, PROC_F_CPU);
+	}
+	if (e->rss_valid) {
+		p->host_mem_bytes = e->rss;
+		process_set(p, PROC_F_HOST_MEM);
+	}
+}

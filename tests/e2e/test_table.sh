@@ -1,0 +1,77 @@
+# test_table: the --once table of a replay: the first record, "--" for
+# unknown values (never for a recorded 0), LOST for lost GPUs, the recorded
+# source, ASCII only in the C locale.
+. "$(dirname "$0")/lib.sh" || exit 1
+
+R="$REC/canonical.jsonl"
+
+# has TEXT ERE / lacks TEXT ERE: whether TEXT (a table line) matches ERE.
+has() { printf '%s\n' "$1" | grep -qE -- "$2"; }
+lacks() { [ -n "$1" ] && ! has "$@"; }
+
+run --replay "$R" --once
+expect_rc 0 "--once"
+check "--once writes nothing to stderr" test ! -s "$T/err"
+gpu0=$(grep -m1 '^\[0\]' "$T/out")
+gpu1=$(grep -m1 '^\[1\]' "$T/out")
+gpu2=$(grep -m1 '^\[2\]' "$T/out")
+# The first record: its host, its three GPUs, its processes; not record 2's.
+check "table shows the first record's host" grep -q '^rec-host' "$T/out"
+check "table shows GPU 0 of record 1" has "$gpu0" 'NVIDIA H100 80GB HBM3'
+check "table shows GPU 2 of record 1" has "$gpu2" 'RX 7900 XTX'
+check "table does not show record 2" lacks "$(cat "$T/out")" 'A100|vllm'
+check "table shows pid 4242" grep -q '4242' "$T/out"
+# Everything shown for GPU 0 and pid 4242 is known: no "--" on their lines.
+check "a fully known GPU shows no --" lacks "$gpu0" '--'
+check "a fully known process shows no --" lacks "$(grep -m1 4242 "$T/out")" '--'
+# GPU 1 is lost: LOST, readings unknown.
+check "the lost GPU shows LOST" has "$gpu1" 'LOST'
+check "the lost GPU's readings show --" has "$gpu1" '--'
+check "only the lost GPU shows LOST" test "$(grep -c LOST "$T/out")" -eq 1
+# GPU 2 has util 0 and memory used 0 recorded, power unknown.
+check "unknown power shows --" has "$gpu2" '--'
+check "a recorded 0 % is not shown as --" has "$gpu2" '(^|[^0-9])0 %'
+# Processes: 0 MiB recorded vs unknown memory.
+check "a recorded 0 MiB shows 0" has "$(grep -m1 5151 "$T/out")" '\(0 MiB\)'
+check "unknown process memory shows --" has "$(grep -m1 6161 "$T/out")" '-- MiB'
+# The recorded source (backend and driver), not this machine's.
+check "table names the recorded backend" grep -q 'nvml+amdgpu' "$T/out"
+check "table names the recorded driver" grep -q '550.54.15+6.8.0' "$T/out"
+
+# A record with nothing known at all.
+printf '%s\n' '{"gpus":[{}],"processes":[{"pid":1}]}' > "$T/unknown.jsonl"
+run --replay "$T/unknown.jsonl" --once
+expect_rc 0 "--once of an all-unknown record"
+gpu0=$(grep -m1 '^\[0\]' "$T/out")
+check "an all-unknown GPU shows --" has "$gpu0" '--'
+check "an all-unknown GPU shows no number but its index" lacks "${gpu0#\[0\]}" '[0-9]'
+check "a process with unknown memory shows --" has "$(grep -m1 '/1 ' "$T/out")" '-- MiB'
+
+# The memory fixture: 0 vs null vs absent, in the table.
+run --replay "$REC/memory_zero_null_absent.jsonl" --once
+expect_rc 0 "--once 0/null/absent"
+check "GPU with recorded zeros shows no -- %" lacks "$(grep -m1 '^\[0\] zero' "$T/out")" '-- %'
+check "GPU with null readings shows -- %" has "$(grep -m1 '^\[1\] null' "$T/out")" '-- %'
+check "GPU with absent readings shows -- %" has "$(grep -m1 '^\[2\] absent' "$T/out")" '-- %'
+
+# ASCII only with LC_ALL=C and with LANG=C (LC_ALL unset); UTF-8 otherwise.
+ascii_only() { LC_ALL=C tr -d '\040-\176\n' < "$1" | LC_ALL=C wc -c | grep -qx '0'; }
+for f in canonical.jsonl memory_zero_null_absent.jsonl legacy_no_attribution.jsonl seed_attribution.jsonl; do
+	LC_ALL=C "$GPUR" --replay "$REC/$f" --once > "$T/out" 2> "$T/err"
+	RC=$?
+	expect_rc 0 "LC_ALL=C --once $f"
+	check "LC_ALL=C: $f table is printable ASCII" ascii_only "$T/out"
+	env -u LC_ALL -u LC_CTYPE LANG=C "$GPUR" --replay "$REC/$f" --once > "$T/out" 2> "$T/err"
+	RC=$?
+	expect_rc 0 "LANG=C --once $f"
+	check "LANG=C: $f table is printable ASCII" ascii_only "$T/out"
+done
+LC_ALL=C.UTF-8 "$GPUR" --replay "$R" --once > "$T/out" 2> "$T/err"
+check "C.UTF-8: a UTF-8 name is shown as recorded" grep -q 'Radeon™ RX 7900 XTX' "$T/out"
+# The seed: the driver line is "backend · driver" (ASCII stand-in under C).
+LC_ALL=C.UTF-8 "$GPUR" --replay "$REC/seed_attribution.jsonl" --once > "$T/out" 2> "$T/err"
+check "driver line is 'nvml · 550.1'" grep -qF 'nvml · 550.1' "$T/out"
+LC_ALL=C "$GPUR" --replay "$REC/seed_attribution.jsonl" --once > "$T/out" 2> "$T/err"
+check "driver line in ASCII names nvml and 550.1" grep -qE 'nvml.{1,5}550\.1' "$T/out"
+
+finish

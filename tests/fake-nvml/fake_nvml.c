@@ -1,0 +1,832 @@
+/* fake_nvml: a libnvidia-ml.so.1 for tests and benchmarks, driven by a JSON
+ * scenario ($FAKE_NVML_SCENARIO). It follows NVIDIA's documented protocols
+ * (INSUFFICIENT_SIZE sizing, strict struct versions, reference-counted init)
+ * so a bug in gpur shows up here as it would on a real driver.
+ * Variants (compile-time): FAKE_MODERN (everything), FAKE_CUDA13 (without
+ * the getters CUDA 13 deprecated), FAKE_LEGACY (old entry points only),
+ * FAKE_CC32 (the 32-byte _v3 process stride), FAKE_MINIMAL (the five
+ * required symbols). See tests/fake-nvml/README.md for the scenario format. */
+#include <errno.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend/nvml_abi.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define MAX_GPUS 1024
+#define MAX_MIG 8
+
+#if !defined(FAKE_MODERN) && !defined(FAKE_CUDA13) && !defined(FAKE_LEGACY) && !defined(FAKE_CC32) && \
+	!defined(FAKE_MINIMAL)
+#define FAKE_MODERN 1
+#endif
+#if defined(FAKE_MODERN) || defined(FAKE_CUDA13) || defined(FAKE_CC32)
+#define HAVE_NEW 1 /* _v2/_v3 entry points, MemoryInfo_v2, versioned structs */
+#endif
+#if defined(FAKE_MODERN) || defined(FAKE_LEGACY) || defined(FAKE_CC32)
+#define HAVE_DEPRECATED 1 /* GetTemperature, ThrottleReasons */
+#endif
+#if !defined(FAKE_MINIMAL)
+#define HAVE_GETTERS 1
+#endif
+
+struct fproc {
+	unsigned pid;
+	int type; /* 1 compute, 2 graphics, 3 both, 4 mps */
+	json_t *mem, *sm, *memutil, *enc, *dec;
+};
+
+struct fdev {
+	int gpu;  /* index of the physical GPU */
+	int mig;  /* -1 for the GPU itself */
+	json_t *j;
+	struct fproc *procs;
+	size_t nprocs;
+};
+
+static struct {
+	pthread_mutex_t mu;
+	bool loaded;
+	json_t *root;
+	int inits;          /* reference count */
+	unsigned long polls; /* nvmlDeviceGetCount calls while initialised */
+	unsigned long successful_inits;
+	size_t ngpus;
+	struct fdev gpus[MAX_GPUS];
+	struct fdev migs[MAX_GPUS][MAX_MIG];
+	size_t nmig[MAX_GPUS];
+	unsigned long lost_since_init[MAX_GPUS]; /* init count when it got lost, +1 */
+	unsigned long lib_fail_since_init;        /* likewise for the whole library */
+	bool hang_done;
+} S = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static const char *const ERRORS[] = {
+	[0] = "Success", [1] = "Uninitialized", [2] = "Invalid Argument", [3] = "Not Supported",
+	[4] = "Insufficient Permissions", [5] = "Already Initialized", [6] = "Not Found",
+	[7] = "Insufficient Size", [8] = "Insufficient External Power", [9] = "Driver Not Loaded",
+	[10] = "Timeout", [11] = "Interrupt request issue", [12] = "NVML Shared Library Not Found",
+	[13] = "Function Not Found", [14] = "Corrupted infoROM", [15] = "GPU is lost",
+	[16] = "GPU requires restart", [17] = "The operating system has blocked the request.",
+	[18] = "RM has detected an NVML/RM version mismatch.", [19] = "In use by another client",
+	[20] = "Insufficient Memory", [21] = "No data", [25] = "Argument version mismatch",
+};
+
+EXPORT const char *nvmlErrorString(nvmlReturn_t r)
+{
+	if (r >= 0 && (size_t)r < sizeof(ERRORS) / sizeof(ERRORS[0]) && ERRORS[r])
+		return ERRORS[r];
+	return "Unknown Error";
+}
+
+static void parse_procs(json_t *arr, struct fdev *d)
+{
+	size_t n = json_is_array(arr) ? json_array_size(arr) : 0;
+
+	d->procs = calloc(n ? n : 1, sizeof(*d->procs));
+	d->nprocs = n;
+	for (size_t i = 0; i < n; i++) {
+		json_t *p = json_array_get(arr, i);
+		struct fproc *fp = &d->procs[i];
+		const char *t = json_string_value(json_object_get(p, "type"));
+		fp->pid = (unsigned)json_integer_value(json_object_get(p, "pid"));
+		fp->type = !t || !strcmp(t, "compute") ? 1 : !strcmp(t, "graphics") ? 2 : !strcmp(t, "both") ? 3 : 4;
+		fp->mem = json_object_get(p, "mem");
+		fp->sm = json_object_get(p, "sm");
+		fp->memutil = json_object_get(p, "mem_util");
+		fp->enc = json_object_get(p, "enc");
+		fp->dec = json_object_get(p, "dec");
+	}
+}
+
+static void load(void)
+{
+	const char *path = getenv("FAKE_NVML_SCENARIO");
+	json_error_t err;
+
+	if (S.loaded)
+		return;
+	S.loaded = true;
+	S.root = path ? json_load_file(path, 0, &err) : NULL;
+	if (!S.root) {
+		fprintf(stderr, "fake_nvml: cannot load scenario %s: %s\n", path ? path : "(FAKE_NVML_SCENARIO unset)",
+			path ? err.text : "");
+		S.root = json_object();
+	}
+	json_t *gpus = json_object_get(S.root, "gpus");
+	S.ngpus = json_is_array(gpus) ? json_array_size(gpus) : 0;
+	if (S.ngpus > MAX_GPUS)
+		S.ngpus = MAX_GPUS;
+	for (size_t i = 0; i < S.ngpus; i++) {
+		struct fdev *d = &S.gpus[i];
+		d->gpu = (int)i;
+		d->mig = -1;
+		d->j = json_array_get(gpus, i);
+		parse_procs(json_object_get(d->j, "processes"), d);
+		json_t *mig = json_object_get(d->j, "mig");
+		S.nmig[i] = json_is_array(mig) ? json_array_size(mig) : 0;
+		if (S.nmig[i] > MAX_MIG)
+			S.nmig[i] = MAX_MIG;
+		for (size_t m = 0; m < S.nmig[i]; m++) {
+			struct fdev *md = &S.migs[i][m];
+			md->gpu = (int)i;
+			md->mig = (int)m;
+			md->j = json_array_get(mig, m);
+			parse_procs(json_object_get(md->j, "processes"), md);
+		}
+	}
+}
+
+
+static long long jint(json_t *o, const char *key, long long dflt)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_integer(v) ? json_integer_value(v) : dflt;
+}
+
+/* A scenario value: a number, an array indexed by poll (cycling), or a
+ * counter {"start": S, "step": D} worth S + D * (poll - 1). */
+static bool value_at(json_t *v, unsigned long long *out)
+{
+	if (json_is_object(v)) {
+		unsigned long long poll = S.polls ? S.polls - 1 : 0;
+		*out = (unsigned long long)jint(v, "start", 0) + (unsigned long long)jint(v, "step", 0) * poll;
+		return true;
+	}
+	if (json_is_array(v) && json_array_size(v))
+		v = json_array_get(v, (S.polls ? S.polls - 1 : 0) % json_array_size(v));
+	if (json_is_integer(v)) {
+		*out = (unsigned long long)json_integer_value(v);
+		return true;
+	}
+	if (json_is_real(v)) {
+		*out = (unsigned long long)json_real_value(v);
+		return true;
+	}
+	return false;
+}
+
+static bool unsupported(const struct fdev *d, const char *key)
+{
+	json_t *ns = json_object_get(S.gpus[d->gpu].j, "not_supported");
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(ns, i, v) if (json_is_string(v) && !strcmp(json_string_value(v), key)) return true;
+	return false;
+}
+
+static void maybe_hang(const char *call)
+{
+	json_t *h = json_object_get(S.root, "hang");
+	const char *c = json_string_value(json_object_get(h, "call"));
+
+	if (!h || S.hang_done || !c || strcmp(c, call) || (long long)S.polls < jint(h, "poll", 1))
+		return;
+	S.hang_done = true;
+	long long ms = jint(h, "ms", 1000);
+	struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+	pthread_mutex_unlock(&S.mu);
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+	pthread_mutex_lock(&S.mu);
+}
+
+/* Library-level state: UNINITIALIZED, or a scripted whole-library failure. */
+static nvmlReturn_t lib_state(void)
+{
+	if (S.inits <= 0)
+		return NVML_ERROR_UNINITIALIZED;
+	json_t *f = json_object_get(S.root, "library_fail");
+	if (f && (long long)S.polls >= jint(f, "poll", 1 << 30)) {
+		if (!S.lib_fail_since_init)
+			S.lib_fail_since_init = S.successful_inits + 1;
+		long long inits = jint(f, "inits", -1);
+		if (inits < 0 || (long long)(S.successful_inits + 1 - S.lib_fail_since_init) < inits)
+			return (nvmlReturn_t)jint(f, "code", NVML_ERROR_DRIVER_NOT_LOADED);
+	}
+	return NVML_SUCCESS;
+}
+
+static struct fdev *dev_of(nvmlDevice_t h)
+{
+	return (struct fdev *)h;
+}
+
+/* Checks the handle and the GPU's scripted loss. */
+static nvmlReturn_t dev_state(nvmlDevice_t h)
+{
+	nvmlReturn_t r = lib_state();
+	if (r)
+		return r;
+	if (!h)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	struct fdev *d = dev_of(h);
+	json_t *g = S.gpus[d->gpu].j;
+	long long at = jint(g, "lost_at_poll", -1);
+	if (at >= 0 && (long long)S.polls >= at) {
+		if (!S.lost_since_init[d->gpu])
+			S.lost_since_init[d->gpu] = S.successful_inits + 1;
+		long long inits = jint(g, "lost_for_inits", -1);
+		if (inits < 0 || (long long)(S.successful_inits + 1 - S.lost_since_init[d->gpu]) < inits)
+			return jint(g, "lost_code", NVML_ERROR_GPU_IS_LOST);
+	}
+	return NVML_SUCCESS;
+}
+
+#define LOCKED(body)                                                                                        \
+	do {                                                                                                \
+		pthread_mutex_lock(&S.mu);                                                                  \
+		nvmlReturn_t r_ = (body);                                                                  \
+		pthread_mutex_unlock(&S.mu);                                                                \
+		return r_;                                                                                  \
+	} while (0)
+
+/* init_errors: the n-th call to nvmlInit returns init_errors[n] when that is
+ * not 0; init_error: every call fails with it. */
+static nvmlReturn_t do_init(void)
+{
+	static size_t calls;
+	size_t n = calls++;
+
+	load();
+	json_t *errs = json_object_get(S.root, "init_errors");
+	if (json_is_array(errs) && n < json_array_size(errs) && json_integer_value(json_array_get(errs, n)))
+		return (nvmlReturn_t)json_integer_value(json_array_get(errs, n));
+	if (jint(S.root, "init_error", 0))
+		return (nvmlReturn_t)jint(S.root, "init_error", 0);
+	S.inits++;
+	S.successful_inits++;
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlInit(void) { LOCKED(do_init()); }
+#ifdef HAVE_NEW
+EXPORT nvmlReturn_t nvmlInit_v2(void) { LOCKED(do_init()); }
+EXPORT nvmlReturn_t nvmlInitWithFlags(unsigned int flags) { (void)flags; LOCKED(do_init()); }
+#endif
+#ifdef FAKE_MINIMAL
+EXPORT nvmlReturn_t nvmlInit_v2(void) { LOCKED(do_init()); }
+#endif
+
+static nvmlReturn_t do_shutdown(void)
+{
+	if (S.inits <= 0)
+		return NVML_ERROR_UNINITIALIZED;
+	S.inits--;
+	return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlShutdown(void) { LOCKED(do_shutdown()); }
+
+static nvmlReturn_t do_count(unsigned int *n)
+{
+	nvmlReturn_t r;
+	if (S.inits > 0)
+		S.polls++;
+	if ((r = lib_state()))
+		return r;
+	if (!n)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	maybe_hang("nvmlDeviceGetCount");
+	*n = (unsigned)S.ngpus;
+	return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetCount(unsigned int *n) { LOCKED(do_count(n)); }
+EXPORT nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *n) { LOCKED(do_count(n)); }
+
+static nvmlReturn_t do_handle(unsigned int i, nvmlDevice_t *h)
+{
+	nvmlReturn_t r = lib_state();
+	if (r)
+		return r;
+	if (!h || i >= S.ngpus)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	*h = (nvmlDevice_t)&S.gpus[i];
+	return dev_state(*h);
+}
+EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex(unsigned int i, nvmlDevice_t *h) { LOCKED(do_handle(i, h)); }
+EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int i, nvmlDevice_t *h) { LOCKED(do_handle(i, h)); }
+
+#ifdef HAVE_GETTERS
+/* Reads scenario key `key` of the device (a MIG instance's own key first). */
+static nvmlReturn_t get_u64(nvmlDevice_t h, const char *key, const char *ns, unsigned long long *out)
+{
+	nvmlReturn_t r = dev_state(h);
+	if (r)
+		return r;
+	if (!out)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	struct fdev *d = dev_of(h);
+	if (unsupported(d, ns))
+		return NVML_ERROR_NOT_SUPPORTED;
+	maybe_hang(key);
+	json_t *v = json_object_get(d->j, key);
+	if (!v && d->mig >= 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	return value_at(v, out) ? NVML_SUCCESS : NVML_ERROR_NOT_SUPPORTED;
+}
+
+static nvmlReturn_t get_uint(nvmlDevice_t h, const char *key, const char *ns, unsigned int *out)
+{
+	unsigned long long v = 0;
+	nvmlReturn_t r = out ? get_u64(h, key, ns, &v) : NVML_ERROR_INVALID_ARGUMENT;
+	if (r == NVML_SUCCESS)
+		*out = (unsigned int)v;
+	return r;
+}
+
+static nvmlReturn_t get_str(nvmlDevice_t h, const char *key, const char *dflt, char *buf, unsigned len)
+{
+	nvmlReturn_t r = dev_state(h);
+	if (r)
+		return r;
+	if (!buf)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	const char *s = json_string_value(json_object_get(dev_of(h)->j, key));
+	if (!s)
+		s = dflt;
+	if (strlen(s) + 1 > len)
+		return NVML_ERROR_INSUFFICIENT_SIZE;
+	memcpy(buf, s, strlen(s) + 1);
+	return NVML_SUCCESS;
+}
+
+static nvmlReturn_t do_name(nvmlDevice_t h, char *buf, unsigned len)
+{
+	struct fdev *d = dev_of(h);
+	if (h && d->mig >= 0 && dev_state(h) == NVML_SUCCESS) {
+		char name[160];
+		const char *g = json_string_value(json_object_get(S.gpus[d->gpu].j, "name"));
+		const char *p = json_string_value(json_object_get(d->j, "profile"));
+		snprintf(name, sizeof(name), "%s MIG %s", g ? g : "NVIDIA Graphics Device", p ? p : "1g.5gb");
+		if (!buf || strlen(name) + 1 > len)
+			return buf ? NVML_ERROR_INSUFFICIENT_SIZE : NVML_ERROR_INVALID_ARGUMENT;
+		memcpy(buf, name, strlen(name) + 1);
+		return NVML_SUCCESS;
+	}
+	return get_str(h, "name", "NVIDIA Graphics Device", buf, len);
+}
+EXPORT nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t h, char *buf, unsigned int len) { LOCKED(do_name(h, buf, len)); }
+EXPORT nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t h, char *buf, unsigned int len)
+{
+	LOCKED(get_str(h, "uuid", "GPU-00000000-0000-0000-0000-000000000000", buf, len));
+}
+
+static nvmlReturn_t do_pci(nvmlDevice_t h, nvmlPciInfo_t *pci)
+{
+	nvmlReturn_t r = dev_state(h);
+	unsigned dom = 0, bus = 0, dev = 0;
+	if (r)
+		return r;
+	if (!pci)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	const char *s = json_string_value(json_object_get(S.gpus[dev_of(h)->gpu].j, "pci"));
+	if (!s || sscanf(s, "%x:%x:%x", &dom, &bus, &dev) != 3)
+		return NVML_ERROR_NOT_SUPPORTED;
+	memset(pci, 0, sizeof(*pci));
+	snprintf(pci->busIdLegacy, sizeof(pci->busIdLegacy), "%04X:%02X:%02X.0", dom & 0xffff, bus, dev);
+	snprintf(pci->busId, sizeof(pci->busId), "%08X:%02X:%02X.0", dom, bus, dev);
+	pci->domain = dom;
+	pci->bus = bus;
+	pci->device = dev;
+	pci->pciDeviceId = 0x20B010DE;
+	return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetPciInfo(nvmlDevice_t h, nvmlPciInfo_t *p) { LOCKED(do_pci(h, p)); }
+#ifdef HAVE_NEW
+EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v2(nvmlDevice_t h, nvmlPciInfo_t *p) { LOCKED(do_pci(h, p)); }
+EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t h, nvmlPciInfo_t *p) { LOCKED(do_pci(h, p)); }
+#endif
+
+static nvmlReturn_t do_pstate(nvmlDevice_t h, int *p)
+{
+	unsigned int v;
+	nvmlReturn_t r = get_uint(h, "pstate", "pstate", &v);
+	if (!r)
+		*p = (int)v;
+	return r;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetPerformanceState(nvmlDevice_t h, int *p) { LOCKED(do_pstate(h, p)); }
+
+static nvmlReturn_t do_util(nvmlDevice_t h, nvmlUtilization_t *u)
+{
+	nvmlReturn_t r;
+	if (!u)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (h && dev_of(h)->mig < 0 && json_object_get(dev_of(h)->j, "mig") && !dev_state(h))
+		return NVML_ERROR_NOT_SUPPORTED; /* "not currently supported" in MIG mode */
+	if ((r = get_uint(h, "util", "util", &u->gpu)))
+		return r;
+	if (get_uint(h, "mem_util", "mem_util", &u->memory))
+		u->memory = 0;
+	return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t h, nvmlUtilization_t *u) { LOCKED(do_util(h, u)); }
+
+static nvmlReturn_t mem_common(nvmlDevice_t h, unsigned long long *total, unsigned long long *used,
+			       unsigned long long *reserved)
+{
+	nvmlReturn_t r = get_u64(h, "mem_total", "memory", total);
+	if (r)
+		return r;
+	if (get_u64(h, "mem_used", "memory", used))
+		*used = 0;
+	if (get_u64(h, "mem_reserved", "memory", reserved))
+		*reserved = 0;
+	return NVML_SUCCESS;
+}
+
+static nvmlReturn_t do_mem(nvmlDevice_t h, nvmlMemory_t *m)
+{
+	unsigned long long total, used, res;
+	nvmlReturn_t r;
+	if (!m)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if ((r = mem_common(h, &total, &used, &res)))
+		return r;
+	m->total = total;
+	m->used = used + res; /* v1 counts the reserved memory as used */
+	m->free = total - m->used;
+	return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t h, nvmlMemory_t *m) { LOCKED(do_mem(h, m)); }
+
+#ifdef HAVE_NEW
+static nvmlReturn_t do_mem2(nvmlDevice_t h, nvmlMemory_v2_t *m)
+{
+	unsigned long long total, used, res;
+	nvmlReturn_t r;
+	if (!m)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (m->version != nvmlMemory_v2)
+		return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+	if ((r = mem_common(h, &total, &used, &res)))
+		return r;
+	m->total = total;
+	m->reserved = res;
+	m->used = used;
+	m->free = total - used - res;
+	return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t h, nvmlMemory_v2_t *m) { LOCKED(do_mem2(h, m)); }
+
+static nvmlReturn_t do_tempv(nvmlDevice_t h, nvmlTemperature_t *t)
+{
+	unsigned long long v;
+	nvmlReturn_t r;
+	if (!t)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (t->version != nvmlTemperature_v1)
+		return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+	if (t->sensorType != NVML_TEMPERATURE_GPU)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if ((r = get_u64(h, "temp", "temp", &v)))
+		return r;
+	t->temperature = (int)v;
+	return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetTemperatureV(nvmlDevice_t h, nvmlTemperature_t *t) { LOCKED(do_tempv(h, t)); }
+
+static nvmlReturn_t do_fields(nvmlDevice_t h, int n, nvmlFieldValue_t *v)
+{
+	nvmlReturn_t r = dev_state(h);
+	if (r)
+		return r;
+	if (!v || n <= 0)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	for (int i = 0; i < n; i++) {
+		unsigned long long x;
+		v[i].nvmlReturn = NVML_ERROR_NOT_SUPPORTED;
+		if (v[i].fieldId == NVML_FI_DEV_MEMORY_TEMP && !get_u64(h, "temp_mem", "temp_mem", &x)) {
+			v[i].valueType = NVML_VALUE_TYPE_UNSIGNED_INT;
+			v[i].value.uiVal = (unsigned)x;
+			v[i].nvmlReturn = NVML_SUCCESS;
+		}
+	}
+	return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t h, int n, nvmlFieldValue_t *v) { LOCKED(do_fields(h, n, v)); }
+
+static nvmlReturn_t do_rpm(nvmlDevice_t h, nvmlFanSpeedInfo_t *f)
+{
+	unsigned int v;
+	nvmlReturn_t r;
+	if (!f)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (f->version != nvmlFanSpeedInfo_v1)
+		return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+	if (f->fan != 0)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if ((r = get_uint(h, "fan_rpm", "fan_rpm", &v)))
+		return r;
+	f->speed = v;
+	return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetFanSpeedRPM(nvmlDevice_t h, nvmlFanSpeedInfo_t *f) { LOCKED(do_rpm(h, f)); }
+
+EXPORT nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t h, unsigned long long *e)
+{
+	LOCKED(get_u64(h, "energy_mj", "energy", e));
+}
+EXPORT nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t h, unsigned long long *v)
+{
+	LOCKED(get_u64(h, "throttle", "throttle", v));
+}
+static nvmlReturn_t do_cuda(int *v)
+{
+	if (!v)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	load();
+	*v = (int)jint(S.root, "cuda", 12040);
+	return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int *v) { LOCKED(do_cuda(v)); }
+#endif /* HAVE_NEW */
+
+EXPORT nvmlReturn_t nvmlSystemGetCudaDriverVersion(int *v)
+{
+	pthread_mutex_lock(&S.mu);
+	load();
+	if (v)
+		*v = (int)jint(S.root, "cuda", 12040);
+	pthread_mutex_unlock(&S.mu);
+	return v ? NVML_SUCCESS : NVML_ERROR_INVALID_ARGUMENT;
+}
+
+#ifdef HAVE_DEPRECATED
+static nvmlReturn_t do_temp(nvmlDevice_t h, int sensor, unsigned int *t)
+{
+	if (sensor != NVML_TEMPERATURE_GPU)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	return get_uint(h, "temp", "temp", t);
+}
+EXPORT nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t h, int s, unsigned int *t) { LOCKED(do_temp(h, s, t)); }
+EXPORT nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t h, unsigned long long *v)
+{
+	LOCKED(get_u64(h, "throttle", "throttle", v));
+}
+#endif
+
+static nvmlReturn_t do_threshold(nvmlDevice_t h, int type, unsigned int *t)
+{
+	if (type == NVML_TEMPERATURE_THRESHOLD_SHUTDOWN)
+		return get_uint(h, "temp_shutdown", "temp_shutdown", t);
+	if (type == NVML_TEMPERATURE_THRESHOLD_SLOWDOWN)
+		return get_uint(h, "temp_slowdown", "temp_slowdown", t);
+	return NVML_ERROR_NOT_SUPPORTED;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetTemperatureThreshold(nvmlDevice_t h, int type, unsigned int *t)
+{
+	LOCKED(do_threshold(h, type, t));
+}
+EXPORT nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t h, unsigned int *p) { LOCKED(get_uint(h, "power_mw", "power", p)); }
+EXPORT nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t h, unsigned int *p)
+{
+	LOCKED(get_uint(h, "power_limit_mw", "power_limit", p));
+}
+EXPORT nvmlReturn_t nvmlDeviceGetFanSpeed(nvmlDevice_t h, unsigned int *p) { LOCKED(get_uint(h, "fan_pct", "fan", p)); }
+
+static nvmlReturn_t do_clock(nvmlDevice_t h, int type, unsigned int *c, bool max)
+{
+	if (type == NVML_CLOCK_GRAPHICS || type == NVML_CLOCK_SM)
+		return get_uint(h, max ? "clock_gfx_max" : "clock_gfx", "clocks", c);
+	if (type == NVML_CLOCK_MEM)
+		return get_uint(h, max ? "clock_mem_max" : "clock_mem", "clocks", c);
+	return NVML_ERROR_NOT_SUPPORTED;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t h, int t, unsigned int *c) { LOCKED(do_clock(h, t, c, false)); }
+EXPORT nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t h, int t, unsigned int *c) { LOCKED(do_clock(h, t, c, true)); }
+
+static nvmlReturn_t do_codec(nvmlDevice_t h, const char *key, unsigned int *u, unsigned int *period)
+{
+	nvmlReturn_t r;
+	if (!u || !period)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if ((r = get_uint(h, key, key, u)))
+		return r;
+	*period = 167000;
+	return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetEncoderUtilization(nvmlDevice_t h, unsigned int *u, unsigned int *p) { LOCKED(do_codec(h, "enc", u, p)); }
+EXPORT nvmlReturn_t nvmlDeviceGetDecoderUtilization(nvmlDevice_t h, unsigned int *u, unsigned int *p) { LOCKED(do_codec(h, "dec", u, p)); }
+EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t h, unsigned int *v) { LOCKED(get_uint(h, "pcie_gen", "pcie", v)); }
+EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t h, unsigned int *v) { LOCKED(get_uint(h, "pcie_width", "pcie", v)); }
+EXPORT nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t h, unsigned int *v) { LOCKED(get_uint(h, "pcie_gen_max", "pcie", v)); }
+EXPORT nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t h, unsigned int *v) { LOCKED(get_uint(h, "pcie_width_max", "pcie", v)); }
+
+static nvmlReturn_t do_pcie_tp(nvmlDevice_t h, int counter, unsigned int *v)
+{
+	nvmlReturn_t r = get_uint(h, counter == NVML_PCIE_UTIL_TX_BYTES ? "pcie_tx_kbs" : "pcie_rx_kbs", "pcie_throughput", v);
+	/* The real call samples a byte counter for 20 ms. */
+	if (r == NVML_SUCCESS && !jint(S.root, "fast_pcie", 0)) {
+		struct timespec ts = {0, 20 * 1000000L};
+		pthread_mutex_unlock(&S.mu);
+		nanosleep(&ts, NULL);
+		pthread_mutex_lock(&S.mu);
+	}
+	return r;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetPcieThroughput(nvmlDevice_t h, int c, unsigned int *v) { LOCKED(do_pcie_tp(h, c, v)); }
+
+static nvmlReturn_t do_ecc(nvmlDevice_t h, int type, int counter, unsigned long long *v)
+{
+	if (type != NVML_MEMORY_ERROR_TYPE_UNCORRECTED || counter != NVML_VOLATILE_ECC)
+		return NVML_ERROR_NOT_SUPPORTED;
+	return get_u64(h, "ecc_uncorrected", "ecc", v);
+}
+EXPORT nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t h, int t, int c, unsigned long long *v) { LOCKED(do_ecc(h, t, c, v)); }
+
+static nvmlReturn_t do_driver(char *buf, unsigned len)
+{
+	load();
+	const char *s = json_string_value(json_object_get(S.root, "driver"));
+	if (!s)
+		s = "550.54.15";
+	if (!buf)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (strlen(s) + 1 > len)
+		return NVML_ERROR_INSUFFICIENT_SIZE;
+	memcpy(buf, s, strlen(s) + 1);
+	return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char *buf, unsigned int len) { LOCKED(do_driver(buf, len)); }
+
+/* Process lists: 1 compute, 2 graphics, 4 MPS; stride per entry point. */
+static nvmlReturn_t do_procs(nvmlDevice_t h, unsigned int *count, void *infos, int want, size_t stride)
+{
+	nvmlReturn_t r = dev_state(h);
+	if (r)
+		return r;
+	if (!count || (*count && !infos))
+		return NVML_ERROR_INVALID_ARGUMENT;
+	struct fdev *d = dev_of(h);
+	if (unsupported(d, "processes"))
+		return NVML_ERROR_NOT_SUPPORTED;
+	size_t n = 0;
+	for (size_t i = 0; i < d->nprocs; i++)
+		n += (d->procs[i].type & want) || (want == 1 && d->procs[i].type == 3) ||
+		     (want == 2 && d->procs[i].type == 3);
+	if (n > *count) {
+		*count = (unsigned)n;
+		return NVML_ERROR_INSUFFICIENT_SIZE;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < d->nprocs; i++) {
+		struct fproc *p = &d->procs[i];
+		bool match = want == 4 ? p->type == 4 : (p->type & want) != 0 && p->type != 4;
+		if (!match)
+			continue;
+		unsigned long long mem = NVML_VALUE_NOT_AVAILABLE;
+		if (p->mem && !json_is_null(p->mem))
+			value_at(p->mem, &mem);
+		char *e = (char *)infos + k * stride;
+		memset(e, 0, stride);
+		nvmlProcessDetail_v1_t full = {
+			.pid = p->pid,
+			.usedGpuMemory = mem,
+			.gpuInstanceId = d->mig >= 0 ? (unsigned)jint(d->j, "gi", 1) : 0xFFFFFFFFu,
+			.computeInstanceId = d->mig >= 0 ? (unsigned)jint(d->j, "ci", 0) : 0xFFFFFFFFu,
+		};
+		memcpy(e, &full, stride < sizeof(full) ? stride : sizeof(full));
+		k++;
+	}
+	*count = (unsigned)k;
+	return NVML_SUCCESS;
+}
+#ifdef FAKE_CC32
+#define V3_STRIDE sizeof(nvmlProcessDetail_v1_t)
+#else
+#define V3_STRIDE sizeof(nvmlProcessInfo_t)
+#endif
+EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t h, unsigned int *c, nvmlProcessInfo_v1_t *p) { LOCKED(do_procs(h, c, p, 1, sizeof(*p))); }
+EXPORT nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses(nvmlDevice_t h, unsigned int *c, nvmlProcessInfo_v1_t *p) { LOCKED(do_procs(h, c, p, 2, sizeof(*p))); }
+EXPORT nvmlReturn_t nvmlDeviceGetMPSComputeRunningProcesses(nvmlDevice_t h, unsigned int *c, nvmlProcessInfo_v1_t *p) { LOCKED(do_procs(h, c, p, 4, sizeof(*p))); }
+#ifdef HAVE_NEW
+EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v2(nvmlDevice_t h, unsigned int *c, nvmlProcessInfo_t *p) { LOCKED(do_procs(h, c, p, 1, sizeof(*p))); }
+EXPORT nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v2(nvmlDevice_t h, unsigned int *c, nvmlProcessInfo_t *p) { LOCKED(do_procs(h, c, p, 2, sizeof(*p))); }
+EXPORT nvmlReturn_t nvmlDeviceGetMPSComputeRunningProcesses_v2(nvmlDevice_t h, unsigned int *c, nvmlProcessInfo_t *p) { LOCKED(do_procs(h, c, p, 4, sizeof(*p))); }
+EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t h, unsigned int *c, nvmlProcessInfo_t *p) { LOCKED(do_procs(h, c, p, 1, V3_STRIDE)); }
+EXPORT nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t h, unsigned int *c, nvmlProcessInfo_t *p) { LOCKED(do_procs(h, c, p, 2, V3_STRIDE)); }
+EXPORT nvmlReturn_t nvmlDeviceGetMPSComputeRunningProcesses_v3(nvmlDevice_t h, unsigned int *c, nvmlProcessInfo_t *p) { LOCKED(do_procs(h, c, p, 4, V3_STRIDE)); }
+#endif
+#ifdef FAKE_CC32
+/* The drivers with the 32-byte _v3 stride have this and lack the next. */
+EXPORT nvmlReturn_t nvmlDeviceGetConfComputeMemSizeInfo(nvmlDevice_t h, void *info) { (void)h; (void)info; return NVML_ERROR_NOT_SUPPORTED; }
+#elif defined(HAVE_NEW)
+EXPORT nvmlReturn_t nvmlDeviceGetConfComputeMemSizeInfo(nvmlDevice_t h, void *info) { (void)h; (void)info; return NVML_ERROR_NOT_SUPPORTED; }
+EXPORT nvmlReturn_t nvmlDeviceGetRunningProcessDetailList(nvmlDevice_t h, void *list) { (void)h; (void)list; return NVML_ERROR_NOT_SUPPORTED; }
+#endif
+
+/* Per-process utilisation: one sample per process with a value, newer than
+ * lastSeen; timestamps advance one second per poll. */
+static nvmlReturn_t do_putil(nvmlDevice_t h, nvmlProcessUtilizationSample_t *s, unsigned int *n, unsigned long long last)
+{
+	nvmlReturn_t r = dev_state(h);
+	if (r)
+		return r;
+	if (!n)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	struct fdev *d = dev_of(h);
+	if (unsupported(d, "process_util") || json_object_get(d->j, "mig"))
+		return NVML_ERROR_NOT_SUPPORTED;
+	unsigned long long ts = 1700000000000000ULL + (unsigned long long)S.polls * 1000000ULL;
+	if (ts <= last)
+		return NVML_ERROR_NOT_FOUND;
+	size_t k = 0;
+	for (size_t i = 0; i < d->nprocs; i++) {
+		unsigned long long sm;
+		if (!value_at(d->procs[i].sm, &sm))
+			continue;
+		if (!s || k >= *n) {
+			k++;
+			continue;
+		}
+		unsigned long long m = 0, e = 0, dd = 0;
+		value_at(d->procs[i].memutil, &m);
+		value_at(d->procs[i].enc, &e);
+		value_at(d->procs[i].dec, &dd);
+		s[k] = (nvmlProcessUtilizationSample_t){d->procs[i].pid, ts, (unsigned)sm, (unsigned)m, (unsigned)e, (unsigned)dd};
+		k++;
+	}
+	if (k == 0)
+		return NVML_ERROR_NOT_FOUND;
+	if (!s || k > *n) {
+		*n = (unsigned)k;
+		return NVML_ERROR_INSUFFICIENT_SIZE;
+	}
+	*n = (unsigned)k;
+	return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t h, nvmlProcessUtilizationSample_t *s, unsigned int *n,
+						    unsigned long long last)
+{
+	LOCKED(do_putil(h, s, n, last));
+}
+
+/* MIG */
+static nvmlReturn_t do_migmode(nvmlDevice_t h, unsigned int *cur, unsigned int *pend)
+{
+	nvmlReturn_t r = dev_state(h);
+	if (r)
+		return r;
+	if (!cur || !pend)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (!json_object_get(dev_of(h)->j, "mig")) {
+		if (unsupported(dev_of(h), "mig"))
+			return NVML_ERROR_NOT_SUPPORTED;
+		*cur = *pend = NVML_DEVICE_MIG_DISABLE;
+		return NVML_SUCCESS;
+	}
+	*cur = *pend = NVML_DEVICE_MIG_ENABLE;
+	return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t h, unsigned int *c, unsigned int *p) { LOCKED(do_migmode(h, c, p)); }
+
+static nvmlReturn_t do_maxmig(nvmlDevice_t h, unsigned int *n)
+{
+	nvmlReturn_t r = dev_state(h);
+	if (r)
+		return r;
+	if (!n)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	*n = json_object_get(dev_of(h)->j, "mig") ? 7 : 0;
+	return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t h, unsigned int *n) { LOCKED(do_maxmig(h, n)); }
+
+static nvmlReturn_t do_mighandle(nvmlDevice_t h, unsigned int i, nvmlDevice_t *m)
+{
+	nvmlReturn_t r = dev_state(h);
+	if (r)
+		return r;
+	if (!m || i >= 7)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	struct fdev *d = dev_of(h);
+	/* Instances sit in sparse slots 0, 2, 4... so empty slots are exercised. */
+	if (i % 2 || i / 2 >= S.nmig[d->gpu])
+		return NVML_ERROR_NOT_FOUND;
+	*m = (nvmlDevice_t)&S.migs[d->gpu][i / 2];
+	return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t h, unsigned int i, nvmlDevice_t *m) { LOCKED(do_mighandle(h, i, m)); }
+
+static nvmlReturn_t do_instance_id(nvmlDevice_t h, const char *key, unsigned int *id)
+{
+	nvmlReturn_t r = dev_state(h);
+	if (r)
+		return r;
+	if (!id)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (dev_of(h)->mig < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	*id = (unsigned)jint(dev_of(h)->j, key, 0);
+	return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetGpuInstanceId(nvmlDevice_t h, unsigned int *id) { LOCKED(do_instance_id(h, "gi", id)); }
+EXPORT nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t h, unsigned int *id) { LOCKED(do_instance_id(h, "ci", id)); }
+#endif /* HAVE_GETTERS */
