@@ -15,6 +15,7 @@
 #include "gpusel.h"
 #include "output/table.h"
 #include "proc/sysstat.h"
+#include "record/record_encode.h"
 #include "record/recorder.h"
 #include "sampler.h"
 #include "util/buf.h"
@@ -38,6 +39,7 @@ struct source {
 
 struct out {
 	struct recorder *log, *json;
+	struct buf line; /* one encoding for both outputs */
 	bool log_reported, json_reported;
 	bool epipe;
 };
@@ -141,20 +143,30 @@ static void report_write(struct recorder *r, int rc, bool *reported)
 		recorder_name(r), strerror(-rc));
 }
 
-/* Writes f to the outputs; false when stdout went away (stop quietly). */
+/* Writes f to the outputs, encoded once; false when stdout went away
+ * (stop quietly). */
 static bool emit(struct out *o, const struct frame *f)
 {
-	if (o->log)
-		report_write(o->log, recorder_write(o->log, f), &o->log_reported);
+	buf_reset(&o->line);
+	bool fits = record_encode_bounded(&o->line, f);
+	bool ok = true;
+	if (o->log) {
+		int rc = fits ? recorder_write_line(o->log, o->line.data, o->line.len) : recorder_write(o->log, f);
+		if (rc != -EINTR)
+			report_write(o->log, rc, &o->log_reported);
+	}
 	if (o->json) {
-		int rc = recorder_write(o->json, f);
+		int rc = fits ? recorder_write_line(o->json, o->line.data, o->line.len) : recorder_write(o->json, f);
 		if (rc == -EPIPE) {
 			o->epipe = true;
-			return false;
+			ok = false;
+		} else if (rc != -EINTR) {
+			report_write(o->json, rc, &o->json_reported);
 		}
-		report_write(o->json, rc, &o->json_reported);
 	}
-	return true;
+	if (o->line.cap > (1u << 20) && o->line.len < (1u << 18))
+		buf_fini(&o->line); /* one huge record does not stay in memory */
+	return ok;
 }
 
 static void sleep_until(uint64_t deadline_ns)
@@ -205,13 +217,11 @@ static int run_once(const struct config *cfg, struct source *src, struct out *o,
 	}
 	if (sel)
 		gpusel_apply(sel, f);
-	if (o->log)
-		report_write(o->log, recorder_write(o->log, f), &o->log_reported);
 	if (cfg->json) {
-		int rc = recorder_write(o->json, f);
-		if (rc != -EPIPE)
-			report_write(o->json, rc, &o->json_reported);
+		emit(o, f);
 	} else {
+		if (o->log)
+			report_write(o->log, recorder_write(o->log, f), &o->log_reported);
 		print_table(f, cfg);
 	}
 	frame_unref(f);
@@ -225,6 +235,8 @@ static int run_stream(const struct config *cfg, struct source *src, struct out *
 	uint64_t polls = 0;
 
 	while (!run_stop_requested) {
+		if (src->replay)
+			frame_reset(src->held); /* one decoded record in memory at a time */
 		struct frame *f = next_frame(src);
 		if (!f)
 			break;
@@ -321,6 +333,12 @@ int run_main(const struct config *cfg)
 	}
 	if (cfg->json)
 		o.json = recorder_fdopen(STDOUT_FILENO, "stdout");
+	if (o.log)
+		recorder_set_cancel(o.log, &run_stop_requested);
+	if (o.json)
+		recorder_set_cancel(o.json, &run_stop_requested);
+	if (src.replay)
+		replay_set_cancel(src.replay, &run_stop_requested);
 	if (src.replay && replays_into_itself(cfg)) {
 		status = 2;
 		goto out;
@@ -353,13 +371,14 @@ int run_main(const struct config *cfg)
 				cfg->replay_path, (unsigned long long)st->skipped, st->skipped == 1 ? "" : "s",
 				st->skipped == 1 ? "was" : "were", (unsigned long long)st->oversized,
 				(unsigned long long)st->too_big);
-		if (st->read_error) {
+		if (st->read_error && !(st->read_error == -EINTR && run_stop_requested)) {
 			msg_error("%s: read error after %llu records: %s", cfg->replay_path,
 				(unsigned long long)st->records, strerror(-st->read_error));
 			status = 1;
 		}
 	}
 out:
+	buf_fini(&o.line);
 	recorder_free(o.log);
 	recorder_free(o.json);
 	sampler_free(src.sampler);

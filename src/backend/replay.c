@@ -57,6 +57,7 @@ static int read_record(struct replay *r, struct frame *f)
 		int d = record_decode(r->scratch, line, len);
 		if (d == 0) {
 			swap_frames(f, r->scratch);
+			frame_reset(r->scratch); /* the previous record: free it now */
 			for (size_t g = 0; g < f->ngpus; g++) {
 				if (gpu_has(&f->gpus[g], GPU_F_DEVICE_ID))
 					continue;
@@ -125,12 +126,17 @@ void replay_free(struct replay *r)
 int replay_next(struct replay *r, struct frame *f)
 {
 	if (r->first) {
-		frame_copy(f, r->first);
+		swap_frames(f, r->first);
 		frame_unref(r->first);
 		r->first = NULL;
 		return 1;
 	}
 	return read_record(r, f);
+}
+
+void replay_set_cancel(struct replay *r, const volatile sig_atomic_t *cancel)
+{
+	r->lr.cancel = cancel;
 }
 
 const struct replay_stats *replay_stats(const struct replay *r)

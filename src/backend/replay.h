@@ -3,6 +3,7 @@
 #ifndef GPUR_REPLAY_H
 #define GPUR_REPLAY_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -30,6 +31,9 @@ void replay_free(struct replay *r);
  * with "replay:<position>". */
 int replay_next(struct replay *r, struct frame *f);
 const struct replay_stats *replay_stats(const struct replay *r);
+/* While *cancel is set, a read blocked by a signal gives up: the replay ends
+ * (read_error -EINTR) instead of waiting for more input. */
+void replay_set_cancel(struct replay *r, const volatile sig_atomic_t *cancel);
 /* The driver line of a recorded frame: "backend · driver", whichever of the
  * two exists, or NULL. With ascii, " - " replaces the middle dot. Written
  * into out (size n). */

@@ -32,7 +32,7 @@ static int fill(struct line_reader *lr)
 
 	do
 		n = read(lr->fd, lr->chunk, LINE_READER_CHUNK);
-	while (n < 0 && errno == EINTR);
+	while (n < 0 && errno == EINTR && !(lr->cancel && *lr->cancel));
 	if (n < 0)
 		return lr->eof = -errno;
 	if (n == 0)
@@ -70,8 +70,19 @@ int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
 			skipping = true;
 			buf_fini(&lr->line);
 		}
-		if (!skipping)
+		if (!skipping) {
+			/* Grow by doubling, but never past the cap (plus the \r and
+			 * the NUL): a long line costs the cap, not twice it. */
+			size_t need = lr->line.len + take + 1;
+			if (need > lr->line.cap) {
+				size_t cap = lr->line.cap * 2 > need ? lr->line.cap * 2 : need;
+				if (cap > lr->cap + 2)
+					cap = lr->cap + 2;
+				lr->line.data = xreallocarray(lr->line.data, cap, 1);
+				lr->line.cap = cap;
+			}
 			buf_append(&lr->line, start, take);
+		}
 		if (!nl)
 			continue;
 		lr->lineno++;

@@ -5,6 +5,7 @@
 #ifndef GPUR_LINE_READER_H
 #define GPUR_LINE_READER_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,7 @@ struct line_reader {
 	uint64_t bof_done;  /* the BOM check is done */
 	uint64_t oversized; /* lines skipped for length */
 	uint64_t lineno;    /* lines returned or skipped so far */
+	const volatile sig_atomic_t *cancel; /* when set, a read blocked by a signal gives up (-EINTR) */
 };
 
 /* fd stays the caller's. */

@@ -1,9 +1,11 @@
 /* record_encode: table-driven JSON writing of frames. */
 #include "record/record_encode.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "record/json_write.h"
+#include "util/xalloc.h"
 
 static void put_value(struct buf *out, const struct field *f, const void *obj)
 {
@@ -71,8 +73,11 @@ void record_encode_fields(struct buf *out, const struct field *tab, size_t n, co
 	}
 }
 
-void record_encode(struct buf *out, const struct frame *f, unsigned flags)
+/* Stops early (false) once the line passes cap bytes. */
+static bool encode_capped(struct buf *out, const struct frame *f, unsigned flags, size_t cap)
 {
+	size_t start = out->len;
+
 	buf_puts(out, "{\"schema\":1,");
 	size_t mark = out->len;
 	record_encode_fields(out, FRAME_FIELDS, FRAME_NFIELDS, f, false, NULL);
@@ -96,6 +101,8 @@ void record_encode(struct buf *out, const struct frame *f, unsigned flags)
 			record_encode_fields(out, PROCESS_FIELDS, PROCESS_NFIELDS, &f->procs[i], false,
 					     (flags & RECORD_NO_CMDLINES) ? "cmdline" : NULL);
 			buf_putc(out, '}');
+			if (out->len - start > cap)
+				return false;
 		}
 	}
 	buf_putc(out, ']');
@@ -109,4 +116,47 @@ void record_encode(struct buf *out, const struct frame *f, unsigned flags)
 		buf_putc(out, ']');
 	}
 	buf_puts(out, "}\n");
+	return out->len - start - 1 <= cap;
+}
+
+void record_encode(struct buf *out, const struct frame *f, unsigned flags)
+{
+	encode_capped(out, f, flags, SIZE_MAX);
+}
+
+bool record_encode_bounded(struct buf *out, const struct frame *f)
+{
+	static const char *const why[] = {
+		NULL,
+		"record over 8 MiB: command lines left out",
+		"record over 8 MiB: process rows left out",
+	};
+	static const unsigned flags[] = {0, RECORD_NO_CMDLINES, RECORD_NO_CMDLINES | RECORD_NO_PROCESSES};
+	size_t start = out->len;
+
+	for (int step = 0; step < 3; step++) {
+		struct frame tmp = *f;
+		struct event *events = NULL;
+		out->len = start;
+		if (why[step]) {
+			/* At the event limit the note takes the last event's place:
+			 * a record over the limit would be skipped by every reader. */
+			size_t keep = f->nevents < FRAME_MAX_EVENTS ? f->nevents : FRAME_MAX_EVENTS - 1;
+			events = xreallocarray(NULL, keep + 1, sizeof(*events));
+			if (keep)
+				memcpy(events, f->events, keep * sizeof(*events));
+			struct event *e = &events[keep];
+			memset(e, 0, sizeof(*e));
+			e->kind = EVENT_NOTE;
+			e->detail = why[step];
+			e->valid = UINT64_C(1) << EVENT_F_KIND | UINT64_C(1) << EVENT_F_DETAIL;
+			tmp.events = events;
+			tmp.nevents = keep + 1;
+		}
+		bool fits = encode_capped(out, &tmp, flags[step], RECORD_MAX_LINE);
+		free(events);
+		if (fits)
+			return true;
+	}
+	return false;
 }

@@ -16,6 +16,11 @@ enum {
 
 /* Appends f as JSON with a trailing newline to out. */
 void record_encode(struct buf *out, const struct frame *f, unsigned flags);
+/* Appends f to out as a line of at most RECORD_MAX_LINE bytes before its
+ * \n, shedding command lines and then process rows (each time adding a note
+ * event that says so) while it is longer. False when even that does not fit
+ * (out then holds a partial line of the caller's to discard). */
+bool record_encode_bounded(struct buf *out, const struct frame *f);
 /* Appends the "key":value pairs of obj's known fields (no braces), skipping
  * readings when skip_readings and cmdline-like fields named by skip_key. */
 void record_encode_fields(struct buf *out, const struct field *tab, size_t n, const void *obj,

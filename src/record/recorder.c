@@ -3,9 +3,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "record/record_encode.h"
@@ -16,6 +18,7 @@ struct recorder {
 	int fd;
 	bool owned;      /* we opened fd (a --log file) */
 	bool need_nl;    /* a torn piece could not be removed: start with \n */
+	const volatile sig_atomic_t *cancel; /* stop waiting on a blocked write */
 	struct buf line;
 	uint64_t written, dropped;
 	int last_err;
@@ -56,48 +59,6 @@ void recorder_free(struct recorder *r)
 	free(r);
 }
 
-/* Encodes f, shedding command lines and then process rows (with a note
- * saying so) while the line is over the cap. Returns false when even that
- * does not fit. */
-static bool encode_bounded(struct recorder *r, const struct frame *f)
-{
-	static const char *const why[] = {
-		NULL,
-		"record over 8 MiB: command lines left out",
-		"record over 8 MiB: process rows left out",
-	};
-	static const unsigned flags[] = {0, RECORD_NO_CMDLINES, RECORD_NO_CMDLINES | RECORD_NO_PROCESSES};
-
-	for (int step = 0; step < 3; step++) {
-		struct frame tmp = *f;
-		struct event *events = NULL;
-		buf_reset(&r->line);
-		if (r->need_nl)
-			buf_putc(&r->line, '\n');
-		if (why[step]) {
-			/* At the event limit the note takes the last event's place:
-			 * a record over the limit would be skipped by every reader. */
-			size_t keep = f->nevents < FRAME_MAX_EVENTS ? f->nevents : FRAME_MAX_EVENTS - 1;
-			events = xreallocarray(NULL, keep + 1, sizeof(*events));
-			if (keep)
-				memcpy(events, f->events, keep * sizeof(*events));
-			struct event *e = &events[keep];
-			memset(e, 0, sizeof(*e));
-			e->kind = EVENT_NOTE;
-			e->detail = why[step];
-			e->valid = UINT64_C(1) << EVENT_F_KIND | UINT64_C(1) << EVENT_F_DETAIL;
-			tmp.events = events;
-			tmp.nevents = keep + 1;
-		}
-		record_encode(&r->line, &tmp, flags[step]);
-		free(events);
-		/* The cap is on the line's bytes before its \n. */
-		if (r->line.len - (r->need_nl ? 1 : 0) - 1 <= RECORD_MAX_LINE)
-			return true;
-	}
-	return false;
-}
-
 static int drop(struct recorder *r, int err)
 {
 	r->dropped++;
@@ -107,36 +68,77 @@ static int drop(struct recorder *r, int err)
 
 int recorder_write(struct recorder *r, const struct frame *f)
 {
+	buf_reset(&r->line);
+	if (!record_encode_bounded(&r->line, f))
+		return drop(r, EFBIG);
+	int rc = recorder_write_line(r, r->line.data, r->line.len);
+	/* Do not keep the memory of one huge record for the rest of the run. */
+	if (r->line.cap > (1u << 20) && r->line.len < (1u << 18))
+		buf_fini(&r->line);
+	return rc;
+}
+
+int recorder_write_line(struct recorder *r, const char *line, size_t len)
+{
 	struct stat st;
 	off_t before = -1;
+	struct iovec iov[2];
+	size_t total = len, left;
+	int niov = 0;
 
-	if (!encode_bounded(r, f))
-		return drop(r, EFBIG);
 	if (r->owned && fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode))
 		before = st.st_size;
-
-	const char *p = r->line.data;
-	size_t left = r->line.len;
+	/* A torn piece that could not be removed gets its own line: the
+	 * newline goes out in the same write as the record. */
+	if (r->need_nl) {
+		static char nl[] = "\n";
+		iov[niov++] = (struct iovec){nl, 1};
+		total++;
+	}
+	iov[niov++] = (struct iovec){(void *)(uintptr_t)line, len}; /* writev only reads it */
+	left = total;
 	while (left) {
-		ssize_t n = write(r->fd, p, left);
-		if (n < 0 && errno == EINTR)
+		ssize_t n = writev(r->fd, iov, niov);
+		if (n < 0 && errno == EINTR) {
+			if (r->cancel && *r->cancel) {
+				/* Stopping: the record is not lost to a fault. */
+				if (left < total)
+					r->need_nl = true;
+				return -EINTR;
+			}
 			continue;
-		if (n < 0) {
-			int e = errno;
+		}
+		if (n <= 0) {
+			int e = n < 0 ? errno : EIO;
 			/* After a short write (file size limit, disk full) the torn
 			 * piece is undone so the next record starts on a line of its
 			 * own; where that is impossible, the next record starts with
 			 * a newline. A pipe cannot be undone: it only loses bytes. */
-			if (left < r->line.len && (before < 0 || ftruncate(r->fd, before) != 0))
+			if (left < total && (before < 0 || ftruncate(r->fd, before) != 0))
 				r->need_nl = true;
 			return drop(r, e);
 		}
-		p += n;
 		left -= (size_t)n;
+		/* Advance the vector past what was written. */
+		size_t done = (size_t)n;
+		while (niov && done >= iov[0].iov_len) {
+			done -= iov[0].iov_len;
+			iov[0] = iov[1];
+			niov--;
+		}
+		if (niov) {
+			iov[0].iov_base = (char *)iov[0].iov_base + done;
+			iov[0].iov_len -= done;
+		}
 	}
 	r->need_nl = false;
 	r->written++;
 	return 0;
+}
+
+void recorder_set_cancel(struct recorder *r, const volatile sig_atomic_t *cancel)
+{
+	r->cancel = cancel;
 }
 
 uint64_t recorder_written(const struct recorder *r)

@@ -4,6 +4,7 @@
 #ifndef GPUR_RECORDER_H
 #define GPUR_RECORDER_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,6 +21,13 @@ void recorder_free(struct recorder *r);
 /* Writes one record. 0, or -errno when the record was dropped (counted; a
  * partial write was undone). -EPIPE means the reader went away. */
 int recorder_write(struct recorder *r, const struct frame *f);
+/* Writes an already encoded record (line ends with \n, at most
+ * RECORD_MAX_LINE + 1 bytes): the same guarantees as recorder_write, so one
+ * encoding can go to several outputs. */
+int recorder_write_line(struct recorder *r, const char *line, size_t len);
+/* While *cancel is set, a write blocked by a signal gives up (-EINTR, not
+ * counted as lost) instead of waiting. */
+void recorder_set_cancel(struct recorder *r, const volatile sig_atomic_t *cancel);
 uint64_t recorder_written(const struct recorder *r);
 uint64_t recorder_dropped(const struct recorder *r);
 /* Name for messages: the file path, or "stdout". */
