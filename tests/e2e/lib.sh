@@ -28,7 +28,7 @@ set -u
 # shellcheck disable=SC2034 # used by the tests
 REC="$FIXTURES/recordings"
 TEST_NAME=$(basename "$0" .sh)
-mkdir -p "$GPUR_TEST_TMP"
+mkdir -p "$GPUR_TEST_TMP" && chmod 755 "$GPUR_TEST_TMP" 2> /dev/null
 T=$(mktemp -d "$GPUR_TEST_TMP/$TEST_NAME.XXXXXX") || exit 1
 trap 'chmod -R u+rwX "$T" 2> /dev/null; rm -rf "$T"' EXIT
 # Records and tables must not depend on the caller's environment.

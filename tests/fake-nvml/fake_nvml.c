@@ -104,6 +104,18 @@ static void parse_procs(json_t *arr, struct fdev *d)
 	}
 }
 
+/* The scenario lives as long as the library: freed when it is unloaded. */
+__attribute__((destructor)) static void unload(void)
+{
+	for (size_t i = 0; i < S.ngpus; i++) {
+		free(S.gpus[i].procs);
+		for (size_t m = 0; m < S.nmig[i]; m++)
+			free(S.migs[i][m].procs);
+	}
+	json_decref(S.root);
+	S.root = NULL;
+}
+
 static void load(void)
 {
 	const char *path = getenv("FAKE_NVML_SCENARIO");

@@ -22,7 +22,8 @@ char *testutil_tmpdir(void)
 
 	if (!base || !*base)
 		base = "/tmp";
-	if (mkdir(base, 0700) != 0 && errno != EEXIST)
+	/* The shared root stays searchable: e2e tests run an unprivileged user under it. */
+	if (mkdir(base, 0755) != 0 && errno != EEXIST)
 		fail_msg("mkdir %s: %s", base, strerror(errno));
 	char *dir = testutil_path(base, "gpur-unit-XXXXXX");
 	if (!mkdtemp(dir))
