@@ -39,6 +39,7 @@ struct user {
 
 struct procinfo {
 	char *root;
+	int rootfd; /* procfs root, for openat */
 	bool system_users; /* root is /proc: ask NSS */
 	struct entry *tab[PROCINFO_BUCKETS];
 	struct user *users;
@@ -55,6 +56,7 @@ struct procinfo *procinfo_new(const char *procfs)
 	char buf[16384];
 
 	pi->root = xstrdup(procfs);
+	pi->rootfd = readfile_opendir(procfs);
 	pi->system_users = strcmp(procfs, "/proc") == 0;
 	pi->ticks = sysconf(_SC_CLK_TCK);
 	pi->page = sysconf(_SC_PAGESIZE);
@@ -95,6 +97,8 @@ void procinfo_free(struct procinfo *pi)
 		free(u->name);
 		free(u);
 	}
+	if (pi->rootfd >= 0)
+		close(pi->rootfd);
 	free(pi->root);
 	free(pi);
 }
@@ -178,13 +182,44 @@ static const char *user_name(struct procinfo *pi, unsigned uid)
 	return u->name;
 }
 
-/* Parses /proc/PID/stat: comm, and after the last ')' the fields we use. */
+/* "PID/name" relative to the procfs root, without printf. */
+static const char *pid_path(char *buf, size_t n, unsigned pid, const char *name)
+{
+	char digits[16];
+	size_t d = 0, i = 0;
+
+	do {
+		digits[d++] = (char)('0' + pid % 10);
+		pid /= 10;
+	} while (pid);
+	while (d && i + 1 < n)
+		buf[i++] = digits[--d];
+	if (i + 1 < n)
+		buf[i++] = '/';
+	while (*name && i + 1 < n)
+		buf[i++] = *name++;
+	buf[i] = '\0';
+	return buf;
+}
+
+static ssize_t read_pid_file(struct procinfo *pi, unsigned pid, const char *name, char *buf, size_t n)
+{
+	char rel[48];
+
+	pid_path(rel, sizeof(rel), pid, name);
+	return pi->rootfd >= 0 ? readfile_fd(pi->rootfd, rel, buf, n) : readfile_at(pi->root, rel, buf, n);
+}
+
+/* Parses /proc/PID/stat: comm in parentheses (which may itself hold spaces
+ * and ')'), then after the last ')' fields 3.. separated by single spaces:
+ * utime 14, stime 15, starttime 22, rss 24. */
 static bool read_stat(struct procinfo *pi, unsigned pid, char *comm, size_t commlen, uint64_t *cpu,
 		      uint64_t *start, uint64_t *rss_pages)
 {
-	char rel[32], buf[2048];
-	snprintf(rel, sizeof(rel), "%u/stat", pid);
-	if (readfile_at(pi->root, rel, buf, sizeof(buf)) <= 0)
+	char buf[1024];
+	uint64_t f[25] = {0};
+
+	if (read_pid_file(pi, pid, "stat", buf, sizeof(buf)) <= 0)
 		return false;
 	char *open = strchr(buf, '('), *close = strrchr(buf, ')');
 	if (!open || !close || close < open)
@@ -194,26 +229,23 @@ static bool read_stat(struct procinfo *pi, unsigned pid, char *comm, size_t comm
 		n = commlen - 1;
 	memcpy(comm, open + 1, n);
 	comm[n] = '\0';
-	/* Fields from 3 (state) on; utime 14, stime 15, starttime 22, rss 24. */
-	unsigned long long f[25] = {0};
-	char *p = close + 1;
+	const char *p = close + 1;
 	for (int i = 3; i <= 24; i++) {
-		while (*p == ' ')
-			p++;
-		if (i == 3) {
-			p++;
-			continue;
-		}
-		char *end;
-		errno = 0;
-		if (*p == '-') {
-			strtoll(p, &end, 10);
-		} else {
-			f[i] = strtoull(p, &end, 10);
-		}
-		if (end == p || errno)
+		if (*p != ' ')
 			return false;
-		p = end;
+		p++;
+		if (i == 14 || i == 15 || i == 22 || i == 24) {
+			uint64_t v = 0;
+			const char *d = p;
+			while (*p >= '0' && *p <= '9' && v < UINT64_MAX / 10)
+				v = v * 10 + (uint64_t)(*p++ - '0');
+			if (p == d)
+				return false;
+			f[i] = v;
+		} else {
+			while (*p && *p != ' ')
+				p++;
+		}
 	}
 	*cpu = f[14] + f[15];
 	*start = f[22];
@@ -223,9 +255,8 @@ static bool read_stat(struct procinfo *pi, unsigned pid, char *comm, size_t comm
 
 static char *read_cmdline(struct procinfo *pi, unsigned pid)
 {
-	char rel[32], buf[PROCESS_CMDLINE_MAX + 1];
-	snprintf(rel, sizeof(rel), "%u/cmdline", pid);
-	ssize_t n = readfile_at(pi->root, rel, buf, sizeof(buf));
+	char buf[PROCESS_CMDLINE_MAX + 1];
+	ssize_t n = read_pid_file(pi, pid, "cmdline", buf, sizeof(buf));
 	if (n <= 0)
 		return NULL; /* kernel threads and zombies have none */
 	while (n > 0 && buf[n - 1] == '\0')
@@ -239,9 +270,8 @@ static char *read_cmdline(struct procinfo *pi, unsigned pid)
 
 static bool read_uid(struct procinfo *pi, unsigned pid, unsigned *uid)
 {
-	char rel[32], buf[4096];
-	snprintf(rel, sizeof(rel), "%u/status", pid);
-	if (readfile_at(pi->root, rel, buf, sizeof(buf)) <= 0)
+	char buf[4096];
+	if (read_pid_file(pi, pid, "status", buf, sizeof(buf)) <= 0)
 		return false;
 	const char *u = strstr(buf, "\nUid:");
 	return u && sscanf(u + 5, "%u", uid) == 1;

@@ -66,15 +66,23 @@ void json_put_string(struct buf *b, const char *s, size_t n, size_t max)
 void json_put_u64(struct buf *b, uint64_t v)
 {
 	char tmp[24];
-	int n = snprintf(tmp, sizeof(tmp), "%" PRIu64, v);
-	buf_append(b, tmp, (size_t)n);
+	char *p = tmp + sizeof(tmp);
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	buf_append(b, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 void json_put_i64(struct buf *b, int64_t v)
 {
-	char tmp[24];
-	int n = snprintf(tmp, sizeof(tmp), "%" PRId64, v);
-	buf_append(b, tmp, (size_t)n);
+	if (v < 0) {
+		buf_putc(b, '-');
+		json_put_u64(b, (uint64_t)0 - (uint64_t)v);
+	} else {
+		json_put_u64(b, (uint64_t)v);
+	}
 }
 
 void json_put_double(struct buf *b, double d)

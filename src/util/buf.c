@@ -32,22 +32,11 @@ void buf_reserve(struct buf *b, size_t n)
 	b->cap = cap;
 }
 
-void buf_append(struct buf *b, const void *p, size_t n)
+void buf_append_slow(struct buf *b, const void *p, size_t n)
 {
 	buf_reserve(b, n);
 	memcpy(b->data + b->len, p, n);
 	b->len += n;
-}
-
-void buf_puts(struct buf *b, const char *s)
-{
-	buf_append(b, s, strlen(s));
-}
-
-void buf_putc(struct buf *b, char c)
-{
-	buf_reserve(b, 1);
-	b->data[b->len++] = c;
 }
 
 void buf_printf(struct buf *b, const char *fmt, ...)

@@ -6,19 +6,11 @@
 #include <stdio.h>
 #include <unistd.h>
 
-ssize_t readfile_at(const char *root, const char *rel, char *buf, size_t n)
+/* Reads all of fd (closed here) into buf. */
+static ssize_t read_all(int fd, char *buf, size_t n)
 {
-	char path[4096];
 	size_t len = 0;
-	int fd;
 
-	if (n == 0)
-		return -EINVAL;
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", root, rel) >= sizeof(path))
-		return -ENAMETOOLONG;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return -errno;
 	while (len < n - 1) {
 		ssize_t r = read(fd, buf + len, n - 1 - len);
 		if (r < 0 && errno == EINTR)
@@ -35,4 +27,34 @@ ssize_t readfile_at(const char *root, const char *rel, char *buf, size_t n)
 	close(fd);
 	buf[len] = '\0';
 	return (ssize_t)len;
+}
+
+ssize_t readfile_at(const char *root, const char *rel, char *buf, size_t n)
+{
+	char path[4096];
+	int fd;
+
+	if (n == 0)
+		return -EINVAL;
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", root, rel) >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	return read_all(fd, buf, n);
+}
+
+ssize_t readfile_fd(int dirfd, const char *rel, char *buf, size_t n)
+{
+	if (n == 0)
+		return -EINVAL;
+	int fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	return read_all(fd, buf, n);
+}
+
+int readfile_opendir(const char *root)
+{
+	return open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 }

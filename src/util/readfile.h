@@ -10,4 +10,9 @@
  * length read, or -errno. */
 ssize_t readfile_at(const char *root, const char *rel, char *buf, size_t n);
 
+/* The same, relative to an open directory (openat). */
+ssize_t readfile_fd(int dirfd, const char *rel, char *buf, size_t n);
+/* Opens root as a directory for readfile_fd; -1 when it cannot. */
+int readfile_opendir(const char *root);
+
 #endif
