@@ -1,0 +1,202 @@
+/* test_procinfo: /proc details of GPU processes from a procfs fixture tree:
+ * parsing stat (a comm with spaces and ')'), the cache per (pid, start
+ * time) that reads cmdline and status once, pid reuse, CPU % from two
+ * samples, users from the tree's etc/passwd; and the host's system figures. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "proc/procinfo.h"
+#include "proc/sysstat.h"
+#include "testutil.h"
+
+struct tree {
+	char *root, *proc;
+};
+
+static void write_at(const char *dir, const char *rel, const char *s)
+{
+	char *p = testutil_path(dir, rel);
+	testutil_write_str(p, s);
+	free(p);
+}
+
+/* stat with comm, utime+stime split, starttime and rss in pages. */
+static void put_proc(struct tree *t, unsigned pid, const char *comm, unsigned long long ticks,
+		     unsigned long long start, unsigned long long rss, const char *cmdline, size_t cmdlen,
+		     unsigned uid)
+{
+	char rel[64], buf[1024];
+	snprintf(rel, sizeof(rel), "%u", pid);
+	char *dir = testutil_path(t->proc, rel);
+	mkdir(dir, 0755);
+	snprintf(buf, sizeof(buf),
+		 "%u (%s) S 1 %u %u 0 -1 4194560 100 0 0 0 %llu %llu 0 0 20 0 1 0 %llu 123456 %llu 184467 0 0 0\n",
+		 pid, comm, pid, pid, ticks / 2, ticks - ticks / 2, start, rss);
+	write_at(dir, "stat", buf);
+	char *cp = testutil_path(dir, "cmdline");
+	testutil_write_file(cp, cmdline, cmdlen);
+	free(cp);
+	snprintf(buf, sizeof(buf), "Name:\t%s\nUid:\t%u\t%u\t%u\t%u\n", comm, uid, uid, uid, uid);
+	write_at(dir, "status", buf);
+	free(dir);
+}
+
+static struct tree *make_tree(void)
+{
+	struct tree *t = calloc(1, sizeof(*t));
+	t->root = testutil_tmpdir();
+	t->proc = testutil_path(t->root, "proc");
+	mkdir(t->proc, 0755);
+	char *etc = testutil_path(t->root, "etc");
+	mkdir(etc, 0755);
+	write_at(etc, "passwd", "root:x:0:0::/root:/bin/sh\nalice:x:1001:1001::/home/alice:/bin/sh\n");
+	free(etc);
+	write_at(t->proc, "stat", "cpu  100 0 100 800 0 0 0 0 0 0\nbtime 1700000000\n");
+	return t;
+}
+
+static void free_tree(struct tree *t)
+{
+	testutil_rmtree(t->root);
+	free(t->root);
+	free(t->proc);
+	free(t);
+}
+
+static void test_stat_cmdline_user_start(void **state)
+{
+	(void)state;
+	struct tree *t = make_tree();
+	long tck = sysconf(_SC_CLK_TCK);
+	put_proc(t, 4242, "we) ird (name", 0, 250 * (unsigned long long)tck, 1000, "python3\0train.py\0--lr\0", 22, 1001);
+	struct procinfo *pi = procinfo_new(t->proc);
+	struct frame *f = frame_new();
+	struct gpu_process *p = frame_add_process(f);
+
+	procinfo_begin(pi, 1000000000ull);
+	procinfo_fill(pi, 4242, f, p);
+	procinfo_end(pi);
+	assert_true(process_has(p, PROC_F_NAME));
+	assert_string_equal(p->name, "we) ird (name");
+	assert_string_equal(p->cmdline, "python3 train.py --lr");
+	assert_string_equal(p->user, "alice");
+	assert_int_equal(p->start_ms, 1700000000000ull + 250000);
+	assert_int_equal(p->host_mem_bytes, 1000ull * (unsigned long long)sysconf(_SC_PAGESIZE));
+	assert_false(process_has(p, PROC_F_CPU)); /* one sample: no rate yet */
+	frame_unref(f);
+	procinfo_free(pi);
+	free_tree(t);
+}
+
+static void test_cache_and_cpu_rate(void **state)
+{
+	(void)state;
+	struct tree *t = make_tree();
+	long tck = sysconf(_SC_CLK_TCK);
+	put_proc(t, 77, "worker", 0, 500, 10, "worker\0", 7, 0);
+	struct procinfo *pi = procinfo_new(t->proc);
+	struct frame *f = frame_new();
+
+	procinfo_begin(pi, 1000000000ull);
+	procinfo_fill(pi, 77, f, frame_add_process(f));
+	procinfo_end(pi);
+	/* Half a second of CPU in one second of wall time; cmdline and user
+	 * changed on disk but belong to the same (pid, start): not re-read. */
+	put_proc(t, 77, "worker", (unsigned long long)tck / 2, 500, 20, "changed\0", 8, 1001);
+	procinfo_begin(pi, 2000000000ull);
+	struct gpu_process *p = frame_add_process(f);
+	procinfo_fill(pi, 77, f, p);
+	procinfo_end(pi);
+	assert_true(process_has(p, PROC_F_CPU));
+	assert_true(p->cpu_pct > 49.9 && p->cpu_pct < 50.1);
+	assert_string_equal(p->cmdline, "worker");
+	assert_string_equal(p->user, "root");
+	assert_int_equal(p->host_mem_bytes, 20ull * (unsigned long long)sysconf(_SC_PAGESIZE)); /* stat is re-read */
+
+	/* The pid is reused by another process (new start time): all re-read. */
+	put_proc(t, 77, "other", 0, 900, 5, "other\0--x\0", 10, 1001);
+	procinfo_begin(pi, 3000000000ull);
+	p = frame_add_process(f);
+	procinfo_fill(pi, 77, f, p);
+	procinfo_end(pi);
+	assert_string_equal(p->cmdline, "other --x");
+	assert_string_equal(p->user, "alice");
+	assert_false(process_has(p, PROC_F_CPU));
+	frame_unref(f);
+	procinfo_free(pi);
+	free_tree(t);
+}
+
+static void test_gone_and_swept(void **state)
+{
+	(void)state;
+	struct tree *t = make_tree();
+	put_proc(t, 5, "a", 0, 1, 1, "a\0", 2, 0);
+	put_proc(t, 6, "b", 0, 1, 1, "b\0", 2, 0);
+	struct procinfo *pi = procinfo_new(t->proc);
+	struct frame *f = frame_new();
+
+	procinfo_begin(pi, 1);
+	procinfo_fill(pi, 5, f, frame_add_process(f));
+	procinfo_fill(pi, 6, f, frame_add_process(f));
+	struct gpu_process *missing = frame_add_process(f);
+	procinfo_fill(pi, 999, f, missing); /* no such pid: fields stay unknown */
+	procinfo_end(pi);
+	assert_int_equal(missing->valid, 0);
+	assert_int_equal(procinfo_cached(pi), 3);
+	procinfo_begin(pi, 2);
+	procinfo_fill(pi, 5, f, frame_add_process(f));
+	procinfo_end(pi);
+	assert_int_equal(procinfo_cached(pi), 1); /* 6 and 999 not seen: forgotten */
+	frame_unref(f);
+	procinfo_free(pi);
+	free_tree(t);
+}
+
+static void test_sysstat(void **state)
+{
+	(void)state;
+	struct tree *t = make_tree();
+	write_at(t->proc, "meminfo", "MemTotal:       1000 kB\nMemFree:         100 kB\nMemAvailable:    400 kB\n");
+	write_at(t->proc, "loadavg", "1.25 0.5 0.25 1/100 4242\n");
+	struct sysstat *s = sysstat_new(t->proc);
+	struct system_stats st;
+
+	assert_int_equal(sysstat_read(s, &st), 0);
+	assert_false(st.valid >> SYS_F_CPU & 1); /* one sample: no rate */
+	assert_int_equal(st.mem_total_bytes, 1024000);
+	assert_int_equal(st.mem_used_bytes, 600 * 1024);
+	assert_true(st.load_1m == 1.25);
+	/* 100 more ticks, 25 of them idle: 75 % busy. */
+	write_at(t->proc, "stat", "cpu  150 0 125 825 0 0 0 0 0 0\nbtime 1700000000\n");
+	assert_int_equal(sysstat_read(s, &st), 0);
+	assert_true(st.valid >> SYS_F_CPU & 1);
+	assert_true(st.cpu_pct > 74.9 && st.cpu_pct < 75.1);
+	sysstat_free(s);
+	free_tree(t);
+
+	s = sysstat_new("/nonexistent-procfs");
+	assert_int_not_equal(sysstat_read(s, &st), 0);
+	assert_int_equal(st.valid, 0);
+	sysstat_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stat_cmdline_user_start),
+		cmocka_unit_test(test_cache_and_cpu_rate),
+		cmocka_unit_test(test_gone_and_swept),
+		cmocka_unit_test(test_sysstat),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
