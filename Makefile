@@ -7,7 +7,7 @@ CMAKE_ARGS ?=
 PREFIX     ?= /usr/local
 FUZZ_SECONDS ?= 30
 
-.PHONY: all build run test test-normal test-asan test-tsan test-fuzz bench fuzz install clean
+.PHONY: all build run demo test test-normal test-asan test-tsan test-fuzz bench fuzz install clean
 
 all: build
 
@@ -18,6 +18,13 @@ build:
 
 run: build
 	@scripts/run.sh $(BUILD)
+
+# Regenerates share/demo/demo.jsonl byte for byte (gpur + the fake NVML +
+# a procfs fixture + a virtual clock; see scripts/make-demo.sh).
+demo:
+	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_ARGS) >/dev/null
+	cmake --build $(BUILD) -j$(JOBS) --target gpur fake_nvml_modern
+	scripts/make-demo.sh $(BUILD)
 
 # The whole suite: normal build (gcc, warnings as errors), the same suite
 # under AddressSanitizer + UBSan, the threaded parts under ThreadSanitizer
@@ -63,6 +70,7 @@ fuzz: test-fuzz
 bench: build
 	@scripts/deps.sh bench
 	bench/replay.sh $(BUILD)
+	bench/poll.sh $(BUILD)
 
 install: build
 	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)

@@ -313,6 +313,15 @@ static void read_gpu(struct nvml *n, struct nvml_dev *d, struct gpu *g, struct r
 		g->throttle = (uint32_t)(u64 & ((1u << GPU_THROTTLE__COUNT) - 1));
 		gpu_set(g, GPU_F_THROTTLE);
 	}
+	/* Sizes and limits stay known for a GPU that gets lost later. */
+	if (gpu_has(g, GPU_F_MEM_TOTAL)) {
+		d->statics.mem_total_bytes = g->mem_total_bytes;
+		gpu_set(&d->statics, GPU_F_MEM_TOTAL);
+	}
+	if (gpu_has(g, GPU_F_POWER_LIMIT)) {
+		d->statics.power_limit_w = g->power_limit_w;
+		gpu_set(&d->statics, GPU_F_POWER_LIMIT);
+	}
 	pthread_mutex_lock(&n->mu);
 	if (d->have_rx) {
 		g->pcie_rx_bytes_per_s = d->rx;
