@@ -13,6 +13,7 @@
 #include "backend/backend.h"
 #include "backend/replay.h"
 #include "gpusel.h"
+#include "output/sink.h"
 #include "output/table.h"
 #include "proc/sysstat.h"
 #include "record/record_encode.h"
@@ -35,13 +36,6 @@ struct source {
 	struct sysstat *sysstat;
 	struct frame *held; /* replay: the frame being read into */
 	const char *replay_path;
-};
-
-struct out {
-	struct recorder *log, *json;
-	struct buf line; /* one encoding for both outputs */
-	bool log_reported, json_reported;
-	bool epipe;
 };
 
 static bool utf8_locale(void)
@@ -134,41 +128,6 @@ static struct frame *next_frame(struct source *src)
 	return frame_ref(src->held);
 }
 
-static void report_write(struct recorder *r, int rc, bool *reported)
-{
-	if (rc == 0 || *reported)
-		return;
-	*reported = true;
-	msg_error("%s: record lost: %s (monitoring goes on; losses are counted)",
-		recorder_name(r), strerror(-rc));
-}
-
-/* Writes f to the outputs, encoded once; false when stdout went away
- * (stop quietly). */
-static bool emit(struct out *o, const struct frame *f)
-{
-	buf_reset(&o->line);
-	bool fits = record_encode_bounded(&o->line, f);
-	bool ok = true;
-	if (o->log) {
-		int rc = fits ? recorder_write_line(o->log, o->line.data, o->line.len) : recorder_write(o->log, f);
-		if (rc != -EINTR)
-			report_write(o->log, rc, &o->log_reported);
-	}
-	if (o->json) {
-		int rc = fits ? recorder_write_line(o->json, o->line.data, o->line.len) : recorder_write(o->json, f);
-		if (rc == -EPIPE) {
-			o->epipe = true;
-			ok = false;
-		} else if (rc != -EINTR) {
-			report_write(o->json, rc, &o->json_reported);
-		}
-	}
-	if (o->line.cap > (1u << 20) && o->line.len < (1u << 18))
-		buf_fini(&o->line); /* one huge record does not stay in memory */
-	return ok;
-}
-
 static void sleep_until(uint64_t deadline_ns)
 {
 	while (!run_stop_requested) {
@@ -200,7 +159,7 @@ static void print_table(const struct frame *f, const struct config *cfg)
 	buf_fini(&b);
 }
 
-static int run_once(const struct config *cfg, struct source *src, struct out *o, const struct gpusel *sel)
+static int run_once(const struct config *cfg, struct source *src, struct sink *o, const struct gpusel *sel)
 {
 	struct frame *f = next_frame(src);
 
@@ -218,17 +177,17 @@ static int run_once(const struct config *cfg, struct source *src, struct out *o,
 	if (sel)
 		gpusel_apply(sel, f);
 	if (cfg->json) {
-		emit(o, f);
+		sink_emit(o, f);
 	} else {
-		if (o->log)
-			report_write(o->log, recorder_write(o->log, f), &o->log_reported);
+		if (o->log && recorder_write(o->log, f) != 0)
+			msg_error("%s: record lost: %s", recorder_name(o->log), strerror(recorder_last_error(o->log)));
 		print_table(f, cfg);
 	}
 	frame_unref(f);
 	return 0;
 }
 
-static int run_stream(const struct config *cfg, struct source *src, struct out *o, const struct gpusel *sel)
+static int run_stream(const struct config *cfg, struct source *src, struct sink *o, const struct gpusel *sel)
 {
 	uint64_t period = (uint64_t)(cfg->interval * 1e9);
 	uint64_t next = clock_mono_ns();
@@ -242,7 +201,7 @@ static int run_stream(const struct config *cfg, struct source *src, struct out *
 			break;
 		if (sel)
 			gpusel_apply(sel, f);
-		bool ok = emit(o, f);
+		bool ok = sink_emit(o, f);
 		frame_unref(f);
 		if (!ok || (cfg->count && ++polls >= cfg->count))
 			break;
@@ -286,11 +245,12 @@ static bool replays_into_itself(const struct config *cfg)
 int run_main(const struct config *cfg)
 {
 	struct source src = {.replay_path = cfg->replay_path};
-	struct out o = {0};
+	struct sink o;
 	struct gpusel *sel = NULL;
 	char err[1024];
 	char host[256];
 	int status = 0;
+	sink_init(&o);
 	struct backend_env env = {.procfs = cfg->procfs, .sysfs = cfg->sysfs, .clock = &CLOCK_SYSTEM};
 	struct clock_virtual virt;
 	const char *vstart = getenv("GPUR_VIRTUAL_CLOCK_MS");
@@ -378,9 +338,7 @@ int run_main(const struct config *cfg)
 		}
 	}
 out:
-	buf_fini(&o.line);
-	recorder_free(o.log);
-	recorder_free(o.json);
+	sink_fini(&o);
 	sampler_free(src.sampler);
 	sysstat_free(src.sysstat);
 	replay_free(src.replay);

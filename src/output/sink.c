@@ -1,0 +1,69 @@
+/* sink: one encoding, several outputs, failures reported once. */
+#include "output/sink.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "record/record_encode.h"
+#include "util/msg.h"
+
+void sink_init(struct sink *s)
+{
+	memset(s, 0, sizeof(*s));
+	buf_init(&s->line);
+	pthread_mutex_init(&s->mu, NULL);
+}
+
+void sink_fini(struct sink *s)
+{
+	recorder_free(s->log);
+	recorder_free(s->json);
+	buf_fini(&s->line);
+	pthread_mutex_destroy(&s->mu);
+	s->log = s->json = NULL;
+}
+
+static void report(struct sink *s, struct recorder *r, int rc, bool *reported)
+{
+	if (rc == 0 || rc == -EINTR || *reported)
+		return;
+	*reported = true;
+	pthread_mutex_lock(&s->mu);
+	snprintf(s->note, sizeof(s->note), "%s: record lost: %s (monitoring goes on; losses are counted)",
+		 recorder_name(r), strerror(-rc));
+	pthread_mutex_unlock(&s->mu);
+	if (!s->quiet)
+		msg_error("%s", s->note);
+}
+
+bool sink_emit(struct sink *s, const struct frame *f)
+{
+	bool ok = true;
+
+	buf_reset(&s->line);
+	bool fits = record_encode_bounded(&s->line, f);
+	if (s->log) {
+		int rc = fits ? recorder_write_line(s->log, s->line.data, s->line.len) : recorder_write(s->log, f);
+		report(s, s->log, rc, &s->log_reported);
+	}
+	if (s->json) {
+		int rc = fits ? recorder_write_line(s->json, s->line.data, s->line.len) : recorder_write(s->json, f);
+		if (rc == -EPIPE) {
+			s->epipe = true;
+			ok = false;
+		} else {
+			report(s, s->json, rc, &s->json_reported);
+		}
+	}
+	if (s->line.cap > (1u << 20) && s->line.len < (1u << 18))
+		buf_fini(&s->line); /* one huge record does not stay in memory */
+	return ok;
+}
+
+void sink_note(struct sink *s, char *out, size_t n)
+{
+	pthread_mutex_lock(&s->mu);
+	snprintf(out, n, "%s", s->note);
+	pthread_mutex_unlock(&s->mu);
+}

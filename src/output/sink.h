@@ -1,0 +1,33 @@
+/* sink: where a run's records go (--log FILE, --json stdout): each record
+ * encoded once and written to every output; a failure is counted, reported
+ * once per output (on stderr, or kept for the dashboard) and the run goes on. */
+#ifndef GPUR_SINK_H
+#define GPUR_SINK_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/frame.h"
+#include "record/recorder.h"
+#include "util/buf.h"
+
+struct sink {
+	struct recorder *log, *json; /* owned; either may be NULL */
+	struct buf line;             /* one encoding for both outputs */
+	bool log_reported, json_reported;
+	bool epipe;                  /* stdout went away */
+	bool quiet;                  /* the dashboard owns the terminal: keep messages */
+	pthread_mutex_t mu;          /* guards note */
+	char note[256];              /* the latest failure, for the dashboard */
+};
+
+void sink_init(struct sink *s);
+/* Frees the recorders and the buffer. */
+void sink_fini(struct sink *s);
+/* Writes f to every output. False when stdout went away (stop quietly). */
+bool sink_emit(struct sink *s, const struct frame *f);
+/* Copies the latest failure message ("" if none) into out. */
+void sink_note(struct sink *s, char *out, size_t n);
+
+#endif
