@@ -177,7 +177,8 @@ static void proc_spawn(struct gen *g, struct proc_slot *p, unsigned gpu, uint64_
 	p->kind = (unsigned)rng_below(r, JOB__COUNT);
 	p->user = (unsigned)rng_below(r, sizeof(USERS) / sizeof(USERS[0]));
 	/* Some processes were already running when the recording began. */
-	p->start_ms = now_ms - rng_below(r, 6 * 3600 * 1000);
+	uint64_t back = rng_below(r, 6 * 3600 * 1000);
+	p->start_ms = back < now_ms ? now_ms - back : 0;
 	p->end_ms = now_ms + 600000 + rng_below(r, 3 * 3600 * 1000);
 	p->container_pid = 1 + rng_below(r, 200);
 	hex(r, id, 64);

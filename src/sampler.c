@@ -197,6 +197,11 @@ size_t sampler_nbackends(const struct sampler *s)
 	return s->nw;
 }
 
+const char *sampler_backend_name(const struct sampler *s, size_t i)
+{
+	return i < s->nw ? backend_name(s->w[i]->b) : "";
+}
+
 uint64_t sampler_busy_ms(struct sampler *s, size_t i)
 {
 	uint64_t ms = 0;

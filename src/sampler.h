@@ -36,6 +36,8 @@ void sampler_free(struct sampler *s);
 struct frame *sampler_tick(struct sampler *s);
 /* Number of backends, and the name and status of one (for the UI). */
 size_t sampler_nbackends(const struct sampler *s);
+/* Name of backend i. */
+const char *sampler_backend_name(const struct sampler *s, size_t i);
 /* Milliseconds the backend's current call has been running, 0 if idle. */
 uint64_t sampler_busy_ms(struct sampler *s, size_t i);
 

@@ -134,6 +134,24 @@ int replay_next(struct replay *r, struct frame *f)
 	return read_record(r, f);
 }
 
+int replay_rewind(struct replay *r)
+{
+	if (lseek(r->fd, 0, SEEK_SET) < 0)
+		return -errno;
+	const volatile sig_atomic_t *cancel = r->lr.cancel;
+	if (!r->done)
+		line_reader_fini(&r->lr);
+	line_reader_init(&r->lr, r->fd, RECORD_MAX_LINE);
+	r->lr.cancel = cancel;
+	if (!r->scratch)
+		r->scratch = frame_new();
+	frame_unref(r->first);
+	r->first = NULL;
+	r->done = false;
+	memset(&r->stats, 0, sizeof(r->stats));
+	return 0;
+}
+
 void replay_set_cancel(struct replay *r, const volatile sig_atomic_t *cancel)
 {
 	r->lr.cancel = cancel;

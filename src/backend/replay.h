@@ -31,6 +31,9 @@ void replay_free(struct replay *r);
  * with "replay:<position>". */
 int replay_next(struct replay *r, struct frame *f);
 const struct replay_stats *replay_stats(const struct replay *r);
+/* Back to the start of the file: the next replay_next() returns the first
+ * valid record again. 0, or -errno (a pipe cannot rewind). */
+int replay_rewind(struct replay *r);
 /* While *cancel is set, a read blocked by a signal gives up: the replay ends
  * (read_error -EINTR) instead of waiting for more input. */
 void replay_set_cancel(struct replay *r, const volatile sig_atomic_t *cancel);

@@ -39,12 +39,20 @@ static int fill(struct line_reader *lr)
 		return lr->eof = 1;
 	lr->pos = 0;
 	lr->len = (size_t)n;
-	if (!lr->bof_done) {
-		lr->bof_done = 1;
-		if (lr->len >= 3 && memcmp(lr->chunk, "\xEF\xBB\xBF", 3) == 0)
-			lr->pos = 3;
-	}
 	return 0;
+}
+
+/* A UTF-8 byte-order mark at the start of the file is not part of the
+ * first line, however the reads that brought it were split. */
+static void skip_bom(struct line_reader *lr, const char **line, size_t *len)
+{
+	bool first = !lr->bof_done && lr->lineno == 1;
+
+	lr->bof_done = 1;
+	if (first && *len >= 3 && memcmp(*line, "\xEF\xBB\xBF", 3) == 0) {
+		*line += 3;
+		*len -= 3;
+	}
 }
 
 int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
@@ -93,6 +101,7 @@ int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
 			if (n <= lr->cap) {
 				*line = lr->line.data ? lr->line.data : "";
 				*len = n;
+				skip_bom(lr, line, len);
 				return 1;
 			}
 		}
@@ -109,6 +118,7 @@ int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
 		if (!skipping && n <= lr->cap) {
 			*line = lr->line.data;
 			*len = n;
+			skip_bom(lr, line, len);
 			return 1;
 		}
 		lr->oversized++;

@@ -1,0 +1,467 @@
+/* draw: the dashboard's top half — header, one panel per GPU, history
+ * sparklines, the events line and the footer — laid out for the terminal's
+ * size, from 80x24 (one compact line per GPU) to wide screens. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend/replay.h"
+#include "tui/tui_priv.h"
+
+#define MIN_ROWS 12
+#define MIN_COLS 60
+
+static bool known(const struct gpu *g, enum gpu_field f)
+{
+	return gpu_has(g, f);
+}
+
+static double mem_pct(const struct gpu *g)
+{
+	if (!known(g, GPU_F_MEM_USED) || !known(g, GPU_F_MEM_TOTAL) || g->mem_total_bytes == 0)
+		return -1;
+	return 100.0 * (double)g->mem_used_bytes / (double)g->mem_total_bytes;
+}
+
+static enum tui_color temp_color(const struct gpu *g)
+{
+	if (!known(g, GPU_F_TEMP))
+		return TC_NONE;
+	int64_t slow = known(g, GPU_F_TEMP_SLOWDOWN) ? g->temp_slowdown_c : 85;
+	if (g->temp_c >= slow)
+		return TC_CRIT;
+	if (g->temp_c >= slow - 5)
+		return TC_WARN;
+	return TC_NONE;
+}
+
+/* A GPU is idle when its utilisation is 0 or unknown and no process uses it. */
+static bool idle(const struct frame *f, size_t i)
+{
+	const struct gpu *g = &f->gpus[i];
+	if (known(g, GPU_F_UTIL) && g->util_pct > 0)
+		return false;
+	for (size_t p = 0; p < f->nprocs; p++)
+		if (f->procs[p].gpu_index == i)
+			return false;
+	return true;
+}
+
+/* Memory no listed process accounts for; false when that is not known. */
+static bool unattributed(const struct frame *f, size_t i, uint64_t *out)
+{
+	const struct gpu *g = &f->gpus[i];
+	uint64_t sum = 0;
+
+	if (!known(g, GPU_F_MEM_USED))
+		return false;
+	for (size_t p = 0; p < f->nprocs; p++) {
+		const struct gpu_process *pr = &f->procs[p];
+		if (pr->gpu_index != i)
+			continue;
+		if (!process_has(pr, PROC_F_GPU_MEM))
+			return false;
+		sum += pr->gpu_mem_bytes;
+	}
+	*out = sum < g->mem_used_bytes ? g->mem_used_bytes - sum : 0;
+	return true;
+}
+
+static void draw_header(struct tui *t, const struct frame *f)
+{
+	char buf[512], drv[300], when[32], part[160];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	tui_attr(t, TC_HEAD, true);
+	mvhline(0, 0, ' ', t->cols);
+	int x = tui_text(t, 0, 0, "gpur ", 5);
+	x += tui_text(t, 0, x, f && frame_has(f, FRAME_F_HOST) ? f->host : "", 32);
+	tui_attr(t, TC_HEAD, false);
+	const char *dot = t->utf8 ? " \u00b7 " : " - ";
+	buf[0] = '\0';
+	if (t->st.replay) {
+		char at[32] = "--";
+		if (f && frame_has(f, FRAME_F_TS)) {
+			time_t ts = (time_t)(f->ts_ms / 1000);
+			struct tm rt;
+			localtime_r(&ts, &rt);
+			strftime(at, sizeof(at), "%H:%M:%S", &rt);
+		}
+		const char *state = t->st.at_end ? "end" : t->st.paused ? (t->utf8 ? "\u275a\u275a" : "||")
+									 : (t->utf8 ? "\u25b6" : ">");
+		const char *name = strrchr(t->cfg->replay_path, '/');
+		name = name ? name + 1 : t->cfg->replay_path;
+		const char *src = f ? replay_driver_line(f, drv, sizeof(drv), !t->utf8) : NULL;
+		snprintf(buf, sizeof(buf), "REPLAY %s%s%s%s%s #%" PRIu64 " %s%g %s", name, src ? dot : "", src ? src : "",
+			 dot, at, t->st.position, t->utf8 ? "\u00d7" : "x", t->st.speed, state);
+	} else if (f) {
+		snprintf(buf, sizeof(buf), "%s%s%s", frame_has(f, FRAME_F_BACKEND) ? f->backend : "",
+			 frame_has(f, FRAME_F_DRIVER) ? dot : "", frame_has(f, FRAME_F_DRIVER) ? f->driver : "");
+		if (f->cuda) {
+			snprintf(part, sizeof(part), "%sCUDA %s", dot, f->cuda);
+			strncat(buf, part, sizeof(buf) - strlen(buf) - 1);
+		}
+	}
+	snprintf(part, sizeof(part), "%s  every %gs%s", when, t->st.interval, t->frozen ? "  PAUSED" : "");
+	int right = tui_text_width(t, part);
+	tui_text(t, 0, x + 2, buf, t->cols - x - 3 - right);
+	tui_attr(t, TC_HEAD, true);
+	tui_text_right(t, 0, t->cols - right - 1, part, right);
+	tui_attr(t, TC_HEAD, false);
+
+	/* Line 2: the host (from the record) and gpur itself. */
+	mvhline(1, 0, ' ', t->cols);
+	x = 0;
+	if (f && frame_has(f, FRAME_F_SYSTEM)) {
+		const struct system_stats *s = &f->system;
+		char used[16], total[16];
+		tui_size(used, sizeof(used), s->valid >> SYS_F_MEM_USED & 1, s->mem_used_bytes);
+		tui_size(total, sizeof(total), s->valid >> SYS_F_MEM_TOTAL & 1, s->mem_total_bytes);
+		char cpu[16] = "--", load[16] = "--";
+		if (s->valid >> SYS_F_CPU & 1)
+			snprintf(cpu, sizeof(cpu), "%.0f%%", s->cpu_pct);
+		if (s->valid >> SYS_F_LOAD1 & 1)
+			snprintf(load, sizeof(load), "%.2f", s->load_1m);
+		snprintf(buf, sizeof(buf), "CPU %s  MEM %s/%s  LOAD %s   ", cpu, used, total, load);
+		x += tui_text(t, 1, x, buf, t->cols - x);
+	}
+	char rss[16];
+	tui_size(rss, sizeof(rss), t->self_rss > 0, t->self_rss);
+	snprintf(buf, sizeof(buf), "gpur %.1f%% %s", t->self_cpu, rss);
+	if (f && !t->st.replay) {
+		snprintf(part, sizeof(part), " poll %.1fms", (double)f->poll_us / 1000.0);
+		strncat(buf, part, sizeof(buf) - strlen(buf) - 1);
+	}
+	tui_attr(t, TC_DIM, true);
+	x += tui_text(t, 1, x, buf, t->cols - x);
+	tui_attr(t, TC_DIM, false);
+	/* Never frozen: say how long a backend has not answered. */
+	if (t->st.busy_ms >= 2000) {
+		snprintf(buf, sizeof(buf), "   no answer from %s for %" PRIu64 " s", t->st.busy_backend,
+			 t->st.busy_ms / 1000);
+		tui_attr(t, TC_CRIT, true);
+		x += tui_text(t, 1, x, buf, t->cols - x);
+		tui_attr(t, TC_CRIT, false);
+	}
+	if (t->status[0]) {
+		tui_attr(t, TC_WARN, true);
+		tui_text(t, 1, x + 3, t->status, t->cols - x - 3);
+		tui_attr(t, TC_WARN, false);
+	}
+}
+
+static void fmt_pct(char *b, size_t n, const struct gpu *g, enum gpu_field f, double v)
+{
+	if (known(g, f))
+		snprintf(b, n, "%3.0f%%", v);
+	else
+		snprintf(b, n, " --%%");
+}
+
+/* One line per GPU: index, name, util and memory bars, temperature, power. */
+static void draw_gpu_compact(struct tui *t, const struct frame *f, size_t i, int y, int x, int w)
+{
+	const struct gpu *g = &f->gpus[i];
+	unsigned st = gpu_state(g);
+	bool gone = st == GPU_STATE_LOST || st == GPU_STATE_SUSPENDED;
+	char buf[128], used[16], total[16];
+
+	snprintf(buf, sizeof(buf), "%2zu ", i);
+	tui_attr(t, TC_HEAD, true);
+	tui_text(t, y, x, buf, 3);
+	tui_attr(t, TC_HEAD, false);
+	int namew = w >= 100 ? 24 : w >= 70 ? 14 : 8;
+	if (gone)
+		tui_attr(t, TC_DIM, true);
+	tui_text(t, y, x + 3, known(g, GPU_F_NAME) ? g->name : "--", namew);
+	if (gone) {
+		tui_attr(t, TC_DIM, false);
+		tui_attr(t, TC_CRIT, true);
+		tui_text(t, y, x + 4 + namew, st == GPU_STATE_LOST ? "LOST" : "suspended", 10);
+		tui_attr(t, TC_CRIT, false);
+		tui_size(total, sizeof(total), known(g, GPU_F_MEM_TOTAL), g->mem_total_bytes);
+		snprintf(buf, sizeof(buf), "mem --/%s", total);
+		tui_attr(t, TC_DIM, true);
+		tui_text(t, y, x + 15 + namew, buf, w - 15 - namew);
+		tui_attr(t, TC_DIM, false);
+		return;
+	}
+	int cx = x + 4 + namew;
+	int barw = w >= 100 ? 14 : w >= 70 ? 8 : 0;
+	if (barw) {
+		tui_bar(t, y, cx, barw, known(g, GPU_F_UTIL) ? g->util_pct : -1, TC_BAR);
+		cx += barw;
+	}
+	fmt_pct(buf, sizeof(buf), g, GPU_F_UTIL, g->util_pct);
+	cx += tui_text(t, y, cx, buf, 5) + 1;
+	double mp = mem_pct(g);
+	if (barw) {
+		tui_bar(t, y, cx, barw, mp, mp > 90 ? TC_CRIT : TC_BAR);
+		cx += barw;
+	}
+	tui_size(used, sizeof(used), known(g, GPU_F_MEM_USED), g->mem_used_bytes);
+	tui_size(total, sizeof(total), known(g, GPU_F_MEM_TOTAL), g->mem_total_bytes);
+	snprintf(buf, sizeof(buf), "%s/%s", used, total);
+	if (mp > 90)
+		tui_attr(t, TC_CRIT, true);
+	cx += tui_text_right(t, y, cx, buf, 11) + 1;
+	if (mp > 90)
+		tui_attr(t, TC_CRIT, false);
+	if (known(g, GPU_F_TEMP))
+		snprintf(buf, sizeof(buf), "%3" PRId64 "%s", g->temp_c, t->utf8 ? "\u00b0C" : "C");
+	else
+		snprintf(buf, sizeof(buf), " --%s", t->utf8 ? "\u00b0C" : "C");
+	enum tui_color tc = temp_color(g);
+	tui_attr(t, tc, true);
+	cx += tui_text(t, y, cx, buf, 5) + 1;
+	tui_attr(t, tc, false);
+	if (known(g, GPU_F_POWER))
+		snprintf(buf, sizeof(buf), "%4.0f", g->power_w);
+	else
+		snprintf(buf, sizeof(buf), "  --");
+	if (w >= 70) {
+		char lim[16] = "--";
+		if (known(g, GPU_F_POWER_LIMIT))
+			snprintf(lim, sizeof(lim), "%.0f", g->power_limit_w);
+		strncat(buf, "/", sizeof(buf) - strlen(buf) - 1);
+		strncat(buf, lim, sizeof(buf) - strlen(buf) - 1);
+	}
+	strncat(buf, "W", sizeof(buf) - strlen(buf) - 1);
+	tui_text(t, y, cx, buf, x + w - cx);
+}
+
+/* The second line of a full panel: clocks, PCIe, codecs, P-state, fan,
+ * throttle reasons, memory no process accounts for. */
+static void draw_gpu_details(struct tui *t, const struct frame *f, size_t i, int y, int x, int w)
+{
+	const struct gpu *g = &f->gpus[i];
+	char buf[512], a[24], b[24];
+	size_t n = 0;
+
+	if (gpu_is_unread(g))
+		return;
+#define ADD(...) n += (size_t)snprintf(buf + n, n < sizeof(buf) ? sizeof(buf) - n : 0, __VA_ARGS__)
+	if (known(g, GPU_F_CLOCK_GFX))
+		ADD("GFX %" PRIu64 "MHz  ", g->clock_gfx_mhz);
+	else
+		ADD("GFX --  ");
+	if (known(g, GPU_F_CLOCK_MEM))
+		ADD("MCLK %" PRIu64 "MHz  ", g->clock_mem_mhz);
+	if (known(g, GPU_F_FAN_PCT))
+		ADD("FAN %.0f%%  ", g->fan_pct);
+	else if (known(g, GPU_F_FAN_RPM))
+		ADD("FAN %" PRIu64 "rpm  ", g->fan_rpm);
+	if (known(g, GPU_F_PCIE_GEN) && known(g, GPU_F_PCIE_WIDTH))
+		ADD("PCIe %" PRIu64 "x%" PRIu64 " ", g->pcie_gen, g->pcie_width);
+	if (known(g, GPU_F_PCIE_RX) || known(g, GPU_F_PCIE_TX)) {
+		tui_size(a, sizeof(a), known(g, GPU_F_PCIE_RX), g->pcie_rx_bytes_per_s);
+		tui_size(b, sizeof(b), known(g, GPU_F_PCIE_TX), g->pcie_tx_bytes_per_s);
+		ADD("RX %s/s TX %s/s  ", a, b);
+	}
+	if (known(g, GPU_F_ENC) || known(g, GPU_F_DEC)) {
+		if (known(g, GPU_F_ENC))
+			snprintf(a, sizeof(a), "%.0f%%", g->enc_pct);
+		else
+			snprintf(a, sizeof(a), "--");
+		if (known(g, GPU_F_DEC))
+			snprintf(b, sizeof(b), "%.0f%%", g->dec_pct);
+		else
+			snprintf(b, sizeof(b), "--");
+		ADD("ENC %s DEC %s  ", a, b);
+	}
+	if (known(g, GPU_F_PSTATE))
+		ADD("P%" PRIu64 "  ", g->pstate);
+	uint64_t un;
+	if (unattributed(f, i, &un) && un > 0) {
+		tui_size(a, sizeof(a), true, un);
+		ADD("unattributed %s  ", a);
+	}
+#undef ADD
+	tui_attr(t, TC_DIM, true);
+	int used = tui_text(t, y, x + 4, buf, w - 4);
+	tui_attr(t, TC_DIM, false);
+	if (known(g, GPU_F_THROTTLE) && g->throttle & ~(1u << GPU_THROTTLE_GPU_IDLE)) {
+		size_t m = 0;
+		buf[0] = '\0';
+		for (unsigned r = 1; r < GPU_THROTTLE__COUNT; r++)
+			if (g->throttle >> r & 1u)
+				m += (size_t)snprintf(buf + m, m < sizeof(buf) ? sizeof(buf) - m : 0, "%s%s",
+						      m ? "," : "throttle: ", GPU_THROTTLE_NAMES[r]);
+		tui_attr(t, TC_WARN, true);
+		tui_text(t, y, x + 4 + used, buf, w - 4 - used);
+		tui_attr(t, TC_WARN, false);
+	}
+}
+
+/* Sparklines of the chosen metric, one row per GPU, with a time axis. */
+static int draw_charts(struct tui *t, const struct frame *f, const size_t *shown, size_t nshown, int y, int h)
+{
+	static const char *const blocks[] = {" ", "\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588"};
+	static const char ascii[] = " .:-=+*#%@";
+	uint8_t samples[512];
+	char buf[160];
+	int w = t->cols - 6;
+
+	if (h < 3 || w < 10)
+		return 0;
+	if (w > (int)sizeof(samples))
+		w = (int)sizeof(samples);
+	size_t rows = nshown < (size_t)(h - 2) ? nshown : (size_t)(h - 2);
+	double span = (double)w * t->st.interval;
+	snprintf(buf, sizeof(buf), "history: %s (c: next)   last %.0f s, newest right", history_metric_name(t->set.chart),
+		 span);
+	tui_attr(t, TC_HEAD, true);
+	tui_text(t, y, 0, buf, t->cols);
+	tui_attr(t, TC_HEAD, false);
+	for (size_t r = 0; r < rows; r++) {
+		const struct gpu *g = &f->gpus[shown[r]];
+		snprintf(buf, sizeof(buf), "%2zu", shown[r]);
+		tui_text(t, y + 1 + (int)r, 0, buf, 3);
+		size_t n = history_get(t->hist, g->device_id ? g->device_id : "", t->set.chart, samples, (size_t)w);
+		int x0 = 4 + w - (int)n;
+		for (size_t k = 0; k < n; k++) {
+			uint8_t v = samples[k];
+			int lvl;
+			if (v == HISTORY_UNKNOWN) {
+				mvaddch(y + 1 + (int)r, x0 + (int)k, t->utf8 ? ' ' : ' ');
+				continue;
+			}
+			if (t->utf8) {
+				lvl = v >= 100 ? 8 : (v * 8 + 99) / 100;
+				if (v > 0 && lvl == 0)
+					lvl = 1;
+				mvaddstr(y + 1 + (int)r, x0 + (int)k, blocks[lvl]);
+			} else {
+				lvl = v >= 100 ? 9 : v * 9 / 100;
+				mvaddch(y + 1 + (int)r, x0 + (int)k, (chtype)ascii[lvl]);
+			}
+		}
+	}
+	/* Time axis. */
+	int ay = y + 1 + (int)rows;
+	mvhline(ay, 4, t->utf8 ? ACS_HLINE : '-', w);
+	snprintf(buf, sizeof(buf), "-%.0fs", span);
+	tui_text(t, ay, 4, buf, 10);
+	tui_text_right(t, ay, 4 + w - 4, "now", 4);
+	return (int)rows + 2;
+}
+
+static void draw_events_line(struct tui *t, int y)
+{
+	mvhline(y, 0, ' ', t->cols);
+	if (!t->nevents)
+		return;
+	const struct tui_event *e = &t->events[(t->nevents - 1) % TUI_EVENTS];
+	char when[16] = "--:--:--", buf[256];
+	time_t ts = (time_t)(e->ts_ms / 1000);
+	struct tm tm;
+	if (e->ts_ms && localtime_r(&ts, &tm))
+		strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	snprintf(buf, sizeof(buf), "%s %s", when, e->text);
+	tui_attr(t, e->bad ? TC_CRIT : TC_WARN, true);
+	tui_text(t, y, 0, buf, t->cols);
+	tui_attr(t, e->bad ? TC_CRIT : TC_WARN, false);
+}
+
+static void draw_footer(struct tui *t, int y)
+{
+	const char *keys = t->st.replay
+				   ? "q quit  ? help  space pause  . step  +/- speed  Home/End  \u2191\u2193 select  </> sort  / filter  "
+				     "c chart  \u23ce cmd"
+				   : "q quit  ? help  \u2191\u2193 select  </> sort  r rev  / filter  u mine  i idle  c chart  "
+				     "p pause  \u23ce cmd  C cols  d/D interval";
+	char ascii[256];
+	if (!t->utf8) {
+		/* The same hints without arrows and symbols. */
+		snprintf(ascii, sizeof(ascii), "%s",
+			 t->st.replay ? "q quit  ? help  space pause  . step  +/- speed  Home/End  j/k select  </> sort  / filter  c chart  Enter cmd"
+				      : "q quit  ? help  j/k select  </> sort  r rev  / filter  u mine  i idle  c chart  p pause  Enter cmd  C cols  d/D interval");
+		keys = ascii;
+	}
+	tui_attr(t, TC_SEL, true);
+	mvhline(y, 0, ' ', t->cols);
+	if (t->editing) {
+		char buf[200];
+		snprintf(buf, sizeof(buf), "filter: %s_   (Enter keep, Esc clear)", t->filter);
+		tui_text(t, y, 0, buf, t->cols);
+	} else {
+		tui_text(t, y, 0, keys, t->cols);
+	}
+	tui_attr(t, TC_SEL, false);
+}
+
+void tui_draw(struct tui *t)
+{
+	const struct frame *f = t->frame;
+	size_t shown[FRAME_MAX_GPUS], nshown = 0;
+
+	erase();
+	if (t->rows < MIN_ROWS || t->cols < MIN_COLS) {
+		char buf[80];
+		snprintf(buf, sizeof(buf), "terminal too small: %dx%d, gpur needs %dx%d", t->cols, t->rows, MIN_COLS, MIN_ROWS);
+		tui_text(t, t->rows / 2, 0, buf, t->cols);
+		return;
+	}
+	draw_header(t, f);
+	int y = 2;
+	int bottom = t->rows - 2; /* events line, footer */
+	if (f) {
+		for (size_t i = 0; i < f->ngpus; i++)
+			if (!t->hide_idle || !idle(f, i))
+				shown[nshown++] = i;
+		int avail = bottom - y;
+		/* Processes keep at least a third of the screen (and 5 rows). */
+		int proc_min = avail / 3 > 5 ? avail / 3 : 5;
+		int gpu_rows_max = avail - proc_min;
+		bool full = t->cols >= 100 && (int)nshown * 2 <= gpu_rows_max;
+		int per_line = 1;
+		if (!full && t->cols >= 160 && (int)nshown > gpu_rows_max)
+			per_line = t->cols / 80;
+		int lines = full ? (int)nshown * 2 : ((int)nshown + per_line - 1) / per_line;
+		int more = 0;
+		if (lines > gpu_rows_max) {
+			more = (int)((lines - (gpu_rows_max - 1)) * (full ? 1 : per_line));
+			lines = gpu_rows_max - 1;
+		}
+		int cellw = t->cols / per_line;
+		size_t drawn = 0;
+		for (int l = 0; l < lines && drawn < nshown; l++) {
+			if (full) {
+				draw_gpu_compact(t, f, shown[drawn], y + l, 0, t->cols);
+				draw_gpu_details(t, f, shown[drawn], y + l + 1, 0, t->cols);
+				l++;
+				drawn++;
+			} else {
+				for (int c = 0; c < per_line && drawn < nshown; c++, drawn++)
+					draw_gpu_compact(t, f, shown[drawn], y + l, c * cellw, cellw - 1);
+			}
+		}
+		y += lines;
+		if (more > 0 || drawn < nshown) {
+			char buf[96];
+			snprintf(buf, sizeof(buf), "... %zu more GPUs (i hides idle ones; a taller terminal shows more)",
+				 nshown - drawn);
+			tui_attr(t, TC_DIM, true);
+			tui_text(t, y++, 0, buf, t->cols);
+			tui_attr(t, TC_DIM, false);
+		}
+		if (!nshown) {
+			tui_text(t, y++, 0, f->ngpus ? "(all GPUs idle and hidden: i shows them)" : "(no GPUs in this frame)",
+				 t->cols);
+		}
+		/* Charts when there is room beyond the processes' share. */
+		int room = bottom - y - proc_min;
+		if (t->rows >= 30 && t->cols >= 100 && room >= 4 && nshown)
+			y += draw_charts(t, f, shown, nshown, y + 1, room > (int)nshown + 3 ? (int)nshown + 3 : room - 1) + 1;
+	} else {
+		tui_text(t, y++, 0, "waiting for the first poll...", t->cols);
+	}
+	tui_draw_procs(t, y, bottom - y);
+	draw_events_line(t, bottom);
+	draw_footer(t, bottom + 1);
+	tui_draw_overlays(t);
+}

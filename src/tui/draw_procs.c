@@ -1,0 +1,249 @@
+/* draw_procs: the process table (sorted, filtered, scrolled, with the
+ * selected row kept by identity across frames) and the overlays: help, the
+ * selected process's full command line, the column picker. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "tui/tui_priv.h"
+#include "util/xalloc.h"
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+void tui_build_view(struct tui *t)
+{
+	const struct frame *f = t->frame;
+	struct proctable_opts o = {
+		.sort = t->set.sort,
+		.reverse = t->set.reverse,
+		.filter = t->filter[0] ? t->filter : NULL,
+		.only_user = t->only_mine ? t->me : NULL,
+		.hidden_gpu = t->hide_idle ? t->hidden_gpu : NULL,
+		.now_ms = now_ms(),
+	};
+
+	t->nview = 0;
+	if (!f)
+		return;
+	if (t->view_cap < f->nprocs) {
+		t->view_cap = f->nprocs;
+		t->view = xreallocarray(t->view, t->view_cap, sizeof(*t->view));
+	}
+	t->nview = proctable_view(f, &o, t->view, t->view_cap);
+	/* Keep the selection on the same process when rows move. */
+	size_t keep = t->sel < t->nview ? t->sel : (t->nview ? t->nview - 1 : 0);
+	for (size_t i = 0; i < t->nview; i++) {
+		const struct gpu_process *p = &f->procs[t->view[i]];
+		if (p->pid == t->sel_pid && p->gpu_index == t->sel_dev) {
+			keep = i;
+			break;
+		}
+	}
+	t->sel = keep;
+}
+
+const struct gpu_process *tui_selected(const struct tui *t)
+{
+	if (!t->frame || t->sel >= t->nview)
+		return NULL;
+	return &t->frame->procs[t->view[t->sel]];
+}
+
+void tui_draw_procs(struct tui *t, int y, int h)
+{
+	const struct frame *f = t->frame;
+	char cell[4200], title[40];
+	uint64_t now = now_ms();
+
+	t->table_y = y;
+	t->table_rows = 0;
+	if (h < 2)
+		return;
+	/* Visible columns, COMMAND (width 0) taking the rest. */
+	int x = 0, n = 0;
+	for (int c = 0; c < PROCTABLE__COUNT; c++) {
+		if (!(t->set.columns >> c & 1u))
+			continue;
+		int w = PROCTABLE_COLS[c].width;
+		if (w == 0)
+			w = t->cols - x;
+		if (x + w > t->cols) {
+			if (x + 4 > t->cols)
+				break;
+			w = t->cols - x;
+		}
+		t->col_x[n] = x;
+		t->col_of[n++] = (enum proctable_col)c;
+		x += w + 1;
+	}
+	t->col_x[n] = t->cols;
+	t->ncols_shown = n;
+
+	tui_attr(t, TC_SEL, true);
+	mvhline(y, 0, ' ', t->cols);
+	for (int i = 0; i < n; i++) {
+		enum proctable_col c = t->col_of[i];
+		const char *arrow = "";
+		if (c == t->set.sort)
+			arrow = t->set.reverse ? (t->utf8 ? "\u25b2" : "^") : (t->utf8 ? "\u25bc" : "v");
+		snprintf(title, sizeof(title), "%s%s", PROCTABLE_COLS[c].title, arrow);
+		int w = t->col_x[i + 1] - t->col_x[i] - 1;
+		if (PROCTABLE_COLS[c].right)
+			tui_text_right(t, y, t->col_x[i], title, w);
+		else
+			tui_text(t, y, t->col_x[i], title, w);
+	}
+	tui_attr(t, TC_SEL, false);
+
+	int rows = h - 1;
+	t->table_rows = rows;
+	if (t->sel < t->top)
+		t->top = t->sel;
+	if (t->sel >= t->top + (size_t)rows)
+		t->top = t->sel - (size_t)rows + 1;
+	if (t->top > t->nview)
+		t->top = 0;
+	for (int r = 0; r < rows; r++) {
+		size_t vi = t->top + (size_t)r;
+		if (vi >= t->nview)
+			break;
+		const struct gpu_process *p = &f->procs[t->view[vi]];
+		bool sel = vi == t->sel;
+		if (sel) {
+			tui_attr(t, TC_SEL, true);
+			mvhline(y + 1 + r, 0, ' ', t->cols);
+		}
+		for (int i = 0; i < n; i++) {
+			enum proctable_col c = t->col_of[i];
+			int w = t->col_x[i + 1] - t->col_x[i] - 1;
+			proctable_cell(f, p, c, now, cell, sizeof(cell));
+			bool unknown = strcmp(cell, "--") == 0;
+			if (unknown && !sel)
+				tui_attr(t, TC_DIM, true);
+			if (PROCTABLE_COLS[c].right)
+				tui_text_right(t, y + 1 + r, t->col_x[i], cell, w);
+			else
+				tui_text(t, y + 1 + r, t->col_x[i], cell, w);
+			if (unknown && !sel)
+				tui_attr(t, TC_DIM, false);
+		}
+		if (sel)
+			tui_attr(t, TC_SEL, false);
+	}
+	if (!t->nview && f) {
+		tui_attr(t, TC_DIM, true);
+		tui_text(t, y + 1, 0,
+			 f->nprocs ? "(no process matches: / filter, u mine, i idle)" : "(no GPU processes)", t->cols);
+		tui_attr(t, TC_DIM, false);
+	}
+}
+
+/* A box with a title, cleared inside; returns false when it does not fit. */
+static bool box(struct tui *t, int y, int x, int h, int w, const char *title)
+{
+	if (h < 3 || w < 10 || y + h > t->rows || x + w > t->cols)
+		return false;
+	for (int r = 0; r < h; r++)
+		mvhline(y + r, x, ' ', w);
+	if (t->utf8) {
+		mvhline(y, x, ACS_HLINE, w);
+		mvhline(y + h - 1, x, ACS_HLINE, w);
+		mvvline(y, x, ACS_VLINE, h);
+		mvvline(y, x + w - 1, ACS_VLINE, h);
+		mvaddch(y, x, ACS_ULCORNER);
+		mvaddch(y, x + w - 1, ACS_URCORNER);
+		mvaddch(y + h - 1, x, ACS_LLCORNER);
+		mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
+	} else {
+		mvhline(y, x, '-', w);
+		mvhline(y + h - 1, x, '-', w);
+		mvvline(y + 1, x, '|', h - 2);
+		mvvline(y + 1, x + w - 1, '|', h - 2);
+	}
+	tui_attr(t, TC_HEAD, true);
+	tui_text(t, y, x + 2, title, w - 4);
+	tui_attr(t, TC_HEAD, false);
+	return true;
+}
+
+static const char *const HELP[] = {
+	"q, F10, Ctrl-C     quit",
+	"Up/Down, j/k       select a process; PgUp/PgDn a page",
+	"< >                sort by the previous/next column;  r  reverse",
+	"/                  filter processes by text;  Esc clears",
+	"u                  only my processes;  i  hide idle GPUs",
+	"c                  next chart metric (util, mem, temp, power)",
+	"p                  pause screen updates",
+	"Enter              the selected process's full command line",
+	"C                  choose columns",
+	"d / D              shorter / longer interval",
+	"mouse              click a row to select it, a column title to sort",
+	"replay:  space pause/resume   . one record   + - speed x2 / /2",
+	"         Home / End           first / last record",
+	"K, F9              signals: not available yet",
+	"?, F1              this help (any key closes it)",
+};
+
+void tui_draw_overlays(struct tui *t)
+{
+	if (t->help) {
+		int n = (int)(sizeof(HELP) / sizeof(HELP[0]));
+		int w = t->cols - 4 < 72 ? t->cols - 4 : 72, h = n + 2;
+		int y = (t->rows - h) / 2, x = (t->cols - w) / 2;
+		if (box(t, y, x, h, w, " gpur keys "))
+			for (int i = 0; i < n; i++)
+				tui_text(t, y + 1 + i, x + 2, HELP[i], w - 4);
+	}
+	if (t->show_cmd) {
+		const struct gpu_process *p = tui_selected(t);
+		int w = t->cols - 4, h = 8;
+		int y = (t->rows - h) / 2;
+		char title[64];
+		snprintf(title, sizeof(title), " pid %" PRIu64 " ", p ? p->pid : 0);
+		if (box(t, y, 2, h, w, title)) {
+			const char *cmd = p ? (process_has(p, PROC_F_CMDLINE) ? p->cmdline
+									     : process_has(p, PROC_F_NAME) ? p->name : "--")
+					    : "(no process selected)";
+			/* Wrapped over the box's lines; tui_text makes each piece safe. */
+			size_t len = strlen(cmd), off = 0;
+			for (int r = 0; r < h - 2 && off < len; r++) {
+				char piece[1024];
+				size_t take = len - off < sizeof(piece) - 1 ? len - off : sizeof(piece) - 1;
+				memcpy(piece, cmd + off, take);
+				piece[take] = '\0';
+				int cols = tui_text(t, y + 1 + r, 4, piece, w - 4);
+				/* Advance by the bytes that made those columns. */
+				size_t used = 0;
+				for (int c = 0; c < cols && used < take;) {
+					used++;
+					while (used < take && ((unsigned char)piece[used] & 0xC0) == 0x80)
+						used++;
+					c++;
+				}
+				off += used ? used : take;
+			}
+		}
+	}
+	if (t->pick_columns) {
+		int h = PROCTABLE__COUNT + 3, w = 40;
+		int y = (t->rows - h) / 2, x = (t->cols - w) / 2;
+		if (box(t, y, x, h, w, " columns: space toggles ")) {
+			for (int c = 0; c < PROCTABLE__COUNT; c++) {
+				char line[64];
+				snprintf(line, sizeof(line), "[%c] %s", t->set.columns >> c & 1u ? 'x' : ' ', PROCTABLE_COLS[c].title);
+				if (c == t->col_cursor)
+					tui_attr(t, TC_SEL, true);
+				tui_text(t, y + 1 + c, x + 2, line, w - 4);
+				if (c == t->col_cursor)
+					tui_attr(t, TC_SEL, false);
+			}
+			tui_text(t, y + h - 2, x + 2, "Enter or Esc closes", w - 4);
+		}
+	}
+}

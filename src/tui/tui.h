@@ -1,0 +1,15 @@
+/* tui: the terminal dashboard (ncursesw). The only part of gpur that
+ * includes curses; it reads frames from the feed and sends it only control
+ * messages. */
+#ifndef GPUR_TUI_H
+#define GPUR_TUI_H
+
+#include "cli.h"
+#include "feed.h"
+#include "output/sink.h"
+
+/* Runs the dashboard until q, a signal, a closed terminal or --count.
+ * Returns the exit status. */
+int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink);
+
+#endif

@@ -1,0 +1,93 @@
+/* tui_priv: the dashboard's state, shared by its files (tui.c: loop and keys;
+ * draw.c: header, GPUs, charts; draw_procs.c: process table, overlays). */
+#ifndef GPUR_TUI_PRIV_H
+#define GPUR_TUI_PRIV_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "cli.h"
+#include "feed.h"
+#include "model/frame.h"
+#include "output/sink.h"
+#include "view/history.h"
+#include "view/proctable.h"
+#include "view/settings.h"
+
+#define TUI_EVENTS 32
+
+enum tui_color { TC_NONE, TC_HEAD, TC_OK, TC_WARN, TC_CRIT, TC_DIM, TC_SEL, TC_BAR, TC__COUNT };
+
+struct tui_event {
+	uint64_t ts_ms;
+	char text[200];
+	bool bad; /* gpu_lost, backend_lost */
+};
+
+struct tui {
+	const struct config *cfg;
+	struct feed *feed;
+	struct sink *sink;
+	bool utf8, color, mouse;
+	int rows, cols;
+	struct frame *frame; /* displayed */
+	uint64_t seq;
+	bool frozen;         /* p: screen updates paused */
+	struct feed_status st;
+	struct settings set;
+	bool set_dirty;
+	char filter[128];
+	bool editing;        /* typing the filter */
+	bool only_mine;
+	char me[64];
+	bool hide_idle;
+	bool help, show_cmd, pick_columns;
+	int col_cursor;
+	size_t sel, top;     /* selected row and first visible row of the view */
+	uint64_t sel_pid, sel_dev; /* the selected row's identity, kept across frames */
+	size_t *view, nview, view_cap;
+	bool hidden_gpu[FRAME_MAX_GPUS];
+	struct history *hist;
+	struct tui_event events[TUI_EVENTS];
+	size_t nevents;
+	char status[256];
+	uint64_t status_until;
+	/* gpur's own cost, for the header. */
+	uint64_t cpu_prev_ns, wall_prev_ns;
+	double self_cpu;
+	uint64_t self_rss;
+	/* Where things were drawn, for the mouse. */
+	int table_y, table_rows, col_x[PROCTABLE__COUNT + 1];
+	enum proctable_col col_of[PROCTABLE__COUNT];
+	int ncols_shown;
+};
+
+/* text.c */
+/* Draws s at (y, x) in at most w columns, made safe: control characters
+ * and invalid UTF-8 become U+FFFD ('?' outside UTF-8), wide characters take
+ * two columns. Returns the columns used. */
+int tui_text(struct tui *t, int y, int x, const char *s, int w);
+/* Same, right-aligned in w columns. */
+int tui_text_right(struct tui *t, int y, int x, const char *s, int w);
+/* Display columns of s as tui_text would draw it. */
+int tui_text_width(struct tui *t, const char *s);
+void tui_attr(struct tui *t, enum tui_color c, bool on);
+/* A bar of w columns filled to pct (0..100; <0 unknown). */
+void tui_bar(struct tui *t, int y, int x, int w, double pct, enum tui_color c);
+/* "12.3G"-style size, "--" when !known. */
+void tui_size(char *buf, size_t n, bool known, uint64_t bytes);
+
+/* draw.c */
+void tui_draw(struct tui *t);
+
+/* draw_procs.c */
+/* Draws the process table from row y to y + h - 1. */
+void tui_draw_procs(struct tui *t, int y, int h);
+void tui_draw_overlays(struct tui *t);
+/* Rebuilds the view of the process table for the current frame. */
+void tui_build_view(struct tui *t);
+const struct gpu_process *tui_selected(const struct tui *t);
+
+#endif

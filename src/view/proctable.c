@@ -1,0 +1,414 @@
+/* proctable: filtering, ordering and cell text for the dashboard's process
+ * table. Unknown values are never treated as 0: they show "--" and sort last. */
+#include "view/proctable.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/utf8.h"
+#include "util/xalloc.h"
+
+const struct proctable_col_info PROCTABLE_COLS[PROCTABLE__COUNT] = {
+	[PROCTABLE_PID] = {"pid", "PID", 7, true, true},
+	[PROCTABLE_USER] = {"user", "USER", 9, false, false},
+	[PROCTABLE_DEV] = {"dev", "DEV", 3, true, true},
+	[PROCTABLE_TYPE] = {"type", "TYPE", 4, false, false},
+	[PROCTABLE_GPU] = {"gpu", "GPU%", 4, true, true},
+	[PROCTABLE_MEMBW] = {"membw", "MEMBW%", 6, true, true},
+	[PROCTABLE_GPUMEM] = {"gpumem", "GPU-MEM", 8, true, true},
+	[PROCTABLE_CPU] = {"cpu", "CPU%", 5, true, true},
+	[PROCTABLE_HOSTMEM] = {"hostmem", "HOST-MEM", 8, true, true},
+	[PROCTABLE_TIME] = {"time", "TIME", 8, true, true},
+	[PROCTABLE_CONTAINER] = {"container", "CONTAINER", 12, false, false},
+	[PROCTABLE_COMMAND] = {"command", "COMMAND", 0, false, false},
+};
+
+static const char *const KIND_TEXT[PROCESS_KIND__COUNT] = {
+	[PROCESS_COMPUTE] = "C", [PROCESS_GRAPHICS] = "G", [PROCESS_BOTH] = "C+G",
+};
+
+static int ascii_lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+int proctable_col_by_name(const char *name, size_t len)
+{
+	if (!name)
+		return -1;
+	for (int c = 0; c < PROCTABLE__COUNT; c++) {
+		const char *n = PROCTABLE_COLS[c].name;
+		size_t i = 0;
+
+		while (i < len && n[i] && ascii_lower((unsigned char)name[i]) == n[i])
+			i++;
+		if (i == len && !n[i])
+			return c;
+	}
+	return -1;
+}
+
+/* A string field when it is known and not empty, else NULL. */
+static const char *known_str(const struct gpu_process *p, enum process_field b, const char *s)
+{
+	return process_has(p, b) && s && *s ? s : NULL;
+}
+
+static const char *container_text(const struct gpu_process *p)
+{
+	const char *s = known_str(p, PROC_F_CONTAINER, p->container);
+
+	if (!s)
+		s = known_str(p, PROC_F_POD, p->pod);
+	if (!s)
+		s = known_str(p, PROC_F_UNIT, p->unit);
+	return s;
+}
+
+static const char *command_text(const struct gpu_process *p)
+{
+	const char *s = known_str(p, PROC_F_CMDLINE, p->cmdline);
+
+	return s ? s : known_str(p, PROC_F_NAME, p->name);
+}
+
+static const char *kind_text(const struct gpu_process *p)
+{
+	if (!process_has(p, PROC_F_KIND) || p->kind >= PROCESS_KIND__COUNT)
+		return NULL;
+	return KIND_TEXT[p->kind];
+}
+
+/* A double field when it is known and finite. */
+static bool known_f64(const struct gpu_process *p, enum process_field b, double v, double *out)
+{
+	if (!process_has(p, b) || !isfinite(v))
+		return false;
+	*out = v;
+	return true;
+}
+
+/* Seconds since p started, clamped at 0 when the start is in the future. */
+static bool elapsed_s(const struct gpu_process *p, uint64_t now_ms, uint64_t *out)
+{
+	if (!process_has(p, PROC_F_START))
+		return false;
+	*out = now_ms > p->start_ms ? (now_ms - p->start_ms) / 1000 : 0;
+	return true;
+}
+
+/* A cell's value for sorting: a number or a text; known false when unknown. */
+struct sort_key {
+	bool known;
+	double num;
+	const char *text;
+};
+
+static struct sort_key sort_key(const struct gpu_process *p, enum proctable_col c, uint64_t now_ms)
+{
+	struct sort_key k = {0};
+	uint64_t u = 0;
+
+	switch (c) {
+	case PROCTABLE_PID:
+		k.known = process_has(p, PROC_F_PID);
+		k.num = (double)p->pid;
+		break;
+	case PROCTABLE_DEV:
+		k.known = process_has(p, PROC_F_GPU_INDEX);
+		k.num = (double)p->gpu_index;
+		break;
+	case PROCTABLE_GPU:
+		k.known = known_f64(p, PROC_F_GPU_UTIL, p->gpu_util_pct, &k.num);
+		break;
+	case PROCTABLE_MEMBW:
+		k.known = known_f64(p, PROC_F_MEM_BW, p->mem_bw_pct, &k.num);
+		break;
+	case PROCTABLE_CPU:
+		k.known = known_f64(p, PROC_F_CPU, p->cpu_pct, &k.num);
+		break;
+	case PROCTABLE_GPUMEM:
+		k.known = process_has(p, PROC_F_GPU_MEM);
+		k.num = (double)p->gpu_mem_bytes;
+		break;
+	case PROCTABLE_HOSTMEM:
+		k.known = process_has(p, PROC_F_HOST_MEM);
+		k.num = (double)p->host_mem_bytes;
+		break;
+	case PROCTABLE_TIME:
+		if ((k.known = elapsed_s(p, now_ms, &u)))
+			k.num = (double)u;
+		break;
+	case PROCTABLE_USER:
+		k.text = known_str(p, PROC_F_USER, p->user);
+		break;
+	case PROCTABLE_TYPE:
+		k.text = kind_text(p);
+		break;
+	case PROCTABLE_CONTAINER:
+		k.text = container_text(p);
+		break;
+	case PROCTABLE_COMMAND:
+	case PROCTABLE__COUNT:
+		k.text = command_text(p);
+		break;
+	}
+	if (k.text)
+		k.known = true;
+	return k;
+}
+
+/* ASCII case folded first, so "alice" and "Bob" sort as a person expects;
+ * bytes break the tie so the order is total. */
+static int text_cmp(const char *a, const char *b)
+{
+	const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
+
+	for (;; x++, y++) {
+		int d = ascii_lower(*x) - ascii_lower(*y);
+		if (d)
+			return d < 0 ? -1 : 1;
+		if (!*x)
+			break;
+	}
+	int d = strcmp(a, b);
+	return d < 0 ? -1 : d > 0;
+}
+
+static int u64_cmp(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+struct sort_ctx {
+	const struct frame *f;
+	enum proctable_col col;
+	bool reverse;
+	uint64_t now_ms;
+};
+
+static int row_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct sort_ctx *ctx = arg;
+	size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
+	const struct gpu_process *a = &ctx->f->procs[ia], *b = &ctx->f->procs[ib];
+	struct sort_key ka = sort_key(a, ctx->col, ctx->now_ms), kb = sort_key(b, ctx->col, ctx->now_ms);
+	int d = 0;
+
+	if (ka.known != kb.known)
+		return ka.known ? -1 : 1;
+	if (ka.known) {
+		if (ka.text)
+			d = text_cmp(ka.text, kb.text);
+		else
+			d = ka.num > kb.num ? -1 : ka.num < kb.num; /* numbers: descending */
+		if (ctx->reverse)
+			d = -d;
+		if (d)
+			return d;
+	}
+	bool pa_known = process_has(a, PROC_F_PID), pb_known = process_has(b, PROC_F_PID);
+	if (pa_known != pb_known)
+		return pa_known ? -1 : 1;
+	if (pa_known && (d = u64_cmp(a->pid, b->pid)))
+		return d;
+	bool ga = process_has(a, PROC_F_GPU_INDEX), gb = process_has(b, PROC_F_GPU_INDEX);
+	if (ga != gb)
+		return ga ? -1 : 1;
+	if (ga && (d = u64_cmp(a->gpu_index, b->gpu_index)))
+		return d;
+	/* Frame order last: with a total order qsort is stable. */
+	return u64_cmp(ia, ib);
+}
+
+/* Whether needle (non-empty) occurs in hay, ASCII case ignored. */
+static bool contains_ci(const char *hay, const char *needle, size_t nlen)
+{
+	if (!hay)
+		return false;
+	for (; *hay; hay++) {
+		size_t i = 0;
+		while (i < nlen && hay[i] &&
+		       ascii_lower((unsigned char)hay[i]) == ascii_lower((unsigned char)needle[i]))
+			i++;
+		if (i == nlen)
+			return true;
+		if (!hay[i])
+			return false; /* the rest is shorter than the needle */
+	}
+	return false;
+}
+
+static bool row_passes(const struct frame *f, const struct gpu_process *p, const struct proctable_opts *o)
+{
+	if (o->only_user && !(process_has(p, PROC_F_USER) && p->user && strcmp(p->user, o->only_user) == 0))
+		return false;
+	if (o->hidden_gpu && process_has(p, PROC_F_GPU_INDEX) && p->gpu_index < f->ngpus &&
+	    o->hidden_gpu[p->gpu_index])
+		return false;
+	if (!o->filter || !*o->filter)
+		return true;
+
+	const char *q = o->filter;
+	size_t qlen = strlen(q);
+	if (process_has(p, PROC_F_PID)) {
+		char pid[24];
+		snprintf(pid, sizeof(pid), "%" PRIu64, p->pid);
+		if (contains_ci(pid, q, qlen))
+			return true;
+	}
+	return contains_ci(known_str(p, PROC_F_USER, p->user), q, qlen) ||
+	       contains_ci(known_str(p, PROC_F_NAME, p->name), q, qlen) ||
+	       contains_ci(known_str(p, PROC_F_CMDLINE, p->cmdline), q, qlen) ||
+	       contains_ci(known_str(p, PROC_F_CONTAINER, p->container), q, qlen) ||
+	       contains_ci(known_str(p, PROC_F_POD, p->pod), q, qlen) ||
+	       contains_ci(known_str(p, PROC_F_UNIT, p->unit), q, qlen);
+}
+
+size_t proctable_view(const struct frame *f, const struct proctable_opts *o, size_t *rows, size_t cap)
+{
+	size_t *all = rows, n = 0;
+	/* An out-of-range column (a bad caller) sorts by PID rather than reading
+	 * past the table. */
+	struct sort_ctx ctx = {f, (unsigned)o->sort < PROCTABLE__COUNT ? o->sort : PROCTABLE_PID,
+			       o->reverse, o->now_ms};
+
+	if (cap == 0)
+		return 0;
+	for (size_t i = 0; i < f->nprocs; i++) {
+		if (!row_passes(f, &f->procs[i], o))
+			continue;
+		if (n == cap && all == rows) {
+			/* More rows pass than fit: sort them all, keep the first cap. */
+			all = xreallocarray(NULL, f->nprocs, sizeof(*all));
+			memcpy(all, rows, n * sizeof(*all));
+		}
+		all[n++] = i;
+	}
+	qsort_r(all, n, sizeof(*all), row_cmp, &ctx);
+	if (all != rows) {
+		memcpy(rows, all, cap * sizeof(*rows));
+		free(all);
+		n = cap;
+	}
+	return n;
+}
+
+/* Copies s into buf without splitting a UTF-8 sequence. */
+static void put_text(char *buf, size_t n, const char *s)
+{
+	size_t len = utf8_trim(s, strlen(s), n - 1);
+
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+}
+
+static void put_pct(char *buf, size_t n, double v)
+{
+	snprintf(buf, n, "%.0f", floor(v < 0 ? 0 : v + 0.5));
+}
+
+/* Binary units: one decimal under 10 ("1.5GiB"), whole numbers above
+ * ("512MiB", "80GiB"), bytes as they are ("512B"). */
+static void put_bytes(char *buf, size_t n, uint64_t bytes)
+{
+	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+	unsigned u = 0;
+	double v = (double)bytes;
+
+	while (v >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0) {
+		snprintf(buf, n, "%" PRIu64 "B", bytes);
+		return;
+	}
+	if (v < 9.95) {
+		snprintf(buf, n, "%.1f%s", v, units[u]);
+		return;
+	}
+	v = floor(v + 0.5);
+	if (v >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+		snprintf(buf, n, "1.0%s", units[u + 1]);
+		return;
+	}
+	snprintf(buf, n, "%.0f%s", v, units[u]);
+}
+
+static void put_elapsed(char *buf, size_t n, uint64_t s)
+{
+	if (s < 60)
+		snprintf(buf, n, "%" PRIu64 "s", s);
+	else if (s < 3600)
+		snprintf(buf, n, "%" PRIu64 ":%02" PRIu64, s / 60, s % 60);
+	else if (s < 86400)
+		snprintf(buf, n, "%" PRIu64 ":%02" PRIu64 ":%02" PRIu64, s / 3600, s / 60 % 60, s % 60);
+	else
+		snprintf(buf, n, "%" PRIu64 "d%02" PRIu64 "h", s / 86400, s / 3600 % 24);
+}
+
+void proctable_cell(const struct frame *f, const struct gpu_process *p, enum proctable_col c,
+		    uint64_t now_ms, char *buf, size_t n)
+{
+	const char *text = NULL;
+	uint64_t u = 0;
+
+	(void)f;
+	if (n == 0)
+		return;
+	switch (c) {
+	case PROCTABLE_PID:
+		if (process_has(p, PROC_F_PID)) {
+			snprintf(buf, n, "%" PRIu64, p->pid);
+			return;
+		}
+		break;
+	case PROCTABLE_DEV:
+		if (process_has(p, PROC_F_GPU_INDEX)) {
+			snprintf(buf, n, "%" PRIu64, p->gpu_index);
+			return;
+		}
+		break;
+	case PROCTABLE_GPU:
+	case PROCTABLE_MEMBW:
+	case PROCTABLE_CPU: {
+		struct sort_key k = sort_key(p, c, now_ms);
+		if (k.known) {
+			put_pct(buf, n, k.num);
+			return;
+		}
+		break;
+	}
+	case PROCTABLE_GPUMEM:
+		if (process_has(p, PROC_F_GPU_MEM)) {
+			put_bytes(buf, n, p->gpu_mem_bytes);
+			return;
+		}
+		break;
+	case PROCTABLE_HOSTMEM:
+		if (process_has(p, PROC_F_HOST_MEM)) {
+			put_bytes(buf, n, p->host_mem_bytes);
+			return;
+		}
+		break;
+	case PROCTABLE_TIME:
+		if (elapsed_s(p, now_ms, &u)) {
+			put_elapsed(buf, n, u);
+			return;
+		}
+		break;
+	case PROCTABLE_USER:
+	case PROCTABLE_TYPE:
+	case PROCTABLE_CONTAINER:
+	case PROCTABLE_COMMAND:
+		text = sort_key(p, c, now_ms).text;
+		break;
+	case PROCTABLE__COUNT:
+		break;
+	}
+	put_text(buf, n, text ? text : "--");
+}

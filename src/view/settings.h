@@ -1,0 +1,47 @@
+/* settings: the dashboard's persisted choices (sort column and direction,
+ * visible columns, chart metric) in $XDG_CONFIG_HOME/gpur/config, else
+ * $HOME/.config/gpur/config: one `key = value` per line, `#` comments. */
+#ifndef GPUR_SETTINGS_H
+#define GPUR_SETTINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "view/history.h"
+#include "view/proctable.h"
+
+/* Limits on what settings_load reads. */
+#define SETTINGS_MAX_LINE 1024
+#define SETTINGS_MAX_FILE (64 * 1024)
+
+struct settings {
+	enum proctable_col sort;
+	bool reverse;     /* false: the column's natural order (numbers descending, text ascending) */
+	uint32_t columns; /* bit (1 << enum proctable_col) set = visible */
+	enum history_metric chart;
+};
+
+/* Sort by GPU memory in its natural (descending) order, every column
+ * visible, chart utilisation. */
+void settings_defaults(struct settings *s);
+
+/* Sets s to the defaults, then applies the config file. A missing file is
+ * not an error (0). A broken file (unknown key, bad value, a line over
+ * SETTINGS_MAX_LINE bytes, more than SETTINGS_MAX_FILE bytes, not a regular
+ * file) keeps the defaults for what could not be read, applies the rest and
+ * returns -EINVAL; other failures return -errno. On error err gets one line
+ * naming the file (and line) of the first problem. err may be NULL when
+ * errlen is 0. */
+int settings_load(struct settings *s, char *err, size_t errlen);
+
+/* Writes s to the config file atomically (a temporary file in the same
+ * directory, fsync, rename; mode 0600), creating the directory (0700) and
+ * missing parents. Returns 0 or -errno with a line naming the path in err. */
+int settings_save(const struct settings *s, char *err, size_t errlen);
+
+/* Writes the config file's path into buf and returns buf; NULL when neither
+ * XDG_CONFIG_HOME (absolute) nor HOME is set, or the path does not fit. */
+const char *settings_path(char *buf, size_t n);
+
+#endif
