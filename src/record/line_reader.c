@@ -119,7 +119,10 @@ int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
 			*line = lr->line.data;
 			*len = n;
 			skip_bom(lr, line, len);
-			return 1;
+			if (*len) /* a file of nothing but a byte-order mark has no line */
+				return 1;
+			buf_reset(&lr->line);
+			return lr->eof < 0 ? lr->eof : 0;
 		}
 		lr->oversized++;
 		buf_reset(&lr->line);
