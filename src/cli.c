@@ -51,7 +51,7 @@ void cli_usage(void)
 	      "      --gpus LIST         only these GPUs: indices, UUIDs or PCI bus ids\n"
 	      "      --log FILE          append every poll to FILE as one JSON line\n"
 	      "      --replay FILE       play a recording back instead of reading hardware\n"
-	      "      --speed X           replay pace in the TUI, 0.25 to 64 (not yet supported)\n"
+	      "      --speed X           replay pace in the dashboard, 0.25 to 64 (default 1)\n"
 	      "      --once              poll, print one snapshot, exit\n"
 	      "      --json              print every poll as one JSON line on stdout\n"
 	      "  -n, --count N           stop after N polls\n"
@@ -164,7 +164,9 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 			cfg->replay_path = optarg;
 			break;
 		case OPT_SPEED:
-			return usage_err(err, errlen, "--speed: not yet supported (the replay TUI comes later)%s%s", "", "");
+			if (!parse_double(optarg, &cfg->speed) || cfg->speed < 0.25 || cfg->speed > 64)
+				return usage_err(err, errlen, "--speed: '%s' is not a pace from 0.25 to 64", optarg);
+			break;
 		case OPT_ONCE:
 			cfg->once = true;
 			break;

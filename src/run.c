@@ -12,6 +12,7 @@
 
 #include "backend/backend.h"
 #include "backend/replay.h"
+#include "feed.h"
 #include "gpusel.h"
 #include "output/sink.h"
 #include "output/table.h"
@@ -19,6 +20,7 @@
 #include "record/record_encode.h"
 #include "record/recorder.h"
 #include "sampler.h"
+#include "tui/tui.h"
 #include "util/buf.h"
 #include "util/msg.h"
 #include "util/xalloc.h"
@@ -218,6 +220,30 @@ static int run_stream(const struct config *cfg, struct source *src, struct sink 
 	return 0;
 }
 
+static int run_tui(const struct config *cfg, struct source *src, struct sink *o, const struct gpusel *sel)
+{
+	struct feed_opts fo = {
+		.sampler = src->sampler,
+		.replay = src->replay,
+		.sel = sel,
+		.sink = o,
+		.interval = cfg->interval > 0 ? cfg->interval : 1.0,
+		.speed = cfg->speed,
+		.count = cfg->count,
+	};
+	struct feed *feed = feed_start(&fo);
+
+	if (!feed) {
+		msg_error("cannot start the dashboard's feed: %s", strerror(errno));
+		return 1;
+	}
+	o->quiet = true; /* the dashboard owns the terminal; it shows failures itself */
+	int status = tui_run(cfg, feed, o);
+	feed_stop(feed);
+	o->quiet = false;
+	return status;
+}
+
 static bool same_file(const struct stat *a, const struct stat *b)
 {
 	return S_ISREG(a->st_mode) && a->st_dev == b->st_dev && a->st_ino == b->st_ino;
@@ -310,8 +336,10 @@ int run_main(const struct config *cfg)
 		status = run_stream(cfg, &src, &o, sel);
 		break;
 	case CLI_MODE_ONCE:
-	case CLI_MODE_TUI: /* the dashboard is not built yet: the snapshot stands in */
 		status = run_once(cfg, &src, &o, sel);
+		break;
+	case CLI_MODE_TUI:
+		status = run_tui(cfg, &src, &o, sel);
 		break;
 	}
 

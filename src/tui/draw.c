@@ -106,7 +106,10 @@ static void draw_header(struct tui *t, const struct frame *f)
 			strncat(buf, part, sizeof(buf) - strlen(buf) - 1);
 		}
 	}
-	snprintf(part, sizeof(part), "%s  every %gs%s", when, t->st.interval, t->frozen ? "  PAUSED" : "");
+	if (t->cols >= 110)
+		snprintf(part, sizeof(part), "%s  every %gs%s", when, t->st.interval, t->frozen ? "  PAUSED" : "");
+	else
+		snprintf(part, sizeof(part), "%s%s", when, t->frozen ? " PAUSED" : "");
 	int right = tui_text_width(t, part);
 	tui_text(t, 0, x + 2, buf, t->cols - x - 3 - right);
 	tui_attr(t, TC_HEAD, true);
@@ -208,7 +211,8 @@ static void draw_gpu_compact(struct tui *t, const struct frame *f, size_t i, int
 	snprintf(buf, sizeof(buf), "%s/%s", used, total);
 	if (mp > 90)
 		tui_attr(t, TC_CRIT, true);
-	cx += tui_text_right(t, y, cx, buf, 11) + 1;
+	tui_text_right(t, y, cx, buf, 11);
+	cx += 12;
 	if (mp > 90)
 		tui_attr(t, TC_CRIT, false);
 	if (known(g, GPU_F_TEMP))

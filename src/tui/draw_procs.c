@@ -9,11 +9,20 @@
 #include "tui/tui_priv.h"
 #include "util/xalloc.h"
 
+/* The time the table's TIME column counts to: the frame's own time (a
+ * replay shows ages as recorded), else now. */
+static uint64_t table_now(const struct frame *f);
+
 static uint64_t now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static uint64_t table_now(const struct frame *f)
+{
+	return f && frame_has(f, FRAME_F_TS) ? f->ts_ms : now_ms();
 }
 
 void tui_build_view(struct tui *t)
@@ -25,7 +34,7 @@ void tui_build_view(struct tui *t)
 		.filter = t->filter[0] ? t->filter : NULL,
 		.only_user = t->only_mine ? t->me : NULL,
 		.hidden_gpu = t->hide_idle ? t->hidden_gpu : NULL,
-		.now_ms = now_ms(),
+		.now_ms = table_now(f),
 	};
 
 	t->nview = 0;
@@ -59,16 +68,32 @@ void tui_draw_procs(struct tui *t, int y, int h)
 {
 	const struct frame *f = t->frame;
 	char cell[4200], title[40];
-	uint64_t now = now_ms();
+	uint64_t now = table_now(f);
 
 	t->table_y = y;
 	t->table_rows = 0;
 	if (h < 2)
 		return;
-	/* Visible columns, COMMAND (width 0) taking the rest. */
+	/* Visible columns, COMMAND (width 0) taking the rest. On a narrow
+	 * terminal the less telling columns give way so COMMAND keeps 20. */
+	static const enum proctable_col give_way[] = {PROCTABLE_MEMBW, PROCTABLE_HOSTMEM, PROCTABLE_TIME,
+						       PROCTABLE_TYPE, PROCTABLE_CONTAINER, PROCTABLE_CPU};
+	uint32_t shown = t->set.columns;
+	int fixed = 0;
+	for (int c = 0; c < PROCTABLE__COUNT; c++)
+		if (shown >> c & 1u)
+			fixed += PROCTABLE_COLS[c].width + 1;
+	for (size_t k = 0; k < sizeof(give_way) / sizeof(give_way[0]) && (shown >> PROCTABLE_COMMAND & 1u) &&
+			   fixed > t->cols - 20;
+	     k++) {
+		if (shown >> give_way[k] & 1u) {
+			shown &= ~(1u << give_way[k]);
+			fixed -= PROCTABLE_COLS[give_way[k]].width + 1;
+		}
+	}
 	int x = 0, n = 0;
 	for (int c = 0; c < PROCTABLE__COUNT; c++) {
-		if (!(t->set.columns >> c & 1u))
+		if (!(shown >> c & 1u))
 			continue;
 		int w = PROCTABLE_COLS[c].width;
 		if (w == 0)
@@ -145,7 +170,7 @@ void tui_draw_procs(struct tui *t, int y, int h)
 }
 
 /* A box with a title, cleared inside; returns false when it does not fit. */
-static bool box(struct tui *t, int y, int x, int h, int w, const char *title)
+static bool draw_box(struct tui *t, int y, int x, int h, int w, const char *title)
 {
 	if (h < 3 || w < 10 || y + h > t->rows || x + w > t->cols)
 		return false;
@@ -196,7 +221,7 @@ void tui_draw_overlays(struct tui *t)
 		int n = (int)(sizeof(HELP) / sizeof(HELP[0]));
 		int w = t->cols - 4 < 72 ? t->cols - 4 : 72, h = n + 2;
 		int y = (t->rows - h) / 2, x = (t->cols - w) / 2;
-		if (box(t, y, x, h, w, " gpur keys "))
+		if (draw_box(t, y, x, h, w, " gpur keys "))
 			for (int i = 0; i < n; i++)
 				tui_text(t, y + 1 + i, x + 2, HELP[i], w - 4);
 	}
@@ -206,7 +231,7 @@ void tui_draw_overlays(struct tui *t)
 		int y = (t->rows - h) / 2;
 		char title[64];
 		snprintf(title, sizeof(title), " pid %" PRIu64 " ", p ? p->pid : 0);
-		if (box(t, y, 2, h, w, title)) {
+		if (draw_box(t, y, 2, h, w, title)) {
 			const char *cmd = p ? (process_has(p, PROC_F_CMDLINE) ? p->cmdline
 									     : process_has(p, PROC_F_NAME) ? p->name : "--")
 					    : "(no process selected)";
@@ -233,7 +258,7 @@ void tui_draw_overlays(struct tui *t)
 	if (t->pick_columns) {
 		int h = PROCTABLE__COUNT + 3, w = 40;
 		int y = (t->rows - h) / 2, x = (t->cols - w) / 2;
-		if (box(t, y, x, h, w, " columns: space toggles ")) {
+		if (draw_box(t, y, x, h, w, " columns: space toggles ")) {
 			for (int c = 0; c < PROCTABLE__COUNT; c++) {
 				char line[64];
 				snprintf(line, sizeof(line), "[%c] %s", t->set.columns >> c & 1u ? 'x' : ' ', PROCTABLE_COLS[c].title);

@@ -42,8 +42,10 @@ struct proctable_opts {
 /* Fills rows[0..cap) with indices into f->procs of the rows that pass o's
  * filters, sorted by o->sort: rows whose value is unknown come last in either
  * direction, ties go by pid then gpu_index (ascending) then frame order.
- * When more than cap rows pass, the first cap of the sorted order are kept.
- * Returns the number of rows written. */
+ * When more than cap rows pass, the first cap of the sorted order are kept
+ * (sorting them all takes a temporary array; size rows for f->nprocs to
+ * avoid it). An out-of-range o->sort sorts by PID. Returns the number of
+ * rows written. */
 size_t proctable_view(const struct frame *f, const struct proctable_opts *o, size_t *rows, size_t cap);
 
 /* Writes the text of p's cell in column c into buf (at most n-1 bytes plus a

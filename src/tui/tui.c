@@ -1,0 +1,532 @@
+/* tui: the dashboard's loop — terminal set-up and hygiene, frames from the
+ * feed, keys and the mouse — and its settings. */
+#include "tui/tui.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <locale.h>
+#include <langinfo.h>
+#include <poll.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run.h"
+#include "tui/tui_priv.h"
+#include "util/clock.h"
+#include "util/readfile.h"
+#include "util/xalloc.h"
+
+#define KEY_ESC 27
+#define CTRL(c) ((c) & 0x1f)
+
+static uint64_t wall_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static void set_status(struct tui *t, const char *msg)
+{
+	size_t n = strlen(msg) < sizeof(t->status) - 1 ? strlen(msg) : sizeof(t->status) - 1;
+	memcpy(t->status, msg, n);
+	t->status[n] = '\0';
+	t->status_until = wall_ms() + 5000;
+}
+
+static size_t history_capacity(double interval)
+{
+	/* One hour at the current interval. */
+	double n = 3600.0 / (interval > 0 ? interval : 1.0);
+	return n > HISTORY_MAX_CAPACITY ? HISTORY_MAX_CAPACITY : (size_t)n;
+}
+
+/* gpur's own CPU % (all threads) and RSS, once a second. */
+static void self_stats(struct tui *t)
+{
+	struct rusage ru;
+	uint64_t now = clock_mono_ns();
+	char buf[128];
+
+	if (getrusage(RUSAGE_SELF, &ru) == 0) {
+		uint64_t cpu = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
+			       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
+		if (t->wall_prev_ns && now > t->wall_prev_ns)
+			t->self_cpu = 100.0 * (double)(cpu - t->cpu_prev_ns) / (double)(now - t->wall_prev_ns);
+		t->cpu_prev_ns = cpu;
+		t->wall_prev_ns = now;
+	}
+	if (readfile_at("/proc/self", "statm", buf, sizeof(buf)) > 0) {
+		unsigned long long size, res;
+		if (sscanf(buf, "%llu %llu", &size, &res) == 2)
+			t->self_rss = res * (uint64_t)sysconf(_SC_PAGESIZE);
+	}
+}
+
+static void add_events(struct tui *t, const struct frame *f)
+{
+	for (size_t i = 0; i < f->nevents; i++) {
+		const struct event *e = &f->events[i];
+		struct tui_event *te = &t->events[t->nevents++ % TUI_EVENTS];
+		size_t n = 0;
+		te->ts_ms = frame_has(f, FRAME_F_TS) ? f->ts_ms : 0;
+		te->bad = strcmp(e->kind, EVENT_GPU_LOST) == 0 || strcmp(e->kind, EVENT_BACKEND_LOST) == 0;
+		n += (size_t)snprintf(te->text + n, sizeof(te->text) - n, "%s", e->kind);
+		if (event_has(e, EVENT_F_GPU_INDEX) && n < sizeof(te->text))
+			n += (size_t)snprintf(te->text + n, sizeof(te->text) - n, " GPU %" PRIu64, e->gpu_index);
+		if (event_has(e, EVENT_F_BACKEND) && n < sizeof(te->text))
+			n += (size_t)snprintf(te->text + n, sizeof(te->text) - n, " (%s)", e->backend);
+		if (event_has(e, EVENT_F_PID) && n < sizeof(te->text))
+			n += (size_t)snprintf(te->text + n, sizeof(te->text) - n, " pid %" PRIu64, e->pid);
+		if (event_has(e, EVENT_F_DETAIL) && n < sizeof(te->text))
+			snprintf(te->text + n, sizeof(te->text) - n, ": %s", e->detail);
+	}
+}
+
+/* A new frame from the feed: history and events always; the screen only
+ * when not paused. */
+static bool take_frame(struct tui *t)
+{
+	uint64_t seq;
+	struct frame *f = feed_latest(t->feed, &seq);
+
+	if (!f || seq == t->seq) {
+		frame_unref(f);
+		return false;
+	}
+	t->seq = seq;
+	history_push(t->hist, f);
+	add_events(t, f);
+	if (t->frozen) {
+		frame_unref(f);
+		return false;
+	}
+	frame_unref(t->frame);
+	t->frame = f;
+	for (size_t i = 0; i < f->ngpus && i < FRAME_MAX_GPUS; i++) {
+		const struct gpu *g = &f->gpus[i];
+		bool busy = gpu_has(g, GPU_F_UTIL) && g->util_pct > 0;
+		for (size_t p = 0; p < f->nprocs && !busy; p++)
+			busy = f->procs[p].gpu_index == i;
+		t->hidden_gpu[i] = !busy;
+	}
+	tui_build_view(t);
+	return true;
+}
+
+static void remember_selection(struct tui *t)
+{
+	const struct gpu_process *p = tui_selected(t);
+	if (p) {
+		t->sel_pid = p->pid;
+		t->sel_dev = p->gpu_index;
+	}
+}
+
+static void move_sel(struct tui *t, long delta)
+{
+	if (!t->nview)
+		return;
+	long s = (long)t->sel + delta;
+	if (s < 0)
+		s = 0;
+	if (s >= (long)t->nview)
+		s = (long)t->nview - 1;
+	t->sel = (size_t)s;
+	remember_selection(t);
+}
+
+/* The next visible column in direction dir (for < and >). */
+static void cycle_sort(struct tui *t, int dir)
+{
+	int c = (int)t->set.sort;
+	for (int i = 0; i < PROCTABLE__COUNT; i++) {
+		c = (c + dir + PROCTABLE__COUNT) % PROCTABLE__COUNT;
+		if (t->set.columns >> c & 1u)
+			break;
+	}
+	t->set.sort = (enum proctable_col)c;
+	t->set_dirty = true;
+}
+
+static void change_interval(struct tui *t, int dir)
+{
+	static const double steps[] = {0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60};
+	const size_t n = sizeof(steps) / sizeof(steps[0]);
+	double cur = t->st.interval;
+	size_t i = 0;
+
+	while (i < n && steps[i] < cur - 1e-9)
+		i++;
+	if (dir < 0)
+		i = i > 0 ? i - 1 : 0;
+	else if (i < n && steps[i] <= cur + 1e-9)
+		i = i + 1 < n ? i + 1 : n - 1;
+	feed_set_interval(t->feed, steps[i]);
+	history_set_capacity(t->hist, history_capacity(steps[i]));
+	char msg[64];
+	snprintf(msg, sizeof(msg), "interval %gs", steps[i]);
+	set_status(t, msg);
+}
+
+static void on_mouse(struct tui *t)
+{
+	MEVENT ev;
+
+	if (getmouse(&ev) != OK)
+		return;
+	if (ev.bstate & BUTTON4_PRESSED) {
+		move_sel(t, -3);
+		return;
+	}
+	if (ev.bstate & BUTTON5_PRESSED) {
+		move_sel(t, 3);
+		return;
+	}
+	if (!(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED)))
+		return;
+	if (ev.y == t->table_y) {
+		for (int i = 0; i < t->ncols_shown; i++) {
+			if (ev.x >= t->col_x[i] && ev.x < t->col_x[i + 1]) {
+				if (t->set.sort == t->col_of[i])
+					t->set.reverse = !t->set.reverse;
+				t->set.sort = t->col_of[i];
+				t->set_dirty = true;
+				tui_build_view(t);
+			}
+		}
+	} else if (ev.y > t->table_y && ev.y <= t->table_y + t->table_rows) {
+		size_t row = t->top + (size_t)(ev.y - t->table_y - 1);
+		if (row < t->nview) {
+			t->sel = row;
+			remember_selection(t);
+		}
+	}
+}
+
+static bool on_filter_key(struct tui *t, int ch)
+{
+	size_t n = strlen(t->filter);
+
+	if (ch == KEY_ESC) {
+		t->filter[0] = '\0';
+		t->editing = false;
+	} else if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
+		t->editing = false;
+	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h')) {
+		/* Remove one whole UTF-8 character. */
+		while (n > 0 && ((unsigned char)t->filter[n - 1] & 0xC0) == 0x80)
+			n--;
+		if (n > 0)
+			n--;
+		t->filter[n] = '\0';
+	} else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f && n + 1 < sizeof(t->filter)) {
+		t->filter[n] = (char)ch;
+		t->filter[n + 1] = '\0';
+	} else {
+		return false;
+	}
+	tui_build_view(t);
+	return true;
+}
+
+/* Returns false to quit. */
+static bool on_key(struct tui *t, int ch)
+{
+	if (ch == KEY_MOUSE) {
+		on_mouse(t);
+		return true;
+	}
+	if (ch == KEY_RESIZE) {
+		getmaxyx(stdscr, t->rows, t->cols);
+		return true;
+	}
+	if (t->editing) {
+		on_filter_key(t, ch);
+		return true;
+	}
+	if (t->help) { /* any key closes the help */
+		t->help = false;
+		return ch != 'q' && ch != KEY_F(10);
+	}
+	if (t->pick_columns) {
+		if (ch == KEY_UP || ch == 'k')
+			t->col_cursor = t->col_cursor > 0 ? t->col_cursor - 1 : 0;
+		else if (ch == KEY_DOWN || ch == 'j')
+			t->col_cursor = t->col_cursor + 1 < PROCTABLE__COUNT ? t->col_cursor + 1 : t->col_cursor;
+		else if (ch == ' ') {
+			uint32_t bit = 1u << t->col_cursor;
+			/* At least one column stays. */
+			if ((t->set.columns & ~bit) || !(t->set.columns & bit))
+				t->set.columns ^= bit;
+			t->set_dirty = true;
+		} else if (ch == '\n' || ch == KEY_ENTER || ch == KEY_ESC || ch == 'C' || ch == 'q')
+			t->pick_columns = false;
+		return true;
+	}
+	if (t->show_cmd && ch != KEY_UP && ch != KEY_DOWN && ch != 'j' && ch != 'k') {
+		t->show_cmd = false;
+		if (ch == '\n' || ch == KEY_ENTER || ch == KEY_ESC)
+			return true;
+	}
+	switch (ch) {
+	case 'q':
+	case KEY_F(10):
+	case CTRL('c'):
+		return false;
+	case KEY_UP:
+	case 'k':
+		move_sel(t, -1);
+		break;
+	case KEY_DOWN:
+	case 'j':
+		move_sel(t, 1);
+		break;
+	case KEY_PPAGE:
+		move_sel(t, -(long)(t->table_rows > 1 ? t->table_rows - 1 : 1));
+		break;
+	case KEY_NPAGE:
+		move_sel(t, t->table_rows > 1 ? t->table_rows - 1 : 1);
+		break;
+	case '<':
+	case '>':
+		cycle_sort(t, ch == '<' ? -1 : 1);
+		tui_build_view(t);
+		break;
+	case 'r':
+		t->set.reverse = !t->set.reverse;
+		t->set_dirty = true;
+		tui_build_view(t);
+		break;
+	case '/':
+		t->editing = true;
+		break;
+	case KEY_ESC:
+		t->filter[0] = '\0';
+		tui_build_view(t);
+		break;
+	case 'u':
+		t->only_mine = !t->only_mine;
+		tui_build_view(t);
+		set_status(t, t->only_mine ? "only my processes" : "everyone's processes");
+		break;
+	case 'i':
+		t->hide_idle = !t->hide_idle;
+		tui_build_view(t);
+		set_status(t, t->hide_idle ? "idle GPUs hidden" : "idle GPUs shown");
+		break;
+	case 'c':
+		t->set.chart = (enum history_metric)((t->set.chart + 1) % HISTORY__COUNT);
+		t->set_dirty = true;
+		break;
+	case 'p':
+		t->frozen = !t->frozen;
+		if (!t->frozen)
+			t->seq = 0; /* show the latest frame at once */
+		break;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		t->show_cmd = true;
+		break;
+	case 'C':
+		t->pick_columns = true;
+		break;
+	case 'd':
+	case 'D':
+		change_interval(t, ch == 'd' ? -1 : 1);
+		break;
+	case '?':
+	case KEY_F(1):
+		t->help = true;
+		break;
+	case 'K':
+	case KEY_F(9):
+		set_status(t, t->st.replay ? "replay: signals are disabled (these pids belong to the recorded machine and time)"
+					   : "signals: not available in this version of gpur yet");
+		break;
+	case ' ':
+		if (t->st.replay)
+			feed_set_paused(t->feed, !t->st.paused);
+		break;
+	case '.':
+		if (t->st.replay) {
+			feed_set_paused(t->feed, true);
+			feed_step(t->feed);
+		}
+		break;
+	case '+':
+	case '-':
+		if (t->st.replay) {
+			double s = ch == '+' ? t->st.speed * 2 : t->st.speed / 2;
+			s = s > 64 ? 64 : s < 0.25 ? 0.25 : s;
+			feed_set_speed(t->feed, s);
+		}
+		break;
+	case KEY_HOME:
+	case KEY_END:
+		if (t->st.replay)
+			feed_seek(t->feed, ch == KEY_HOME ? FEED_SEEK_START : FEED_SEEK_END);
+		else
+			move_sel(t, ch == KEY_HOME ? -(long)t->nview : (long)t->nview);
+		break;
+	default:
+		break;
+	}
+	return true;
+}
+
+static void init_colors(struct tui *t)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	t->color = has_colors() && !t->cfg->no_color && !(nc && *nc);
+	if (!t->color)
+		return;
+	start_color();
+	use_default_colors();
+	init_pair(TC_HEAD, COLOR_CYAN, -1);
+	init_pair(TC_OK, COLOR_GREEN, -1);
+	init_pair(TC_WARN, COLOR_YELLOW, -1);
+	init_pair(TC_CRIT, COLOR_RED, -1);
+	init_pair(TC_DIM, COLOR_WHITE, -1);
+	init_pair(TC_SEL, COLOR_BLACK, COLOR_CYAN);
+	init_pair(TC_BAR, COLOR_GREEN, -1);
+}
+
+static void load_settings(struct tui *t)
+{
+	char err[512];
+
+	if (settings_load(&t->set, err, sizeof(err)) != 0)
+		set_status(t, err); /* reported and ignored, not fatal */
+	if (!t->set.columns)
+		settings_defaults(&t->set);
+}
+
+static void save_settings(struct tui *t)
+{
+	char err[512];
+
+	if (t->set_dirty && settings_save(&t->set, err, sizeof(err)) != 0) {
+		fprintf(stderr, "gpur: %s\n", err);
+	}
+}
+
+int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
+{
+	struct tui t;
+	SCREEN *scr;
+	const char *cs = nl_langinfo(CODESET);
+	struct passwd pw, *res = NULL;
+	char pwbuf[1024];
+
+	memset(&t, 0, sizeof(t));
+	t.cfg = cfg;
+	t.feed = feed;
+	t.sink = sink;
+	t.utf8 = cs && strcmp(cs, "UTF-8") == 0;
+	if (getpwuid_r(getuid(), &pw, pwbuf, sizeof(pwbuf), &res) == 0 && res)
+		snprintf(t.me, sizeof(t.me), "%s", res->pw_name);
+	else
+		snprintf(t.me, sizeof(t.me), "%u", (unsigned)getuid());
+	settings_defaults(&t.set);
+	load_settings(&t);
+	feed_status(feed, &t.st);
+	t.hist = history_new(history_capacity(t.st.interval));
+
+	scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
+		fprintf(stderr, "gpur: cannot start the dashboard: TERM=%s is not a terminal curses knows\n",
+			getenv("TERM") ? getenv("TERM") : "(unset)");
+		history_free(t.hist);
+		return 1;
+	}
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	init_colors(&t);
+	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	mouseinterval(0);
+	getmaxyx(stdscr, t.rows, t.cols);
+
+	bool running = true, dirty = true;
+	int idle_reads = 0;
+	uint64_t last_second = 0;
+	while (running && !run_stop_requested) {
+		uint64_t now = wall_ms();
+		if (now / 1000 != last_second) {
+			last_second = now / 1000;
+			self_stats(&t);
+			feed_status(feed, &t.st);
+			if (t.status[0] && now > t.status_until)
+				t.status[0] = '\0';
+			if (!t.status[0] && t.sink) {
+				char note[256];
+				sink_note(t.sink, note, sizeof(note));
+				if (note[0])
+					set_status(&t, note);
+			}
+			dirty = true;
+		}
+		if (take_frame(&t))
+			dirty = true;
+		if (t.st.finished && t.seq) {
+			feed_status(feed, &t.st);
+			if (t.st.finished)
+				break; /* --count reached */
+		}
+		if (dirty) {
+			tui_draw(&t);
+			refresh();
+			dirty = false;
+		}
+		struct pollfd pfd[2] = {{STDIN_FILENO, POLLIN, 0}, {feed_fd(feed), POLLIN, 0}};
+		int timeout = (int)(1000 - wall_ms() % 1000) + 1;
+		int r = poll(pfd, 2, timeout);
+		if (r < 0 && errno != EINTR)
+			break;
+		if (r <= 0)
+			continue;
+		if (pfd[1].revents & POLLIN) {
+			feed_drain(feed);
+			feed_status(feed, &t.st);
+		}
+		if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) {
+			running = false; /* the terminal went away */
+			break;
+		}
+		if (pfd[0].revents & POLLIN) {
+			int ch, keys = 0;
+			while ((ch = getch()) != ERR) {
+				keys++;
+				if (!on_key(&t, ch)) {
+					running = false;
+					break;
+				}
+				feed_status(feed, &t.st);
+			}
+			/* Readable but no key, again and again: input is at its end. */
+			idle_reads = keys ? 0 : idle_reads + 1;
+			if (idle_reads > 50)
+				break;
+			dirty = true;
+		}
+	}
+	endwin();
+	delscreen(scr);
+	save_settings(&t);
+	frame_unref(t.frame);
+	free(t.view);
+	history_free(t.hist);
+	return 0;
+}
