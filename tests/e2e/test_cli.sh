@@ -66,7 +66,11 @@ usage_error --backend --backend amdgpu --replay "$R" --json
 usage_error --count --once --count 2 --replay "$R"
 usage_error --once --once -n 1
 # Options that are not built yet.
-usage_error "--speed: not yet supported" --speed 2 --replay "$R"
+usage_error "--speed: '0.1' is not a pace from 0.25 to 64" --speed 0.1 --replay "$R"
+usage_error "--speed: '65' is not a pace from 0.25 to 64" --speed 65 --replay "$R"
+usage_error "--speed: 'fast' is not a pace from 0.25 to 64" --speed fast --replay "$R"
+run --speed 0.25 --replay "$R" --once
+expect_rc 0 "--speed 0.25 is accepted"
 usage_error "--serve: not yet supported" --serve :9400
 usage_error "--prometheus: not yet supported" --prometheus http://127.0.0.1:9090
 usage_error "--serve: not yet supported" --replay "$R" --headless --serve 127.0.0.1:9400
