@@ -432,7 +432,11 @@ void tui_draw(struct tui *t)
 			lines = gpu_rows_max - 1;
 		}
 		int cellw = t->cols / per_line;
-		size_t drawn = 0;
+		/* Too many GPUs for their share: a window on them, scrolled with [ and ]. */
+		size_t per_screen = (size_t)lines * (size_t)per_line / (full ? 2 : 1);
+		if (t->gpu_top + per_screen > nshown)
+			t->gpu_top = nshown > per_screen ? nshown - per_screen : 0;
+		size_t drawn = t->gpu_top;
 		for (int l = 0; l < lines && drawn < nshown; l++) {
 			if (full) {
 				draw_gpu_compact(t, f, shown[drawn], y + l, 0, t->cols);
@@ -445,10 +449,10 @@ void tui_draw(struct tui *t)
 			}
 		}
 		y += lines;
-		if (more > 0 || drawn < nshown) {
-			char buf[96];
-			snprintf(buf, sizeof(buf), "... %zu more GPUs (i hides idle ones; a taller terminal shows more)",
-				 nshown - drawn);
+		if (more > 0 || drawn < nshown || t->gpu_top > 0) {
+			char buf[128];
+			snprintf(buf, sizeof(buf), "GPUs %zu-%zu of %zu shown  ([ ] scroll, i hides idle ones)",
+				 t->gpu_top + 1, drawn, nshown);
 			tui_attr(t, TC_DIM, true);
 			tui_text(t, y++, 0, buf, t->cols);
 			tui_attr(t, TC_DIM, false);

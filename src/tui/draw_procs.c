@@ -202,7 +202,7 @@ static const char *const HELP[] = {
 	"Up/Down, j/k       select a process; PgUp/PgDn a page",
 	"< >                sort by the previous/next column;  r  reverse",
 	"/                  filter processes by text;  Esc clears",
-	"u                  only my processes;  i  hide idle GPUs",
+	"u                  only my processes;  i  hide idle GPUs;  [ ]  scroll GPUs",
 	"c                  next chart metric (util, mem, temp, power)",
 	"p                  pause screen updates",
 	"Enter              the selected process's full command line",

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,6 +24,26 @@
 #include "util/xalloc.h"
 
 #define KEY_ESC 27
+
+/* Set by SIGWINCH; the loop resizes curses to the terminal's new size. */
+static volatile sig_atomic_t resized;
+
+static void on_winch(int sig)
+{
+	(void)sig;
+	resized = 1;
+}
+
+static void resize_to_terminal(struct tui *t)
+{
+	struct winsize ws;
+
+	resized = 0;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
+		resizeterm(ws.ws_row, ws.ws_col);
+	getmaxyx(stdscr, t->rows, t->cols);
+}
+#undef CTRL
 #define CTRL(c) ((c) & 0x1f)
 
 static uint64_t wall_ms(void)
@@ -243,7 +265,7 @@ static bool on_key(struct tui *t, int ch)
 		return true;
 	}
 	if (ch == KEY_RESIZE) {
-		getmaxyx(stdscr, t->rows, t->cols);
+		resize_to_terminal(t);
 		return true;
 	}
 	if (t->editing) {
@@ -297,6 +319,12 @@ static bool on_key(struct tui *t, int ch)
 	case '>':
 		cycle_sort(t, ch == '<' ? -1 : 1);
 		tui_build_view(t);
+		break;
+	case '[':
+		t->gpu_top = t->gpu_top > 4 ? t->gpu_top - 4 : 0;
+		break;
+	case ']':
+		t->gpu_top += 4; /* the drawing clamps it */
 		break;
 	case 'r':
 		t->set.reverse = !t->set.reverse;
@@ -458,12 +486,23 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
 	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	mouseinterval(0);
 	getmaxyx(stdscr, t.rows, t.cols);
+	/* Our own SIGWINCH handler: poll() wakes with EINTR and the screen is
+	 * resized at once, not at the next key. */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_winch;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGWINCH, &sa, NULL);
 
 	bool running = true, dirty = true;
 	int idle_reads = 0;
 	uint64_t last_second = 0;
 	while (running && !run_stop_requested) {
 		uint64_t now = wall_ms();
+		if (resized) {
+			resize_to_terminal(&t);
+			dirty = true;
+		}
 		if (now / 1000 != last_second) {
 			last_second = now / 1000;
 			self_stats(&t);

@@ -46,6 +46,7 @@ struct tui {
 	bool help, show_cmd, pick_columns;
 	int col_cursor;
 	size_t sel, top;     /* selected row and first visible row of the view */
+	size_t gpu_top;      /* first GPU shown when they do not all fit ([ and ]) */
 	uint64_t sel_pid, sel_dev; /* the selected row's identity, kept across frames */
 	size_t *view, nview, view_cap;
 	bool hidden_gpu[FRAME_MAX_GPUS];
