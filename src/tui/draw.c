@@ -186,8 +186,26 @@ static void draw_gpu_compact(struct tui *t, const struct frame *f, size_t i, int
 		tui_attr(t, TC_CRIT, true);
 		tui_text(t, y, x + 4 + namew, st == GPU_STATE_LOST ? "LOST" : "suspended", 10);
 		tui_attr(t, TC_CRIT, false);
+		/* Its last known readings, dimmed: what it was doing when it went. */
+		const struct tui_last *l = tui_last_known(t, known(g, GPU_F_DEVICE_ID) ? g->device_id : NULL);
 		tui_size(total, sizeof(total), known(g, GPU_F_MEM_TOTAL), g->mem_total_bytes);
-		snprintf(buf, sizeof(buf), "mem --/%s", total);
+		if (l) {
+			char when[16] = "--:--:--", util[8] = "--", temp[8] = "--", pw[8] = "--";
+			time_t ts = (time_t)(l->ts_ms / 1000);
+			struct tm tm;
+			if (l->ts_ms && localtime_r(&ts, &tm))
+				strftime(when, sizeof(when), "%H:%M:%S", &tm);
+			if (gpu_has(&l->g, GPU_F_UTIL))
+				snprintf(util, sizeof(util), "%.0f%%", l->g.util_pct);
+			if (gpu_has(&l->g, GPU_F_TEMP))
+				snprintf(temp, sizeof(temp), "%" PRId64 "C", l->g.temp_c);
+			if (gpu_has(&l->g, GPU_F_POWER))
+				snprintf(pw, sizeof(pw), "%.0fW", l->g.power_w);
+			tui_size(used, sizeof(used), gpu_has(&l->g, GPU_F_MEM_USED), l->g.mem_used_bytes);
+			snprintf(buf, sizeof(buf), "last seen %s: %s %s/%s %s %s", when, util, used, total, temp, pw);
+		} else {
+			snprintf(buf, sizeof(buf), "mem --/%s", total);
+		}
 		tui_attr(t, TC_DIM, true);
 		tui_text(t, y, x + 15 + namew, buf, w - 15 - namew);
 		tui_attr(t, TC_DIM, false);
