@@ -228,6 +228,9 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 		case ':':
 			return usage_err(err, errlen, "%s: missing argument (try --help)%s", argv[optind - 1], "");
 		default:
+			if (optopt >= 256 || (optopt == 0 && strchr(argv[optind - 1], '=')))
+				return usage_err(err, errlen, "%.*s: takes no argument (try --help)",
+						 (int)strcspn(argv[optind - 1], "="), argv[optind - 1]);
 			if (optopt)
 				return usage_err(err, errlen, "unknown option '-%c' (try --help)", optopt);
 			return usage_err(err, errlen, "unknown option '%s' (try --help)%s", argv[optind - 1], "");

@@ -78,10 +78,17 @@ static void read_identity(struct nvml *n, struct nvml_dev *d, enum outcome *fata
 	nvmlPciInfo_t pci;
 
 	memset(s, 0, sizeof(*s));
-	if (nvml_may(&rd, L->get_name, GPU_F_NAME) && nvml_took(&rd, L->get_name(d->h, d->name, sizeof(d->name)), GPU_F_NAME))
+	/* Strings from the library end where the buffer ends, whatever it wrote. */
+	if (nvml_may(&rd, L->get_name, GPU_F_NAME) &&
+	    nvml_took(&rd, L->get_name(d->h, d->name, sizeof(d->name)), GPU_F_NAME)) {
+		d->name[sizeof(d->name) - 1] = '\0';
 		d->have_name = true;
-	if (nvml_may(&rd, L->get_uuid, GPU_F_DEVICE_ID) && nvml_took(&rd, L->get_uuid(d->h, d->uuid, sizeof(d->uuid)), GPU_F_DEVICE_ID))
-		d->have_uuid = true;
+	}
+	if (nvml_may(&rd, L->get_uuid, GPU_F_DEVICE_ID) &&
+	    nvml_took(&rd, L->get_uuid(d->h, d->uuid, sizeof(d->uuid)), GPU_F_DEVICE_ID)) {
+		d->uuid[sizeof(d->uuid) - 1] = '\0';
+		d->have_uuid = d->uuid[0] != '\0';
+	}
 	if (nvml_may(&rd, L->get_pci_info, GPU_F_PCI_BUS_ID) && nvml_took(&rd, L->get_pci_info(d->h, &pci), GPU_F_PCI_BUS_ID)) {
 		pci.busId[sizeof(pci.busId) - 1] = '\0';
 		d->have_pci = gpusel_pci_normalise(pci.busId, d->pci);
@@ -127,10 +134,9 @@ static void read_identity(struct nvml *n, struct nvml_dev *d, enum outcome *fata
 
 /* The identity part of a GPU entry; device_id falls back to the PCI address
  * and then the index when NVML gives no UUID. */
-static struct gpu *put_identity(struct frame *f, const struct nvml_dev *d, size_t index)
+static struct gpu *put_identity(struct frame *f, struct nvml_dev *d, size_t index)
 {
 	struct gpu *g = frame_add_gpu(f);
-	char id[64];
 
 	if (!g)
 		return NULL;
@@ -141,15 +147,17 @@ static struct gpu *put_identity(struct frame *f, const struct nvml_dev *d, size_
 		set_str(f, g, GPU_F_NAME, d->name);
 	if (d->have_pci)
 		set_str(f, g, GPU_F_PCI_BUS_ID, d->pci);
-	if (d->have_uuid) {
-		set_str(f, g, GPU_F_DEVICE_ID, d->uuid);
-	} else {
-		if (d->have_pci)
-			snprintf(id, sizeof(id), "pci:%s", d->pci);
+	/* The id first reported stays for the backend's life, so a GPU that
+	 * was lost before its UUID could be read keeps its position. */
+	if (!d->id[0]) {
+		if (d->have_uuid)
+			snprintf(d->id, sizeof(d->id), "%s", d->uuid);
+		else if (d->have_pci)
+			snprintf(d->id, sizeof(d->id), "pci:%s", d->pci);
 		else
-			snprintf(id, sizeof(id), "nvml:%zu", index);
-		set_str(f, g, GPU_F_DEVICE_ID, id);
+			snprintf(d->id, sizeof(d->id), "nvml:%zu", index);
 	}
+	set_str(f, g, GPU_F_DEVICE_ID, d->id);
 	g->state = d->lost ? GPU_STATE_LOST : GPU_STATE_OK;
 	gpu_set(g, GPU_F_STATE);
 	return g;
@@ -187,14 +195,25 @@ static void read_temperature(struct rd *rd, struct gpu *g)
 	const struct nvml_lib *L = &rd->n->lib;
 	unsigned v;
 
-	if (nvml_may(rd, L->get_temperature_v, GPU_F_TEMP)) {
+	/* TemperatureV first; where it is missing, unsupported or wants another
+	 * struct version, the older getter (as for the memory getters). */
+	bool have = false;
+	if (L->get_temperature_v && !rd->d->tempv_unsupported && rd->fatal == NV_OK) {
 		nvmlTemperature_t t = {.version = nvmlTemperature_v1, .sensorType = NVML_TEMPERATURE_GPU};
-		if (nvml_took(rd, L->get_temperature_v(rd->h, &t), GPU_F_TEMP)) {
+		nvmlReturn_t r = L->get_temperature_v(rd->h, &t);
+		if (r == NVML_SUCCESS) {
 			g->temp_c = t.temperature;
 			gpu_set(g, GPU_F_TEMP);
+			have = true;
+		} else if (r == NVML_ERROR_NOT_SUPPORTED || r == NVML_ERROR_FUNCTION_NOT_FOUND ||
+			   r == NVML_ERROR_ARGUMENT_VERSION_MISMATCH) {
+			rd->d->tempv_unsupported = true;
+		} else {
+			nvml_took(rd, r, GPU_F__COUNT);
 		}
-	} else if (nvml_may(rd, L->get_temperature, GPU_F_TEMP) &&
-		   nvml_took(rd, L->get_temperature(rd->h, NVML_TEMPERATURE_GPU, &v), GPU_F_TEMP)) {
+	}
+	if (!have && nvml_may(rd, L->get_temperature, GPU_F_TEMP) &&
+	    nvml_took(rd, L->get_temperature(rd->h, NVML_TEMPERATURE_GPU, &v), GPU_F_TEMP)) {
 		g->temp_c = v;
 		gpu_set(g, GPU_F_TEMP);
 	}
@@ -322,16 +341,7 @@ static void read_gpu(struct nvml *n, struct nvml_dev *d, struct gpu *g, struct r
 		d->statics.power_limit_w = g->power_limit_w;
 		gpu_set(&d->statics, GPU_F_POWER_LIMIT);
 	}
-	pthread_mutex_lock(&n->mu);
-	if (d->have_rx) {
-		g->pcie_rx_bytes_per_s = d->rx;
-		gpu_set(g, GPU_F_PCIE_RX);
-	}
-	if (d->have_tx) {
-		g->pcie_tx_bytes_per_s = d->tx;
-		gpu_set(g, GPU_F_PCIE_TX);
-	}
-	pthread_mutex_unlock(&n->mu);
+	nvml_slow_get(n, (size_t)(d - n->dev), g);
 }
 
 /* The MIG instances of d, each a GPU of its own after its parent. */
@@ -355,9 +365,12 @@ static void read_mig(struct nvml *n, struct nvml_dev *d, struct frame *f, struct
 		struct gpu *g = frame_add_gpu(f);
 		if (!g)
 			return;
-		if (L->get_name && nvml_took(&rd, L->get_name(mh, mig.name, sizeof(mig.name)), GPU_F__COUNT))
+		if (L->get_name && nvml_took(&rd, L->get_name(mh, mig.name, sizeof(mig.name)), GPU_F__COUNT)) {
+			mig.name[sizeof(mig.name) - 1] = '\0';
 			set_str(f, g, GPU_F_NAME, mig.name);
-		if (L->get_uuid && nvml_took(&rd, L->get_uuid(mh, mig.uuid, sizeof(mig.uuid)), GPU_F__COUNT)) {
+		}
+		if (L->get_uuid && nvml_took(&rd, L->get_uuid(mh, mig.uuid, sizeof(mig.uuid)), GPU_F__COUNT) &&
+		    (mig.uuid[sizeof(mig.uuid) - 1] = '\0', mig.uuid[0] != '\0')) {
 			set_str(f, g, GPU_F_DEVICE_ID, mig.uuid);
 		} else {
 			char id[160];
@@ -381,116 +394,97 @@ static void read_mig(struct nvml *n, struct nvml_dev *d, struct frame *f, struct
 	}
 }
 
-/* Slow reads: PCIe throughput samples a byte counter for ~20 ms per call,
- * so a thread of its own reads it every NVML_SLOW_PERIOD_MS. */
-static void slow_round(struct nvml *n)
-{
-	pthread_mutex_lock(&n->mu);
-	uint64_t gen = n->gen;
-	size_t nd = n->ndev;
-	nvmlDevice_t *hs = xcalloc(nd ? nd : 1, sizeof(*hs));
-	for (size_t i = 0; i < nd; i++)
-		hs[i] = n->dev[i].lost || (n->dev[i].unsupported >> GPU_F_PCIE_RX & 1u) ? NULL : n->dev[i].h;
-	pthread_mutex_unlock(&n->mu);
-
-	for (size_t i = 0; i < nd; i++) {
-		unsigned tx = 0, rx = 0;
-		nvmlReturn_t rt, rr;
-		if (!hs[i] || !n->lib.get_pcie_throughput)
-			continue;
-		rt = n->lib.get_pcie_throughput(hs[i], NVML_PCIE_UTIL_TX_BYTES, &tx);
-		rr = n->lib.get_pcie_throughput(hs[i], NVML_PCIE_UTIL_RX_BYTES, &rx);
-		pthread_mutex_lock(&n->mu);
-		if (gen == n->gen && i < n->ndev) {
-			struct nvml_dev *d = &n->dev[i];
-			d->have_tx = rt == NVML_SUCCESS;
-			d->have_rx = rr == NVML_SUCCESS;
-			d->tx = (uint64_t)tx * 1024u;
-			d->rx = (uint64_t)rx * 1024u;
-			if (rt == NVML_ERROR_NOT_SUPPORTED && rr == NVML_ERROR_NOT_SUPPORTED)
-				d->unsupported |= UINT64_C(1) << GPU_F_PCIE_RX;
-		}
-		pthread_mutex_unlock(&n->mu);
-	}
-	free(hs);
-}
-
-static void *slow_main(void *arg)
-{
-	struct nvml *n = arg;
-	struct timespec dl;
-
-	pthread_mutex_lock(&n->mu);
-	while (!n->stop) {
-		clock_gettime(CLOCK_MONOTONIC, &dl);
-		dl.tv_sec += NVML_SLOW_PERIOD_MS / 1000;
-		while (!n->stop && pthread_cond_timedwait(&n->cv, &n->mu, &dl) != ETIMEDOUT)
-			;
-		if (n->stop)
-			break;
-		pthread_mutex_unlock(&n->mu);
-		slow_round(n);
-		pthread_mutex_lock(&n->mu);
-	}
-	pthread_mutex_unlock(&n->mu);
-	return NULL;
-}
-
-/* Enumerates the GPUs; existing entries are matched by UUID so positions
- * and identities survive re-initialisation. */
-static int enumerate(struct nvml *n, char *err, size_t errlen)
+/* Reads every GPU's handle and identity into a new list. */
+static int enumerate_fresh(struct nvml *n, struct nvml_dev **out, size_t *nout, char *err, size_t errlen)
 {
 	const struct nvml_lib *L = &n->lib;
 	unsigned count = 0;
 	char msg[160];
 	nvmlReturn_t r = L->get_count(&count);
 
+	*out = NULL;
+	*nout = 0;
 	if (r != NVML_SUCCESS) {
 		snprintf(err, errlen, "nvmlDeviceGetCount failed: %s", nvml_lib_strerror(L, r, msg, sizeof(msg)));
 		return -ENODEV;
 	}
 	if (count > FRAME_MAX_GPUS)
 		count = FRAME_MAX_GPUS;
+	struct nvml_dev *fresh = xcalloc(count ? count : 1, sizeof(*fresh));
 	for (unsigned i = 0; i < count; i++) {
-		struct nvml_dev fresh = {0};
+		struct nvml_dev *d = &fresh[i];
 		enum outcome fatal = NV_OK;
-		r = L->get_handle_by_index(i, &fresh.h);
+		r = L->get_handle_by_index(i, &d->h);
 		if (nvml_classify(r) == NV_LIB_LOST) {
 			snprintf(err, errlen, "nvmlDeviceGetHandleByIndex(%u) failed: %s", i,
 				 nvml_lib_strerror(L, r, msg, sizeof(msg)));
+			free(fresh);
 			return -ENODEV;
 		}
 		if (r == NVML_SUCCESS)
-			read_identity(n, &fresh, &fatal);
+			read_identity(n, d, &fatal);
 		if (fatal == NV_LIB_LOST) {
 			snprintf(err, errlen, "NVML failed while reading GPU %u", i);
+			free(fresh);
 			return -ENODEV;
 		}
-		fresh.lost = r != NVML_SUCCESS || fatal == NV_GPU_LOST;
-		/* Match a known GPU by UUID, else by position. */
-		struct nvml_dev *known = NULL;
-		for (size_t k = 0; k < n->ndev && fresh.have_uuid; k++)
-			if (n->dev[k].have_uuid && strcmp(n->dev[k].uuid, fresh.uuid) == 0)
-				known = &n->dev[k];
-		if (!known && i < n->ndev && (!fresh.have_uuid || !n->dev[i].have_uuid))
-			known = &n->dev[i];
-		if (known) {
-			if (!fresh.lost) {
-				fresh.last_seen = known->last_seen;
-				fresh.have_rx = known->have_rx;
-				fresh.have_tx = known->have_tx;
-				fresh.rx = known->rx;
-				fresh.tx = known->tx;
-				*known = fresh;
-			} else {
-				known->h = fresh.h;
-				known->lost = true;
-			}
-		} else {
-			n->dev = xreallocarray(n->dev, n->ndev + 1, sizeof(*n->dev));
-			n->dev[n->ndev++] = fresh;
-		}
+		d->lost = r != NVML_SUCCESS || fatal == NV_GPU_LOST;
 	}
+	*out = fresh;
+	*nout = count;
+	return 0;
+}
+
+/* Enumerates the GPUs. On re-initialisation each GPU found is matched to a
+ * known one (by UUID, else by position) at most once, so identities and
+ * positions survive and two GPUs are never merged; the slow thread is held
+ * meanwhile by the caller. */
+static int enumerate(struct nvml *n, char *err, size_t errlen)
+{
+	struct nvml_dev *fresh;
+	size_t nfresh;
+
+	if (enumerate_fresh(n, &fresh, &nfresh, err, errlen) != 0)
+		return -ENODEV;
+	size_t old = n->ndev;
+	bool *claimed = xcalloc(old ? old : 1, sizeof(*claimed));
+	struct nvml_dev *next = xcalloc(nfresh + old ? nfresh + old : 1, sizeof(*next));
+	size_t nnext = old;
+	/* Known GPUs keep their entries (lost until found again). */
+	for (size_t k = 0; k < old; k++) {
+		next[k] = n->dev[k];
+		next[k].lost = true;
+	}
+	for (size_t i = 0; i < nfresh; i++) {
+		struct nvml_dev *f = &fresh[i];
+		size_t match = SIZE_MAX;
+		for (size_t k = 0; k < old && f->have_uuid && match == SIZE_MAX; k++)
+			if (!claimed[k] && n->dev[k].have_uuid && strcmp(n->dev[k].uuid, f->uuid) == 0)
+				match = k;
+		if (match == SIZE_MAX && i < old && !claimed[i] && (!f->have_uuid || !n->dev[i].have_uuid))
+			match = i;
+		if (match == SIZE_MAX) {
+			next[nnext++] = *f; /* a new GPU: appended */
+			continue;
+		}
+		claimed[match] = true;
+		struct nvml_dev *k = &next[match];
+		if (f->lost) {
+			k->h = f->h;
+			continue;
+		}
+		/* Found again: fresh identity, kept history and reported id. */
+		f->last_seen = k->last_seen;
+		if (!f->statics.valid)
+			f->statics = k->statics;
+		memcpy(f->id, k->id, sizeof(f->id));
+		*k = *f;
+	}
+	free(claimed);
+	free(fresh);
+	free(n->dev);
+	n->dev = next;
+	n->ndev = nnext;
 	return 0;
 }
 
@@ -526,13 +520,7 @@ static void nvml_close(struct backend *b)
 
 	if (!n)
 		return;
-	if (n->slow_running) {
-		pthread_mutex_lock(&n->mu);
-		n->stop = true;
-		pthread_cond_broadcast(&n->cv);
-		pthread_mutex_unlock(&n->mu);
-		pthread_join(n->slow, NULL);
-	}
+	nvml_slow_stop(n);
 	if (n->lib.dl)
 		n->lib.shutdown();
 	nvml_lib_close(&n->lib);
@@ -540,6 +528,7 @@ static void nvml_close(struct backend *b)
 	pthread_mutex_destroy(&n->mu);
 	pthread_cond_destroy(&n->cv);
 	free(n->dev);
+	free(n->slow_dev);
 	free(n->pbuf);
 	free(n);
 	b->priv = NULL;
@@ -548,7 +537,7 @@ static void nvml_close(struct backend *b)
 static int nvml_open(struct backend *b, const struct backend_env *env)
 {
 	struct nvml *n = xcalloc(1, sizeof(*n));
-	char err[BACKEND_ERRLEN];
+	char err[BACKEND_ERRLEN] = "";
 	pthread_condattr_t ca;
 
 	pthread_mutex_init(&n->mu, NULL);
@@ -576,13 +565,7 @@ static int nvml_open(struct backend *b, const struct backend_env *env)
 	}
 	read_versions(n);
 	n->pi = procinfo_new(env->procfs);
-	/* The first PCIe reading now, so the first frames have it. */
-	slow_round(n);
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	n->slow_running = pthread_create(&n->slow, NULL, slow_main, n) == 0;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	nvml_slow_start(n);
 	return 0;
 }
 
@@ -591,16 +574,18 @@ static int nvml_reinit(struct backend *b)
 	struct nvml *n = b->priv;
 	char err[BACKEND_ERRLEN];
 
-	pthread_mutex_lock(&n->mu);
-	n->gen++;
-	pthread_mutex_unlock(&n->mu);
+	/* No call into NVML from the slow thread across shutdown and init. */
+	nvml_slow_hold(n);
 	n->lib.shutdown();
+	int rc = 0;
 	if (init_library(n, err, sizeof(err)) != 0 || enumerate(n, err, sizeof(err)) != 0) {
 		backend_fail(b, "%s", err);
-		return -ENODEV;
+		rc = -ENODEV;
+	} else {
+		read_versions(n);
 	}
-	read_versions(n);
-	return 0;
+	nvml_slow_release(n);
+	return rc;
 }
 
 static int nvml_poll(struct backend *b, struct frame *f)
@@ -638,6 +623,7 @@ static int nvml_poll(struct backend *b, struct frame *f)
 		if (rd.fatal == NV_GPU_LOST) {
 			/* Lost mid-poll: keep identity, drop what was read. */
 			d->lost = true;
+			nvml_slow_skip(n, i);
 			g = &f->gpus[index];
 			g->state = GPU_STATE_LOST;
 			gpu_drop_readings(g);
@@ -656,7 +642,7 @@ static int nvml_poll(struct backend *b, struct frame *f)
 	}
 	if (n->cuda[0])
 		f->cuda = frame_str(f, n->cuda);
-	if (count != n->ndev) {
+	if ((count > FRAME_MAX_GPUS ? FRAME_MAX_GPUS : count) != n->ndev) {
 		backend_fail(b, "the GPU count changed from %zu to %u", n->ndev, count);
 		return -ENODEV;
 	}

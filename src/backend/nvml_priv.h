@@ -23,10 +23,18 @@ struct nvml_dev {
 	struct gpu statics;     /* thresholds, maxima: read once */
 	uint64_t unsupported;   /* bit (1 << gpu_field): the getter said NOT_SUPPORTED */
 	bool putil_unsupported;
+	bool tempv_unsupported;  /* nvmlDeviceGetTemperatureV refused: use the old getter */
 	unsigned long long last_seen; /* newest process-utilisation sample */
-	/* Written by the slow thread under n->mu. */
-	uint64_t rx, tx;
+	char id[128];           /* the device_id first reported: kept for the backend's life */
+};
+
+/* What the slow thread reads and owns, one per device, guarded by n->mu. */
+struct nvml_slow_dev {
+	nvmlDevice_t h;
+	bool skip;        /* lost: not read */
+	bool unsupported; /* both counters answered NOT_SUPPORTED */
 	bool have_rx, have_tx;
+	uint64_t rx, tx;  /* bytes/s */
 };
 
 struct nvml {
@@ -36,12 +44,15 @@ struct nvml {
 	char driver[NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE];
 	char cuda[16];
 	struct procinfo *pi;
-	/* Slow reads. */
+	/* Slow reads: the thread touches only slow_dev, under mu, and leaves
+	 * NVML alone while held (re-initialisation). */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	pthread_t slow;
-	bool slow_running, stop;
-	uint64_t gen; /* bumps on re-initialisation: stale slow results are dropped */
+	bool slow_running, stop, hold, busy;
+	uint64_t gen; /* bumps when slow_dev is rebuilt: stale results are dropped */
+	struct nvml_slow_dev *slow_dev;
+	size_t nslow;
 	/* Scratch. */
 	unsigned char *pbuf;
 	size_t pbuf_cap;
@@ -66,6 +77,20 @@ bool nvml_may(const struct rd *rd, const void *fn, enum gpu_field field);
 /* Records a getter's answer (a lost GPU, a failed library, an unsupported
  * getter); true on success. */
 bool nvml_took(struct rd *rd, nvmlReturn_t r, enum gpu_field field);
+/* nvml_slow.c: PCIe throughput (~20 ms a call) on a thread of its own. */
+/* First round now (so the first frames have it), then one every
+ * NVML_SLOW_PERIOD_MS on a thread. */
+void nvml_slow_start(struct nvml *n);
+void nvml_slow_stop(struct nvml *n);
+/* Waits until the thread is outside NVML and keeps it out (before
+ * nvmlShutdown); nvml_slow_release() lets it go on with the current devices. */
+void nvml_slow_hold(struct nvml *n);
+void nvml_slow_release(struct nvml *n);
+/* Device i got lost: not read again until re-initialisation. */
+void nvml_slow_skip(struct nvml *n, size_t i);
+/* Copies device i's latest throughput into g. */
+void nvml_slow_get(struct nvml *n, size_t i, struct gpu *g);
+
 /* Reads the processes of one device handle (all three lists, merged per
  * pid) into f as rows of GPU `index`; util: also per-process utilisation. */
 void nvml_device_processes(struct rd *rd, struct frame *f, size_t index, bool util);

@@ -38,33 +38,63 @@ static struct prow *prow_get(struct prows *pr, unsigned pid)
 	return p;
 }
 
-/* One process list with NVIDIA's sizing protocol: ask with 0, grow, retry. */
+/* One call of a sized list: a process list or the utilisation samples. */
+struct sized_call {
+	nvmlReturn_t (*plist)(nvmlDevice_t, unsigned int *, void *);
+	nvmlReturn_t (*putil)(nvmlDevice_t, nvmlProcessUtilizationSample_t *, unsigned int *, unsigned long long);
+	nvmlDevice_t h;
+	unsigned long long last_seen;
+};
+
+static nvmlReturn_t call(const struct sized_call *c, unsigned *count, void *buf)
+{
+	return c->plist ? c->plist(c->h, count, buf) : c->putil(c->h, buf, count, c->last_seen);
+}
+
+/* NVIDIA's sizing protocol: ask with no buffer; on INSUFFICIENT_SIZE (or a
+ * count with SUCCESS) allocate that many plus slack, since processes start
+ * between the calls, and ask again. Returns the last answer; *valid is the
+ * number of entries in n->pbuf that the library filled, never more than the
+ * buffer held (the library's count is not trusted). */
+static nvmlReturn_t sized(struct nvml *n, const struct sized_call *c, size_t stride, unsigned *valid)
+{
+	unsigned count = 0;
+	nvmlReturn_t r = call(c, &count, NULL);
+
+	*valid = 0;
+	for (int tries = 0; (r == NVML_ERROR_INSUFFICIENT_SIZE || (r == NVML_SUCCESS && count)) && tries < 4; tries++) {
+		size_t want = (count > FRAME_MAX_PROCESSES ? FRAME_MAX_PROCESSES : count) + 8;
+		if (n->pbuf_cap < want * stride) {
+			n->pbuf_cap = want * stride;
+			n->pbuf = xreallocarray(n->pbuf, n->pbuf_cap, 1);
+		}
+		unsigned passed = (unsigned)(n->pbuf_cap / stride);
+		count = passed;
+		r = call(c, &count, n->pbuf);
+		if (r == NVML_SUCCESS) {
+			*valid = count < passed ? count : passed;
+			break;
+		}
+	}
+	return r;
+}
+
+/* One process list (compute, graphics or MPS) merged into pr. */
 static void read_plist(struct rd *rd, enum nvml_plist which, struct prows *pr)
 {
 	struct nvml *n = rd->n;
-	nvmlReturn_t (*fn)(nvmlDevice_t, unsigned int *, void *) = n->lib.plist[which];
+	struct sized_call c = {.plist = n->lib.plist[which], .h = rd->h};
 	size_t stride = n->lib.plist_stride[which];
-	unsigned count = 0;
-	nvmlReturn_t r;
+	unsigned count;
 
-	if (!fn || rd->fatal != NV_OK)
+	if (!c.plist || rd->fatal != NV_OK)
 		return;
-	r = fn(rd->h, &count, NULL);
-	for (int tries = 0; r == NVML_ERROR_INSUFFICIENT_SIZE && tries < 4; tries++) {
-		if (count > FRAME_MAX_PROCESSES)
-			count = FRAME_MAX_PROCESSES;
-		count += 8; /* processes may start between the two calls */
-		if (n->pbuf_cap < count * stride) {
-			n->pbuf_cap = count * stride;
-			n->pbuf = xreallocarray(n->pbuf, n->pbuf_cap, 1);
-		}
-		r = fn(rd->h, &count, n->pbuf);
-	}
+	nvmlReturn_t r = sized(n, &c, stride, &count);
 	if (r != NVML_SUCCESS) {
 		nvml_took(rd, r, GPU_F__COUNT);
 		return;
 	}
-	for (unsigned i = 0; i < count && n->pbuf; i++) {
+	for (unsigned i = 0; i < count; i++) {
 		const unsigned char *e = n->pbuf + i * stride;
 		unsigned pid;
 		unsigned long long mem;
@@ -90,24 +120,13 @@ static void read_putil(struct rd *rd, struct prows *pr)
 {
 	struct nvml *n = rd->n;
 	struct nvml_dev *d = rd->d;
-	unsigned count = 0;
-	nvmlReturn_t r;
-	nvmlProcessUtilizationSample_t *s = NULL;
+	struct sized_call c = {.putil = n->lib.get_process_utilization, .h = rd->h, .last_seen = d->last_seen};
+	unsigned count;
 
-	if (!n->lib.get_process_utilization || d->mig || d->putil_unsupported || rd->fatal != NV_OK || !pr->n)
+	if (!c.putil || d->mig || d->putil_unsupported || rd->fatal != NV_OK || !pr->n)
 		return;
-	r = n->lib.get_process_utilization(rd->h, NULL, &count, d->last_seen);
-	for (int tries = 0; (r == NVML_ERROR_INSUFFICIENT_SIZE || (r == NVML_SUCCESS && count)) && tries < 4; tries++) {
-		if (count > FRAME_MAX_PROCESSES)
-			count = FRAME_MAX_PROCESSES;
-		count += 8;
-		free(s);
-		s = xcalloc(count, sizeof(*s));
-		r = n->lib.get_process_utilization(rd->h, s, &count, d->last_seen);
-		if (r == NVML_SUCCESS)
-			break;
-	}
-	if (r == NVML_ERROR_NOT_FOUND || (r == NVML_SUCCESS && !s)) {
+	nvmlReturn_t r = sized(n, &c, sizeof(nvmlProcessUtilizationSample_t), &count);
+	if (r == NVML_ERROR_NOT_FOUND) {
 		count = 0;
 		r = NVML_SUCCESS;
 	}
@@ -115,27 +134,27 @@ static void read_putil(struct rd *rd, struct prows *pr)
 		if (r == NVML_ERROR_NOT_SUPPORTED)
 			d->putil_unsupported = true;
 		nvml_took(rd, r, GPU_F__COUNT);
-		free(s);
 		return;
 	}
 	unsigned long long newest = d->last_seen;
 	for (unsigned i = 0; i < count; i++) {
-		if (s[i].timeStamp <= d->last_seen)
+		nvmlProcessUtilizationSample_t sample;
+		memcpy(&sample, n->pbuf + i * sizeof(sample), sizeof(sample));
+		if (sample.timeStamp <= d->last_seen)
 			continue;
-		if (s[i].timeStamp > newest)
-			newest = s[i].timeStamp;
+		if (sample.timeStamp > newest)
+			newest = sample.timeStamp;
 		for (size_t k = 0; k < pr->n; k++) {
 			struct prow *p = &pr->v[k];
-			if (p->pid != s[i].pid || (p->have_sample && p->s.timeStamp >= s[i].timeStamp))
+			if (p->pid != sample.pid || (p->have_sample && p->s.timeStamp >= sample.timeStamp))
 				continue;
-			p->s = s[i];
+			p->s = sample;
 			p->have_sample = true;
 		}
 	}
 	d->last_seen = newest;
 	for (size_t k = 0; k < pr->n; k++)
 		pr->v[k].util_known = true;
-	free(s);
 }
 
 static void put_util(struct gpu_process *p, enum process_field f, double *slot, bool known, unsigned v)

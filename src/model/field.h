@@ -21,6 +21,10 @@ enum field_type {
 /* FIELD_READING: a measurement, omitted while a GPU is lost or suspended. */
 #define FIELD_READING 0x1u
 
+/* Upper bound of unsigned integer fields: above every int64, since the
+ * parser already rejects integers of 2^63 and more. */
+#define FIELD_U64_MAX 9.3e18
+
 struct field {
 	const char *key;
 	enum field_type type;

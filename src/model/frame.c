@@ -7,10 +7,9 @@
 
 #include "util/xalloc.h"
 
-#define U64MAX 9.3e18
 
 const struct field FRAME_FIELDS[] = {
-	{"ts_ms", FIELD_U64, FRAME_F_TS, offsetof(struct frame, ts_ms), 0, U64MAX, 0, NULL, 0, 0, NULL,
+	{"ts_ms", FIELD_U64, FRAME_F_TS, offsetof(struct frame, ts_ms), 0, FIELD_U64_MAX, 0, NULL, 0, 0, NULL,
 	 "wall-clock time of the poll (ms since the epoch)"},
 	{"host", FIELD_STR, FRAME_F_HOST, offsetof(struct frame, host), 0, 0, 256, NULL, 0, 0, NULL,
 	 "host name"},
@@ -25,9 +24,9 @@ const struct field SYSTEM_FIELDS[] = {
 	{"cpu_pct", FIELD_F64, SYS_F_CPU, offsetof(struct system_stats, cpu_pct), 0, 100, 0, NULL, 0, 0,
 	 NULL, "host CPU, all cores (%)"},
 	{"mem_used_bytes", FIELD_U64, SYS_F_MEM_USED, offsetof(struct system_stats, mem_used_bytes), 0,
-	 U64MAX, 0, NULL, 0, 0, NULL, "host memory used (bytes)"},
+	 FIELD_U64_MAX, 0, NULL, 0, 0, NULL, "host memory used (bytes)"},
 	{"mem_total_bytes", FIELD_U64, SYS_F_MEM_TOTAL, offsetof(struct system_stats, mem_total_bytes),
-	 0, U64MAX, 0, NULL, 0, 0, NULL, "host memory total (bytes)"},
+	 0, FIELD_U64_MAX, 0, NULL, 0, 0, NULL, "host memory total (bytes)"},
 	{"load_1m", FIELD_F64, SYS_F_LOAD1, offsetof(struct system_stats, load_1m), 0, 1e9, 0, NULL, 0,
 	 0, NULL, "1-minute load average"},
 };
@@ -230,4 +229,10 @@ void frame_normalize(struct frame *f)
 		if (f->procs[i].gpu_index < f->ngpus)
 			f->procs[n++] = f->procs[i];
 	f->nprocs = n;
+	/* An event naming a GPU the record does not have keeps what it says,
+	 * without the index (it is never drawn against a device that was not
+	 * recorded). */
+	for (size_t i = 0; i < f->nevents; i++)
+		if (event_has(&f->events[i], EVENT_F_GPU_INDEX) && f->events[i].gpu_index >= f->ngpus)
+			f->events[i].valid &= ~(UINT64_C(1) << EVENT_F_GPU_INDEX);
 }

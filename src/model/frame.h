@@ -96,7 +96,8 @@ void frame_copy_event(struct frame *f, struct event *dst, const struct event *sr
  * and dropping those of removed GPUs. */
 void frame_keep_gpus(struct frame *f, const bool *keep);
 /* Applies DESIGN §2 rules: readings of lost/suspended GPUs are omitted; rows
- * whose gpu_index is not below ngpus are dropped. */
+ * whose gpu_index is not below ngpus are dropped; events whose gpu_index is
+ * not below ngpus lose it. */
 void frame_normalize(struct frame *f);
 
 #endif

@@ -10,7 +10,6 @@ const char *const GPU_THROTTLE_NAMES[GPU_THROTTLE__COUNT] = {
 	"sw_thermal", "hw_thermal", "hw_power_brake", "display_clock",
 };
 
-#define U64MAX 9.3e18 /* above every int64: the parser rejects 2^63 and more */
 #define R FIELD_READING
 #define STR(k, m, b, len, fl, h) {k, FIELD_STR, b, offsetof(struct gpu, m), 0, 0, len, NULL, 0, fl, NULL, h}
 #define U64(k, m, b, lo, hi, fl, p, h) {k, FIELD_U64, b, offsetof(struct gpu, m), lo, hi, 0, NULL, 0, fl, p, h}
@@ -32,8 +31,8 @@ const struct field GPU_FIELDS[] = {
 	PCT("util_pct", util_pct, GPU_F_UTIL, "DCGM_FI_DEV_GPU_UTIL", "GPU utilisation (%)"),
 	PCT("mem_util_pct", mem_util_pct, GPU_F_MEM_UTIL, "DCGM_FI_DEV_MEM_COPY_UTIL",
 	    "memory controller busy (%)"),
-	U64("mem_used_bytes", mem_used_bytes, GPU_F_MEM_USED, 0, U64MAX, R, NULL, "memory used (bytes)"),
-	U64("mem_total_bytes", mem_total_bytes, GPU_F_MEM_TOTAL, 0, U64MAX, 0, NULL, "memory total (bytes)"),
+	U64("mem_used_bytes", mem_used_bytes, GPU_F_MEM_USED, 0, FIELD_U64_MAX, R, NULL, "memory used (bytes)"),
+	U64("mem_total_bytes", mem_total_bytes, GPU_F_MEM_TOTAL, 0, FIELD_U64_MAX, 0, NULL, "memory total (bytes)"),
 	I64("temp_c", temp_c, GPU_F_TEMP, -273, 1000, R, "DCGM_FI_DEV_GPU_TEMP", "GPU temperature (C)"),
 	I64("temp_mem_c", temp_mem_c, GPU_F_TEMP_MEM, -273, 1000, R, "DCGM_FI_DEV_MEMORY_TEMP",
 	    "memory temperature (C)"),
@@ -60,11 +59,11 @@ const struct field GPU_FIELDS[] = {
 	U64("pcie_width", pcie_width, GPU_F_PCIE_WIDTH, 0, 64, R, NULL, "PCIe lanes now"),
 	U64("pcie_gen_max", pcie_gen_max, GPU_F_PCIE_GEN_MAX, 0, 64, 0, NULL, "PCIe generation maximum"),
 	U64("pcie_width_max", pcie_width_max, GPU_F_PCIE_WIDTH_MAX, 0, 64, 0, NULL, "PCIe lanes maximum"),
-	U64("pcie_rx_bytes_per_s", pcie_rx_bytes_per_s, GPU_F_PCIE_RX, 0, U64MAX, R,
+	U64("pcie_rx_bytes_per_s", pcie_rx_bytes_per_s, GPU_F_PCIE_RX, 0, FIELD_U64_MAX, R,
 	    "DCGM_FI_PROF_PCIE_RX_BYTES", "PCIe receive (bytes/s)"),
-	U64("pcie_tx_bytes_per_s", pcie_tx_bytes_per_s, GPU_F_PCIE_TX, 0, U64MAX, R,
+	U64("pcie_tx_bytes_per_s", pcie_tx_bytes_per_s, GPU_F_PCIE_TX, 0, FIELD_U64_MAX, R,
 	    "DCGM_FI_PROF_PCIE_TX_BYTES", "PCIe transmit (bytes/s)"),
-	U64("ecc_errors_uncorrected", ecc_errors_uncorrected, GPU_F_ECC_UNCORRECTED, 0, U64MAX, R, NULL,
+	U64("ecc_errors_uncorrected", ecc_errors_uncorrected, GPU_F_ECC_UNCORRECTED, 0, FIELD_U64_MAX, R, NULL,
 	    "volatile uncorrected ECC errors"),
 	{"throttle", FIELD_FLAGS, GPU_F_THROTTLE, offsetof(struct gpu, throttle), 0, 0, 0,
 	 GPU_THROTTLE_NAMES, GPU_THROTTLE__COUNT, R, NULL, "active clock throttle reasons"},

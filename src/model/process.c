@@ -5,7 +5,6 @@
 
 const char *const PROCESS_KIND_NAMES[PROCESS_KIND__COUNT] = {"compute", "graphics", "both"};
 
-#define U64MAX 9.3e18
 #define STR(k, m, b, len, h) {k, FIELD_STR, b, offsetof(struct gpu_process, m), 0, 0, len, NULL, 0, 0, NULL, h}
 #define U64(k, m, b, lo, hi, h) {k, FIELD_U64, b, offsetof(struct gpu_process, m), lo, hi, 0, NULL, 0, 0, NULL, h}
 #define F64(k, m, b, lo, hi, h) {k, FIELD_F64, b, offsetof(struct gpu_process, m), lo, hi, 0, NULL, 0, 0, NULL, h}
@@ -18,17 +17,17 @@ const struct field PROCESS_FIELDS[] = {
 	STR("user", user, PROC_F_USER, 256, "user name, else the numeric uid"),
 	{"kind", FIELD_ENUM, PROC_F_KIND, offsetof(struct gpu_process, kind), 0, 0, 0,
 	 PROCESS_KIND_NAMES, PROCESS_KIND__COUNT, 0, NULL, "compute, graphics or both"},
-	U64("gpu_mem_bytes", gpu_mem_bytes, PROC_F_GPU_MEM, 0, U64MAX, "GPU memory used (bytes)"),
+	U64("gpu_mem_bytes", gpu_mem_bytes, PROC_F_GPU_MEM, 0, FIELD_U64_MAX, "GPU memory used (bytes)"),
 	F64("gpu_util_pct", gpu_util_pct, PROC_F_GPU_UTIL, 0, 100, "SM utilisation (%)"),
 	F64("mem_bw_pct", mem_bw_pct, PROC_F_MEM_BW, 0, 100, "memory bandwidth utilisation (%)"),
 	F64("enc_pct", enc_pct, PROC_F_ENC, 0, 100, "encoder utilisation (%)"),
 	F64("dec_pct", dec_pct, PROC_F_DEC, 0, 100, "decoder utilisation (%)"),
 	F64("cpu_pct", cpu_pct, PROC_F_CPU, 0, 1e6, "CPU (% of one core)"),
-	U64("host_mem_bytes", host_mem_bytes, PROC_F_HOST_MEM, 0, U64MAX, "resident set size (bytes)"),
+	U64("host_mem_bytes", host_mem_bytes, PROC_F_HOST_MEM, 0, FIELD_U64_MAX, "resident set size (bytes)"),
 	STR("container", container, PROC_F_CONTAINER, 256, "container (runtime:id or name)"),
 	U64("container_pid", container_pid, PROC_F_CONTAINER_PID, 0, 4194304, "pid inside the container"),
 	STR("pod", pod, PROC_F_POD, 256, "Kubernetes pod"),
 	STR("unit", unit, PROC_F_UNIT, 256, "systemd unit or batch job"),
-	U64("start_ms", start_ms, PROC_F_START, 0, U64MAX, "start time (ms since the epoch)"),
+	U64("start_ms", start_ms, PROC_F_START, 0, FIELD_U64_MAX, "start time (ms since the epoch)"),
 };
 const size_t PROCESS_NFIELDS = sizeof(PROCESS_FIELDS) / sizeof(PROCESS_FIELDS[0]);

@@ -308,7 +308,7 @@ static struct entry *refresh(struct procinfo *pi, unsigned pid)
 		e->next = *head;
 		*head = e;
 		pi->count++;
-		e->start_ticks = start;
+		e->start_ticks = ok ? start : 0;
 	}
 	if (!ok) {
 		e->gen = pi->gen;

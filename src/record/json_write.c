@@ -94,7 +94,8 @@ void json_put_double(struct buf *b, double d)
 		buf_puts(b, "null");
 		return;
 	}
-	if (d == trunc(d) && fabs(d) < 9007199254740992.0) {
+	/* An integral double is exact as an integer: "integers as integers". */
+	if (d == trunc(d) && fabs(d) < 9223372036854775808.0) {
 		json_put_i64(b, (int64_t)d);
 		return;
 	}

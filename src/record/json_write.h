@@ -14,7 +14,7 @@
 void json_put_string(struct buf *b, const char *s, size_t n, size_t max);
 void json_put_u64(struct buf *b, uint64_t v);
 void json_put_i64(struct buf *b, int64_t v);
-/* Finite doubles only; integral values below 2^53 print as integers. */
+/* Finite doubles only; integral values below 2^63 print as integers. */
 void json_put_double(struct buf *b, double d);
 
 #endif

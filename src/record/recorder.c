@@ -101,8 +101,9 @@ int recorder_write_line(struct recorder *r, const char *line, size_t len)
 		ssize_t n = writev(r->fd, iov, niov);
 		if (n < 0 && errno == EINTR) {
 			if (r->cancel && *r->cancel) {
-				/* Stopping: the record is not lost to a fault. */
-				if (left < total)
+				/* Stopping: the record is not lost to a fault, but a
+				 * torn piece of it is undone like any other. */
+				if (left < total && (before < 0 || ftruncate(r->fd, before) != 0))
 					r->need_nl = true;
 				return -EINTR;
 			}

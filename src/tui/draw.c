@@ -424,7 +424,10 @@ void tui_draw(struct tui *t)
 	erase();
 	if (t->rows < MIN_ROWS || t->cols < MIN_COLS) {
 		char buf[80];
-		snprintf(buf, sizeof(buf), "terminal too small: %dx%d, gpur needs %dx%d", t->cols, t->rows, MIN_COLS, MIN_ROWS);
+		/* Short enough to fit a very small terminal whole. */
+		snprintf(buf, sizeof(buf), "too small: %dx%d", t->cols, t->rows);
+		tui_text(t, t->rows / 2 - 1, 0, buf, t->cols);
+		snprintf(buf, sizeof(buf), "gpur needs %dx%d", MIN_COLS, MIN_ROWS);
 		tui_text(t, t->rows / 2, 0, buf, t->cols);
 		return;
 	}

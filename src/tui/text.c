@@ -18,8 +18,8 @@ static int prepare(struct tui *t, const char *s, int w, struct buf *b)
 		size_t used = utf8_decode(s + i, n - i, &cp);
 		i += used;
 		int cw;
-		if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0))
-			cp = UTF8_REPLACEMENT; /* control and escape characters are inert */
+		if (utf8_is_unsafe(cp))
+			cp = UTF8_REPLACEMENT; /* control, escape and reordering characters are inert */
 		if (!t->utf8 && cp >= 0x80)
 			cp = '?';
 		cw = cp < 0x80 ? 1 : wcwidth((wchar_t)cp);

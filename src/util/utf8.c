@@ -112,6 +112,13 @@ size_t utf8_trim(const char *s, size_t n, size_t max)
 	return i;
 }
 
+bool utf8_is_unsafe(uint32_t cp)
+{
+	return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0) || cp == 0x061C || cp == 0x180E ||
+	       (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2060 && cp <= 0x2069) ||
+	       cp == 0xFEFF;
+}
+
 void utf8_append_safe(struct buf *b, const char *s, size_t n, bool utf8)
 {
 	size_t i = 0;
@@ -125,8 +132,7 @@ void utf8_append_safe(struct buf *b, const char *s, size_t n, bool utf8)
 		}
 		uint32_t cp;
 		i += utf8_decode(s + i, n - i, &cp);
-		bool bad = cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0) ||
-			   cp == UTF8_REPLACEMENT;
+		bool bad = utf8_is_unsafe(cp) || cp == UTF8_REPLACEMENT;
 		if (!utf8) {
 			buf_putc(b, '?');
 			continue;

@@ -24,6 +24,12 @@ void utf8_append_valid(struct buf *b, const char *s, size_t n, size_t max);
 /* Length of the longest prefix of s[0..n) of at most max bytes that does not
  * split a (valid) UTF-8 sequence. */
 size_t utf8_trim(const char *s, size_t n, size_t max);
+/* True for code points that must not reach a terminal as themselves:
+ * controls (C0, DEL, C1), and format characters that reorder or hide text
+ * (bidi embeddings, overrides and isolates, zero-width characters, line and
+ * paragraph separators, the BOM): a process must not be able to make its
+ * name read as someone else's. */
+bool utf8_is_unsafe(uint32_t cp);
 /* Append s for display on a terminal: control characters (C0, DEL, C1) and
  * invalid UTF-8 become U+FFFD ('?' when !utf8, where every non-ASCII
  * character also becomes '?'). */

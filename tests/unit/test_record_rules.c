@@ -893,7 +893,9 @@ static struct frame *rich_frame(void)
 		fill_all(f, p, PROCESS_FIELDS, PROCESS_NFIELDS);
 		p->gpu_index = (uint64_t)i;
 	}
-	fill_all(f, frame_add_event(f), EVENT_FIELDS, EVENT_NFIELDS);
+	struct event *e = frame_add_event(f);
+	fill_all(f, e, EVENT_FIELDS, EVENT_NFIELDS);
+	e->gpu_index = 2; /* an index the record has (others lose it: rule 4) */
 	frame_note(f, "note", "no answer from nvml for %d s", 5);
 	return f;
 }
