@@ -48,7 +48,7 @@ test-asan:
 test-tsan:
 	CC=clang cmake -S . -B build-tsan -DGPUR_WERROR=ON -DGPUR_SANITIZE=thread >/dev/null
 	cmake --build build-tsan -j$(JOBS)
-	TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -R 'sampler'
+	TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -R 'sampler|composite|nvml'
 
 test-fuzz: fuzz-build
 	rm -rf build-fuzz/corpus && mkdir -p build-fuzz/corpus

@@ -73,36 +73,32 @@ static void host_name(const struct config *cfg, char *out, size_t n)
 	out[n - 1] = '\0';
 }
 
-/* Opens the live backends of cfg; none at all is a runtime failure that says
- * why, backend by backend. */
+/* How long detection waits: for the first backend to open, and then for
+ * the others (a slow one joins later, as a come-back). */
+#define DETECT_LIMIT_NS (15 * 1000000000ull)
+#define DETECT_GRACE_NS (2 * 1000000000ull)
+
+static void report_absent(const char *name, const char *why, void *ctx)
+{
+	(void)ctx;
+	msg_error("%s: %s", name, why && *why ? why : "not detected");
+}
+
+static void sleep_until(uint64_t deadline_ns);
+
+/* Detects the live backends of cfg on the sampler's workers, so a library
+ * that hangs stalls only itself and a signal still ends gpur. None at all is
+ * a runtime failure that says why, backend by backend. Returns 0, 1 when a
+ * signal stopped detection, -1 when there is nothing to monitor. */
 static int open_live(const struct config *cfg, struct source *src, const struct backend_env *env,
 		     const char *host)
 {
-	struct backend *open[32];
+	struct backend *all[8];
 	size_t n = 0;
-	char why[8][BACKEND_ERRLEN + 32];
 
-	_Static_assert(sizeof(why) / sizeof(why[0]) >= 4, "one reason per registered backend");
-	for (size_t i = 0; i < BACKEND_REGISTRY_LEN && i < 8; i++) {
-		why[i][0] = '\0';
-		if (!(cfg->backends >> i & 1u))
-			continue;
-		struct backend *b = backend_new(BACKEND_REGISTRY[i]);
-		if (backend_open(b, env) == 0) {
-			open[n++] = b;
-		} else {
-			snprintf(why[i], sizeof(why[i]), "%s", b->error);
-			backend_free(b);
-		}
-	}
-	if (n == 0) {
-		for (size_t i = 0; i < BACKEND_REGISTRY_LEN && i < 8; i++)
-			if (why[i][0])
-				msg_error("%s: %s", BACKEND_REGISTRY[i]->name, why[i]);
-		msg_error("no GPU found; to see gpur at work, play the demo recording: gpur --replay %s",
-			demo_path());
-		return -1;
-	}
+	for (size_t i = 0; i < BACKEND_REGISTRY_LEN && n < 8; i++)
+		if (cfg->backends >> i & 1u)
+			all[n++] = backend_new(BACKEND_REGISTRY[i]);
 	src->sysstat = sysstat_new(cfg->procfs);
 	uint64_t iv = (uint64_t)(cfg->interval * 1000.0);
 	struct sampler_opts o = {
@@ -116,7 +112,36 @@ static int open_live(const struct config *cfg, struct source *src, const struct 
 		.backoff_max_ms = 30000,
 		.sysstat = src->sysstat,
 	};
-	src->sampler = sampler_new(open, n, &o);
+	src->sampler = sampler_new(all, n, &o);
+	if (!src->sampler) {
+		msg_error("cannot start a worker thread (too many processes or threads?)");
+		return -1;
+	}
+	struct sampler_census c;
+	uint64_t start = clock_mono_ns(), first_open = 0;
+	for (;;) {
+		frame_unref(sampler_tick(src->sampler));
+		sampler_census(src->sampler, &c);
+		uint64_t now = clock_mono_ns();
+		if (c.open && !first_open)
+			first_open = now;
+		if (!c.pending || (first_open && now - first_open > DETECT_GRACE_NS) || now - start > DETECT_LIMIT_NS)
+			break;
+		if (run_stop_requested)
+			return 1;
+		sleep_until(now + 50000000u);
+	}
+	if (c.open == 0) {
+		sampler_drop_absent(src->sampler, report_absent, NULL);
+		for (size_t i = 0; i < sampler_nbackends(src->sampler); i++)
+			msg_error("%s: no answer while detecting for %llu s", sampler_backend_name(src->sampler, i),
+				  DETECT_LIMIT_NS / 1000000000ull);
+		msg_error("no GPU found; to see gpur at work, play the demo recording: gpur --replay %s",
+			demo_path());
+		return -1;
+	}
+	/* Backends that are absent here are not looked for again. */
+	sampler_drop_absent(src->sampler, NULL, NULL);
 	return 0;
 }
 
@@ -163,18 +188,19 @@ static void print_table(const struct frame *f, const struct config *cfg)
 
 static int run_once(const struct config *cfg, struct source *src, struct sink *o, const struct gpusel *sel)
 {
-	struct frame *f = next_frame(src);
+	struct frame *f;
 
 	if (src->sampler) {
-		/* Two samples so rates are measured, not unknown. */
+		/* Detection took the first sample; the second, a short interval
+		 * later, measures the rates. */
 		double gap = cfg->interval_set ? cfg->interval : 0.1;
 		if (src->virt)
 			clock_virtual_advance(src->virt, (uint64_t)(gap * 1000.0 + 0.5));
 		else
 			sleep_until(clock_mono_ns() + (uint64_t)(gap * 1e9));
-		struct frame *second = sampler_tick(src->sampler);
-		frame_unref(f);
-		f = second;
+		f = sampler_tick(src->sampler);
+	} else {
+		f = next_frame(src);
 	}
 	if (sel)
 		gpusel_apply(sel, f);
@@ -308,9 +334,12 @@ int run_main(const struct config *cfg)
 			goto out;
 		}
 		src.held = frame_new();
-	} else if (open_live(cfg, &src, &env, host) != 0) {
-		status = 1;
-		goto out;
+	} else {
+		int rc = open_live(cfg, &src, &env, host);
+		if (rc != 0) {
+			status = rc > 0 ? 0 : 1; /* a signal during detection is a clean stop */
+			goto out;
+		}
 	}
 	if (cfg->log_path && !(o.log = recorder_open(cfg->log_path, err, sizeof(err)))) {
 		msg_error("%s", err);

@@ -23,12 +23,15 @@ struct worker {
 	enum wstate state;
 	enum job job;
 	bool abandoned;       /* the sampler is gone: free yourself when done */
+	bool quit;            /* dropped: end the thread */
 	uint64_t busy_since;  /* clock ms when the current call began */
 	uint64_t done_seq;    /* bumps when a job finishes */
 	int rc;               /* result of the last finished job */
 	struct frame *result; /* finished poll not yet taken by a tick */
 	/* Tick side only: */
 	bool open;            /* detected and usable */
+	bool ever_open;       /* opened once: a later open is a come-back */
+	bool tried;           /* an open has finished (and failed, unless open) */
 	struct frame *last;   /* last successful poll: identity, driver, slow answers */
 	uint64_t last_seq;    /* done_seq of `last` */
 	uint64_t seen_seq;
@@ -71,9 +74,9 @@ static void *worker_main(void *arg)
 
 	pthread_mutex_lock(mu);
 	for (;;) {
-		while (w->state != W_REQUESTED && !s->stop)
+		while (w->state != W_REQUESTED && !s->stop && !w->quit)
 			pthread_cond_wait(&s->work, mu);
-		if (s->stop)
+		if (s->stop || w->quit)
 			break;
 		enum job job = w->job;
 		const struct backend_env *env = s->o.env;
@@ -142,12 +145,19 @@ struct sampler *sampler_new(struct backend **backends, size_t n, const struct sa
 		struct worker *w = xcalloc(1, sizeof(*w));
 		w->s = s;
 		w->b = backends[i];
-		w->open = backends[i]->priv != NULL;
+		w->open = w->ever_open = backends[i]->priv != NULL;
 		w->open_backoff_ms = o->backoff_min_ms;
 		w->reinit_backoff_ms = o->backoff_min_ms;
 		w->next_open_ms = now_ms(s);
-		if (pthread_create(&w->tid, NULL, worker_main, w) != 0)
-			xalloc_die(); /* no thread: out of resources */
+		if (pthread_create(&w->tid, NULL, worker_main, w) != 0) {
+			/* No thread (a pids limit, say): undo what was started. */
+			free(w);
+			for (size_t k = i; k < n; k++)
+				backend_free(backends[k]);
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
+			sampler_free(s);
+			return NULL;
+		}
 		s->w[s->nw++] = w;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -163,16 +173,21 @@ void sampler_free(struct sampler *s)
 	pthread_mutex_lock(&s->mu);
 	s->stop = true;
 	pthread_cond_broadcast(&s->work);
-	for (size_t i = 0; i < s->nw; i++)
-		if (s->w[i]->state == W_BUSY)
+	/* A worker stuck in a call is left to free itself when the call
+	 * returns; it is detached while the lock still keeps it from doing so,
+	 * and is not touched again here. */
+	for (size_t i = 0; i < s->nw; i++) {
+		if (s->w[i]->state == W_BUSY) {
 			abandoned = s->w[i]->abandoned = true;
+			pthread_detach(s->w[i]->tid);
+			s->w[i] = NULL;
+		}
+	}
 	pthread_mutex_unlock(&s->mu);
 	for (size_t i = 0; i < s->nw; i++) {
 		struct worker *w = s->w[i];
-		if (w->abandoned) {
-			pthread_detach(w->tid);
+		if (!w)
 			continue;
-		}
 		pthread_join(w->tid, NULL);
 		worker_free(w);
 	}
@@ -190,6 +205,57 @@ void sampler_free(struct sampler *s)
 	pthread_cond_destroy(&s->work);
 	pthread_cond_destroy(&s->done);
 	free(s);
+}
+
+void sampler_census(struct sampler *s, struct sampler_census *c)
+{
+	memset(c, 0, sizeof(*c));
+	pthread_mutex_lock(&s->mu);
+	for (size_t i = 0; i < s->nw; i++) {
+		const struct worker *w = s->w[i];
+		if (w->open)
+			c->open++;
+		else if (w->tried && w->state == W_IDLE)
+			c->failed++;
+		else
+			c->pending++;
+	}
+	pthread_mutex_unlock(&s->mu);
+}
+
+size_t sampler_drop_absent(struct sampler *s, void (*report)(const char *name, const char *why, void *ctx),
+			   void *ctx)
+{
+	size_t kept = 0, dropped = 0;
+
+	for (size_t i = 0; i < s->nw; i++) {
+		struct worker *w = s->w[i];
+		pthread_mutex_lock(&s->mu);
+		bool absent = !w->ever_open && w->tried && w->state == W_IDLE;
+		pthread_mutex_unlock(&s->mu);
+		if (!absent) {
+			s->w[kept++] = w;
+			continue;
+		}
+		if (report)
+			report(backend_name(w->b), w->b->error, ctx);
+		/* Wake just this worker out of its wait and let it end. */
+		pthread_mutex_lock(&s->mu);
+		w->quit = true;
+		pthread_cond_broadcast(&s->work);
+		pthread_mutex_unlock(&s->mu);
+		pthread_join(w->tid, NULL);
+		worker_free(w);
+		dropped++;
+	}
+	s->nw = kept;
+	if (dropped) {
+		/* Child indices moved: positions start afresh (no frame with the
+		 * old ones has been published by the caller). */
+		composite_free(s->comp);
+		s->comp = composite_new();
+	}
+	return dropped;
 }
 
 size_t sampler_nbackends(const struct sampler *s)
@@ -328,13 +394,16 @@ static bool harvest(struct sampler *s, struct worker *w, uint64_t now, uint64_t 
 			w->reinit_backoff_ms = s->o.backoff_min_ms;
 		}
 		w->next_open_ms = now + backoff_next(s, &w->open_backoff_ms);
+		w->tried = true;
 		return false;
 	}
 	if (!w->open) {
 		w->open = true;
+		w->tried = true;
 		w->open_backoff_ms = s->o.backoff_min_ms;
-		if (job == JOB_OPEN)
+		if (job == JOB_OPEN && w->ever_open)
 			add_event(out, EVENT_BACKEND_BACK, w->b);
+		w->ever_open = true;
 	}
 	bool lost = false;
 	for (size_t g = 0; g < fr->ngpus; g++)

@@ -27,13 +27,25 @@ struct sampler_opts {
 struct sampler;
 
 /* Takes ownership of the n backends (opened or not: an unopened one is
- * re-detected with backoff) and starts their workers. */
+ * detected by its worker, with backoff) and starts their workers. NULL when
+ * a thread cannot be started (the backends are freed). */
 struct sampler *sampler_new(struct backend **backends, size_t n, const struct sampler_opts *o);
 /* Stops the workers (a hung one is abandoned: detached, freed at its end). */
 void sampler_free(struct sampler *s);
 /* Requests a poll from every idle worker, waits up to wait_ms for them and
  * returns the composed frame (caller unrefs). */
 struct frame *sampler_tick(struct sampler *s);
+/* Where detection stands: backends open, failed to open (and not trying
+ * now), and still trying (first attempt not answered yet). */
+struct sampler_census {
+	size_t open, failed, pending;
+};
+void sampler_census(struct sampler *s, struct sampler_census *c);
+/* Forgets the backends that never opened and are not trying now, after
+ * report(name, why) for each; they are not retried. Call before publishing
+ * frames: GPU positions start afresh. Returns how many were dropped. */
+size_t sampler_drop_absent(struct sampler *s, void (*report)(const char *name, const char *why, void *ctx),
+			   void *ctx);
 /* Number of backends, and the name and status of one (for the UI). */
 size_t sampler_nbackends(const struct sampler *s);
 /* Name of backend i. */

@@ -77,6 +77,19 @@ note=$(grep -n 'no answer from nvml' "$O" | cut -d: -f1)
 expect_get "$O" last gpus.0.state ok "readings after it answers"
 check "readings after it answers" test "$(get "$O" last gpus.0.util_pct)" != absent
 
+# Detection that hangs (nvmlDeviceGetCount for 6 s) stalls only the NVML
+# worker: SIGINT after 1 s still ends gpur at once, with status 0.
+scenario "$T/hang0.json" <<JSON
+{"fast_pcie":1,"hang":{"poll":0,"ms":6000,"call":"nvmlDeviceGetCount"},"gpus":[$(gpu A GPU-a 0000:01:00.0)]}
+JSON
+start=$(date +%s%N)
+GPUR_NVML_LIBRARY=$(fake modern) FAKE_NVML_SCENARIO=$T/hang0.json \
+	timeout --preserve-status -s INT 1 "$GPUR" --backend nvml --json < /dev/null > "$T/out" 2> "$T/err"
+RC=$?
+elapsed=$((($(date +%s%N) - start) / 1000000))
+expect_rc 0 "SIGINT during a hung detection"
+check "SIGINT during a hung detection ends gpur at once (${elapsed} ms)" test "$elapsed" -lt 3000
+
 # Init errors: no GPU, the error string, the demo command; exit 1.
 scenario "$T/init.json" <<JSON
 {"init_error":9,"gpus":[$(gpu A GPU-a 0000:01:00.0)]}

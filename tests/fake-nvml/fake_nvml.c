@@ -107,6 +107,9 @@ static void parse_procs(json_t *arr, struct fdev *d)
 /* The scenario lives as long as the library: freed when it is unloaded. */
 __attribute__((destructor)) static void unload(void)
 {
+	/* A caller's thread may still be inside a hung call at exit: the lock
+	 * is taken and kept, so it never touches what is freed here. */
+	pthread_mutex_lock(&S.mu);
 	for (size_t i = 0; i < S.ngpus; i++) {
 		free(S.gpus[i].procs);
 		for (size_t m = 0; m < S.nmig[i]; m++)

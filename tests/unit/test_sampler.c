@@ -336,7 +336,8 @@ static void test_positions_are_stable(void **state)
 	teardown(fx);
 }
 
-/* A backend that was not detected at start is retried with backoff too. */
+/* Detection runs on the workers: a backend that fails its first open is
+ * retried with backoff, and its first success is not a come-back. */
 static void test_absent_backend_is_detected_later(void **state)
 {
 	(void)state;
@@ -355,9 +356,15 @@ static void test_absent_backend_is_detected_later(void **state)
 	o.env = &env;
 	struct sampler *s = sampler_new(&b, 1, &o);
 
+	struct sampler_census c;
+	sampler_census(s, &c);
+	assert_int_equal(c.pending, 1); /* not tried yet */
 	struct frame *f = sampler_tick(s); /* attempt 1 fails */
 	assert_int_equal(f->ngpus, 0);
 	frame_unref(f);
+	sampler_census(s, &c);
+	assert_int_equal(c.failed, 1);
+	assert_int_equal(c.open, 0);
 	fake_clock_advance(&clk, 999);
 	f = sampler_tick(s);
 	assert_int_equal(sc.opens, 1);
@@ -366,10 +373,57 @@ static void test_absent_backend_is_detected_later(void **state)
 	f = sampler_tick(s);
 	assert_int_equal(sc.opens, 2);
 	assert_int_equal(f->ngpus, 1);
-	assert_int_equal(count_events(f, EVENT_BACKEND_BACK), 1);
+	assert_int_equal(count_events(f, EVENT_BACKEND_BACK), 0);
 	frame_unref(f);
+	sampler_census(s, &c);
+	assert_int_equal(c.open, 1);
 	sampler_free(s);
 	script_fini(&sc);
+}
+
+static void count_report(const char *name, const char *why, void *ctx)
+{
+	assert_string_equal(name, "delta");
+	assert_string_equal(why, "delta: driver not loaded");
+	(*(int *)ctx)++;
+}
+
+/* After detection, backends that never opened are reported and dropped;
+ * the others go on with their GPUs at positions that start afresh. */
+static void test_drop_absent(void **state)
+{
+	(void)state;
+	struct fake_clock clk;
+	struct script ok, bad;
+	struct backend_env env = {.procfs = "/proc", .sysfs = "/sys"};
+	fake_clock_init(&clk, 5000);
+	env.clock = &clk.c;
+	script_init(&bad, "delta", 1, &clk.c);
+	script_init(&ok, "epsilon", 2, &clk.c);
+	bad.open_failures = 100;
+	struct backend *bs[2] = {scripted_backend_new(&bad, false), scripted_backend_new(&ok, false)};
+	struct fixture tmp = {.env = env};
+	struct sampler_opts o = opts(&tmp, 5000);
+	o.clock = &clk.c;
+	o.env = &env;
+	struct sampler *s = sampler_new(bs, 2, &o);
+	int reported = 0;
+
+	frame_unref(sampler_tick(s));
+	assert_int_equal(sampler_drop_absent(s, count_report, &reported), 1);
+	assert_int_equal(reported, 1);
+	assert_int_equal(sampler_nbackends(s), 1);
+	assert_string_equal(sampler_backend_name(s, 0), "epsilon");
+	fake_clock_advance(&clk, 60000);
+	struct frame *f = sampler_tick(s);
+	assert_int_equal(f->ngpus, 2);
+	assert_string_equal(f->gpus[0].device_id, "GPU-epsilon-0");
+	assert_string_equal(f->backend, "epsilon");
+	frame_unref(f);
+	assert_int_equal(bad.opens, 1); /* never tried again */
+	sampler_free(s);
+	script_fini(&ok);
+	script_fini(&bad);
 }
 
 int main(void)
@@ -381,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_hang_stalls_only_its_backend),
 		cmocka_unit_test(test_positions_are_stable),
 		cmocka_unit_test(test_absent_backend_is_detected_later),
+		cmocka_unit_test(test_drop_absent),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
