@@ -186,6 +186,17 @@ static void print_table(const struct frame *f, const struct config *cfg)
 	buf_fini(&b);
 }
 
+/* A --gpus item that names no GPU of the first frame is a mistake worth
+ * saying, not an empty screen. */
+static bool selection_matches(const struct gpusel *sel, const struct frame *f)
+{
+	const char *miss = sel ? gpusel_unmatched(sel, f) : NULL;
+
+	if (miss)
+		msg_error("--gpus: no GPU matches '%s' (%zu GPU%s here)", miss, f->ngpus, f->ngpus == 1 ? "" : "s");
+	return !miss;
+}
+
 static int run_once(const struct config *cfg, struct source *src, struct sink *o, const struct gpusel *sel)
 {
 	struct frame *f;
@@ -202,15 +213,15 @@ static int run_once(const struct config *cfg, struct source *src, struct sink *o
 	} else {
 		f = next_frame(src);
 	}
+	if (!selection_matches(sel, f)) {
+		frame_unref(f);
+		return 1;
+	}
 	if (sel)
 		gpusel_apply(sel, f);
-	if (cfg->json) {
-		sink_emit(o, f);
-	} else {
-		if (o->log && recorder_write(o->log, f) != 0)
-			msg_error("%s: record lost: %s", recorder_name(o->log), strerror(recorder_last_error(o->log)));
+	sink_emit(o, f); /* --log, and the record itself with --json */
+	if (!cfg->json)
 		print_table(f, cfg);
-	}
 	frame_unref(f);
 	return 0;
 }
@@ -227,6 +238,10 @@ static int run_stream(const struct config *cfg, struct source *src, struct sink 
 		struct frame *f = next_frame(src);
 		if (!f)
 			break;
+		if (polls == 0 && !selection_matches(sel, f)) {
+			frame_unref(f);
+			return 1;
+		}
 		if (sel)
 			gpusel_apply(sel, f);
 		bool ok = sink_emit(o, f);

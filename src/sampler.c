@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -292,6 +293,22 @@ static struct event *add_event(struct frame *out, const char *kind, struct backe
 	return frame_backend_event(out, kind, backend_name(b));
 }
 
+/* A note event about backend b. */
+__attribute__((format(printf, 3, 4))) static void note_backend(struct frame *out, struct backend *b, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	struct event *e = frame_note(out, EVENT_NOTE, "%s", msg);
+	if (e) {
+		e->backend = frame_str(out, backend_name(b));
+		e->valid |= UINT64_C(1) << EVENT_F_BACKEND;
+	}
+}
+
 /* Requests a job from every idle worker and waits for them, up to wait_ms. */
 static void request_and_wait(struct sampler *s, uint64_t now, uint64_t *busy_ms)
 {
@@ -360,25 +377,15 @@ static bool harvest(struct sampler *s, struct worker *w, uint64_t now, uint64_t 
 	pthread_mutex_unlock(&s->mu);
 
 	if (!done) {
-		struct event *e;
-		if (busy >= s->o.hang_note_ms && !w->hang_noted && (e = add_event(out, EVENT_NOTE, w->b))) {
-			char msg[128];
-			snprintf(msg, sizeof(msg), "no answer from %s for %llu s", backend_name(w->b),
-				 (unsigned long long)(busy / 1000));
-			e->detail = frame_str(out, msg);
-			e->valid |= UINT64_C(1) << EVENT_F_DETAIL;
+		if (busy >= s->o.hang_note_ms && !w->hang_noted) {
+			note_backend(out, w->b, "no answer from %s for %llu s", backend_name(w->b),
+				     (unsigned long long)(busy / 1000));
 			w->hang_noted = true;
 		}
 		return false;
 	}
 	if (w->hang_noted) {
-		struct event *e = add_event(out, EVENT_NOTE, w->b);
-		if (e) {
-			char msg[128];
-			snprintf(msg, sizeof(msg), "%s answered again", backend_name(w->b));
-			e->detail = frame_str(out, msg);
-			e->valid |= UINT64_C(1) << EVENT_F_DETAIL;
-		}
+		note_backend(out, w->b, "%s answered again", backend_name(w->b));
 		w->hang_noted = false;
 	}
 	if (rc < 0) {

@@ -534,6 +534,18 @@ static void nvml_close(struct backend *b)
 	b->priv = NULL;
 }
 
+/* A failure after the library loaded; when GPUR_NVML_LIBRARY chose it, the
+ * message names the file that was loaded. */
+static void fail_open(struct backend *b, const struct nvml *n, const char *why)
+{
+	const char *env = getenv("GPUR_NVML_LIBRARY");
+
+	if (env && *env)
+		backend_fail(b, "%s: %s", n->lib.path, why);
+	else
+		backend_fail(b, "%s", why);
+}
+
 static int nvml_open(struct backend *b, const struct backend_env *env)
 {
 	struct nvml *n = xcalloc(1, sizeof(*n));
@@ -552,14 +564,14 @@ static int nvml_open(struct backend *b, const struct backend_env *env)
 		return -ENOENT;
 	}
 	if (init_library(n, err, sizeof(err)) != 0) {
-		backend_fail(b, "%s", err);
+		fail_open(b, n, err);
 		n->lib.shutdown = NULL;
 		nvml_lib_close(&n->lib);
 		nvml_close(b);
 		return -ENODEV;
 	}
 	if (enumerate(n, err, sizeof(err)) != 0 || n->ndev == 0) {
-		backend_fail(b, "%s", n->ndev == 0 && !err[0] ? "no NVIDIA GPU (NVML reports 0 devices)" : err);
+		fail_open(b, n, n->ndev == 0 && !err[0] ? "no NVIDIA GPU (NVML reports 0 devices)" : err);
 		nvml_close(b);
 		return -ENODEV;
 	}

@@ -46,11 +46,11 @@ bool sink_emit(struct sink *s, const struct frame *f)
 	buf_reset(&s->line);
 	bool fits = record_encode_bounded(&s->line, f);
 	if (s->log) {
-		int rc = fits ? recorder_write_line(s->log, s->line.data, s->line.len) : recorder_write(s->log, f);
+		int rc = fits ? recorder_write_line(s->log, s->line.data, s->line.len) : recorder_drop(s->log, EFBIG);
 		report(s, s->log, rc, &s->log_reported);
 	}
 	if (s->json) {
-		int rc = fits ? recorder_write_line(s->json, s->line.data, s->line.len) : recorder_write(s->json, f);
+		int rc = fits ? recorder_write_line(s->json, s->line.data, s->line.len) : recorder_drop(s->json, EFBIG);
 		if (rc == -EPIPE) {
 			s->epipe = true;
 			ok = false;

@@ -30,12 +30,17 @@ static void put_text(struct buf *out, const char *s, bool utf8, size_t cols, boo
 	buf_fini(&tmp);
 }
 
-static size_t text_cols(const char *s)
+/* Columns of s as put_text draws it (made safe first), one per character. */
+static size_t text_cols(const char *s, bool utf8)
 {
+	struct buf tmp;
 	size_t n = 0;
 
-	for (; s && *s; s++)
-		n += ((unsigned char)*s & 0xC0) != 0x80;
+	buf_init(&tmp);
+	utf8_append_safe(&tmp, s ? s : "", s ? strlen(s) : 0, utf8);
+	for (size_t i = 0; i < tmp.len; i++)
+		n += ((unsigned char)tmp.data[i] & 0xC0) != 0x80;
+	buf_fini(&tmp);
 	return n;
 }
 
@@ -73,7 +78,7 @@ void table_render(struct buf *out, const struct frame *f, const struct table_opt
 		buf_puts(out, "(no GPUs in this frame)\n");
 
 	for (size_t i = 0; i < f->ngpus; i++) {
-		size_t w = text_cols(gpu_has(&f->gpus[i], GPU_F_NAME) ? f->gpus[i].name : "--");
+		size_t w = text_cols(gpu_has(&f->gpus[i], GPU_F_NAME) ? f->gpus[i].name : "--", o->utf8);
 		namew = w > namew ? w : namew;
 	}
 	if (namew > NAME_MAX_COLS)

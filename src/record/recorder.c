@@ -59,7 +59,7 @@ void recorder_free(struct recorder *r)
 	free(r);
 }
 
-static int drop(struct recorder *r, int err)
+int recorder_drop(struct recorder *r, int err)
 {
 	r->dropped++;
 	r->last_err = err;
@@ -70,7 +70,7 @@ int recorder_write(struct recorder *r, const struct frame *f)
 {
 	buf_reset(&r->line);
 	if (!record_encode_bounded(&r->line, f))
-		return drop(r, EFBIG);
+		return recorder_drop(r, EFBIG);
 	int rc = recorder_write_line(r, r->line.data, r->line.len);
 	/* Do not keep the memory of one huge record for the rest of the run. */
 	if (r->line.cap > (1u << 20) && r->line.len < (1u << 18))
@@ -117,7 +117,7 @@ int recorder_write_line(struct recorder *r, const char *line, size_t len)
 			 * a newline. A pipe cannot be undone: it only loses bytes. */
 			if (left < total && (before < 0 || ftruncate(r->fd, before) != 0))
 				r->need_nl = true;
-			return drop(r, e);
+			return recorder_drop(r, e);
 		}
 		left -= (size_t)n;
 		/* Advance the vector past what was written. */

@@ -28,6 +28,8 @@ int recorder_write_line(struct recorder *r, const char *line, size_t len);
 /* While *cancel is set, a write blocked by a signal gives up (-EINTR, not
  * counted as lost) instead of waiting. */
 void recorder_set_cancel(struct recorder *r, const volatile sig_atomic_t *cancel);
+/* Counts a record that cannot be written at all (err: an errno). Returns -err. */
+int recorder_drop(struct recorder *r, int err);
 uint64_t recorder_written(const struct recorder *r);
 uint64_t recorder_dropped(const struct recorder *r);
 /* Name for messages: the file path, or "stdout". */

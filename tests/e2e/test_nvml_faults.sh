@@ -96,7 +96,8 @@ scenario "$T/init.json" <<JSON
 JSON
 nvml modern "$T/init.json" --once
 expect_rc 1 "nvmlInit fails"
-expect_stderr_contains "gpur: nvml: nvmlInit failed: Driver Not Loaded (NVML error 9)" "the init error string"
+expect_stderr_contains "nvmlInit failed: Driver Not Loaded (NVML error 9)" "the init error string"
+expect_stderr_contains "gpur: nvml: $(readlink -f "$(fake modern)"): nvmlInit failed" "names the library GPUR_NVML_LIBRARY loaded"
 expect_stderr_contains "gpur --replay " "the demo command"
 expect_gpur_lines "init failure messages"
 
@@ -106,5 +107,5 @@ scenario "$T/zero.json" <<JSON
 JSON
 nvml modern "$T/zero.json" --once
 expect_rc 1 "NVML with no GPU"
-expect_stderr_contains "gpur: nvml: no NVIDIA GPU" "zero devices"
+expect_stderr_contains "no NVIDIA GPU (NVML reports 0 devices)" "zero devices"
 finish
