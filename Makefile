@@ -32,23 +32,23 @@ demo:
 test:
 	@scripts/deps.sh test
 	@$(MAKE) --no-print-directory test-normal test-asan test-tsan test-fuzz
-	@echo "make test: all suites passed"
+	@scripts/test-summary.sh build-test build-asan build-tsan
 
 test-normal:
 	cmake -S . -B build-test -DGPUR_WERROR=ON >/dev/null
 	cmake --build build-test -j$(JOBS)
-	ctest --test-dir build-test --output-on-failure -j$(JOBS)
+	scripts/ctest-run.sh build-test -j$(JOBS)
 
 test-asan:
 	cmake -S . -B build-asan -DGPUR_WERROR=ON -DGPUR_SANITIZE=address,undefined >/dev/null
 	cmake --build build-asan -j$(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-		ctest --test-dir build-asan --output-on-failure -j$(JOBS)
+		scripts/ctest-run.sh build-asan -j$(JOBS)
 
 test-tsan:
 	CC=clang cmake -S . -B build-tsan -DGPUR_WERROR=ON -DGPUR_SANITIZE=thread >/dev/null
 	cmake --build build-tsan -j$(JOBS)
-	TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -R 'sampler|composite|nvml'
+	TSAN_OPTIONS=halt_on_error=1 scripts/ctest-run.sh build-tsan -R 'sampler|composite|nvml'
 
 test-fuzz: fuzz-build
 	rm -rf build-fuzz/corpus && mkdir -p build-fuzz/corpus
