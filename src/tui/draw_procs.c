@@ -86,12 +86,13 @@ void tui_draw_procs(struct tui *t, int y, int h)
 	for (size_t k = 0; k < sizeof(give_way) / sizeof(give_way[0]) && (shown >> PROCTABLE_COMMAND & 1u) &&
 			   fixed > t->cols - 20;
 	     k++) {
-		if (shown >> give_way[k] & 1u) {
+		if ((shown >> give_way[k] & 1u) && give_way[k] != t->set.sort) { /* the sort column stays */
 			shown &= ~(1u << give_way[k]);
 			fixed -= PROCTABLE_COLS[give_way[k]].width + 1;
 		}
 	}
 	int x = 0, n = 0;
+	t->shown_columns = 0;
 	for (int c = 0; c < PROCTABLE__COUNT; c++) {
 		if (!(shown >> c & 1u))
 			continue;
@@ -105,6 +106,7 @@ void tui_draw_procs(struct tui *t, int y, int h)
 		}
 		t->col_x[n] = x;
 		t->col_of[n++] = (enum proctable_col)c;
+		t->shown_columns |= 1u << c;
 		x += w + 1;
 	}
 	t->col_x[n] = t->cols;

@@ -196,13 +196,14 @@ static void move_sel(struct tui *t, long delta)
 	remember_selection(t);
 }
 
-/* The next visible column in direction dir (for < and >). */
+/* The next column on screen in direction dir (for < and >). */
 static void cycle_sort(struct tui *t, int dir)
 {
+	uint32_t shown = t->shown_columns ? t->shown_columns : t->set.columns;
 	int c = (int)t->set.sort;
 	for (int i = 0; i < PROCTABLE__COUNT; i++) {
 		c = (c + dir + PROCTABLE__COUNT) % PROCTABLE__COUNT;
-		if (t->set.columns >> c & 1u)
+		if (shown >> c & 1u)
 			break;
 	}
 	t->set.sort = (enum proctable_col)c;
@@ -320,13 +321,13 @@ static bool on_key(struct tui *t, int ch)
 			if ((t->set.columns & ~bit) || !(t->set.columns & bit))
 				t->set.columns ^= bit;
 			t->set_dirty = true;
-		} else if (ch == '\n' || ch == KEY_ENTER || ch == KEY_ESC || ch == 'C' || ch == 'q')
+		} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == KEY_ESC || ch == 'C' || ch == 'q')
 			t->pick_columns = false;
 		return true;
 	}
 	if (t->show_cmd && ch != KEY_UP && ch != KEY_DOWN && ch != 'j' && ch != 'k') {
 		t->show_cmd = false;
-		if (ch == '\n' || ch == KEY_ENTER || ch == KEY_ESC)
+		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == KEY_ESC)
 			return true;
 	}
 	switch (ch) {

@@ -72,6 +72,7 @@ struct tui {
 	int table_y, table_rows, col_x[PROCTABLE__COUNT + 1];
 	enum proctable_col col_of[PROCTABLE__COUNT];
 	int ncols_shown;
+	uint32_t shown_columns; /* the columns on screen (narrow terminals hide some) */
 };
 
 /* text.c */
