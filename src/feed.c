@@ -20,7 +20,8 @@ struct feed {
 	pthread_cond_t cv;
 	int efd;
 	/* Guarded by mu. */
-	bool stop, paused, step, seek_pending, at_end, finished;
+	bool stop, paused, seek_pending, at_end, finished;
+	unsigned steps; /* "." presses not yet played: each is one record */
 	enum feed_seek seek;
 	double interval, speed;
 	struct frame *latest;
@@ -51,7 +52,7 @@ static bool wait_until(struct feed *f, uint64_t deadline_ns)
 	struct timespec ts = {(time_t)(deadline_ns / 1000000000u), (long)(deadline_ns % 1000000000u)};
 	uint64_t seq_before = f->seq;
 
-	while (!f->stop && !f->step && !f->seek_pending) {
+	while (!f->stop && !f->steps && !f->seek_pending) {
 		if (pthread_cond_timedwait(&f->cv, &f->mu, &ts) == ETIMEDOUT)
 			return false;
 		(void)seq_before;
@@ -89,7 +90,8 @@ static void run_live(struct feed *f)
 		uint64_t now = clock_mono_ns();
 		if (next < now)
 			next = now;
-		f->step = f->seek_pending = false; /* not for live sources */
+		f->steps = 0; /* not for live sources */
+		f->seek_pending = false;
 		wait_until(f, next);
 	}
 	pthread_mutex_unlock(&f->mu);
@@ -166,12 +168,13 @@ static void run_replay(struct feed *f)
 		if (!next) {
 			/* End of the recording: the last frame holds. */
 			f->at_end = true;
-			f->step = false;
+			f->steps = 0;
 			pthread_cond_wait(&f->cv, &f->mu);
 			continue;
 		}
-		bool stepping = f->step;
-		f->step = false;
+		bool stepping = f->steps > 0;
+		if (stepping)
+			f->steps--;
 		if (f->paused && !stepping) {
 			pthread_cond_wait(&f->cv, &f->mu);
 			continue;
@@ -316,7 +319,7 @@ static void control(struct feed *f, void (*set)(struct feed *, const void *), co
 
 static void set_interval(struct feed *f, const void *a) { f->interval = *(const double *)a; }
 static void set_paused(struct feed *f, const void *a) { f->paused = *(const bool *)a; }
-static void set_step(struct feed *f, const void *a) { (void)a; f->step = true; }
+static void set_step(struct feed *f, const void *a) { (void)a; f->steps++; }
 static void set_speed(struct feed *f, const void *a) { f->speed = *(const double *)a; }
 static void set_seek(struct feed *f, const void *a)
 {

@@ -299,7 +299,9 @@ static bool on_key(struct tui *t, int ch)
 		return true;
 	}
 	if (ch == KEY_RESIZE) {
-		resize_to_terminal(t);
+		/* curses resized itself; calling resizeterm() here would queue
+		 * another KEY_RESIZE, for ever. */
+		getmaxyx(stdscr, t->rows, t->cols);
 		return true;
 	}
 	if (t->editing) {

@@ -12,15 +12,16 @@
 #include "util/xalloc.h"
 
 const struct proctable_col_info PROCTABLE_COLS[PROCTABLE__COUNT] = {
+	/* Each width leaves room for the title and the sort arrow. */
 	[PROCTABLE_PID] = {"pid", "PID", 7, true, true},
 	[PROCTABLE_USER] = {"user", "USER", 9, false, false},
-	[PROCTABLE_DEV] = {"dev", "DEV", 3, true, true},
-	[PROCTABLE_TYPE] = {"type", "TYPE", 4, false, false},
-	[PROCTABLE_GPU] = {"gpu", "GPU%", 4, true, true},
-	[PROCTABLE_MEMBW] = {"membw", "MEMBW%", 6, true, true},
+	[PROCTABLE_DEV] = {"dev", "DEV", 4, true, true},
+	[PROCTABLE_TYPE] = {"type", "TYPE", 5, false, false},
+	[PROCTABLE_GPU] = {"gpu", "GPU%", 5, true, true},
+	[PROCTABLE_MEMBW] = {"membw", "MEMBW%", 7, true, true},
 	[PROCTABLE_GPUMEM] = {"gpumem", "GPU-MEM", 8, true, true},
 	[PROCTABLE_CPU] = {"cpu", "CPU%", 5, true, true},
-	[PROCTABLE_HOSTMEM] = {"hostmem", "HOST-MEM", 8, true, true},
+	[PROCTABLE_HOSTMEM] = {"hostmem", "HOST-MEM", 9, true, true},
 	[PROCTABLE_TIME] = {"time", "TIME", 8, true, true},
 	[PROCTABLE_CONTAINER] = {"container", "CONTAINER", 12, false, false},
 	[PROCTABLE_COMMAND] = {"command", "COMMAND", 0, false, false},

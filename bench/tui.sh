@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# bench/tui.sh: the dashboard's own cost (DESIGN §6: TUI CPU% and RSS at 1 s
+# and 0.1 s over 60 s). gpur runs live on the fake NVML (8 GPUs x 64 real
+# processes: `sleep`s spawned here, 8 per GPU) in a 200x60 tmux pane of a
+# private server, for DURATION seconds at each interval. CPU time is the sum
+# over gpur's threads of the first field of /proc/PID/task/*/schedstat (ns
+# on a CPU), read once the first frame is drawn and again at the end; peak
+# RSS is VmHWM from /proc/PID/status at the end. The fake library runs inside
+# gpur's process, so its own work (a JSON lookup per getter) is counted too:
+# an upper bound for gpur.
+#
+# With nvtop installed (Debian: apt-get install nvtop), nvtop is measured the
+# same way against the same fake NVML (found by name through LD_LIBRARY_PATH,
+# as nvtop dlopens libnvidia-ml.so.1), with -d at the same interval.
+#
+# Usage: bench/tui.sh [BUILD_DIR]    (default: build; needs the test build's
+#        fake NVML and tmux)
+# Environment: DURATION (seconds per case, default 60), INTERVALS (default
+# "1 0.1"), NVTOP (nvtop binary; default: nvtop on PATH; "none" skips it).
+set -euo pipefail
+
+build=${1:-build}
+duration=${DURATION:-60}
+intervals=${INTERVALS:-"1 0.1"}
+gpur=$(realpath -e "$build/gpur" 2> /dev/null || true)
+fake=$(realpath -e "$build/tests/fake-nvml/modern/libnvidia-ml.so.1" 2> /dev/null || true)
+[[ -n $gpur && -n $fake ]] || {
+	echo "tui.sh: $build/gpur or its fake NVML not found; build first (with tests)" >&2
+	exit 1
+}
+command -v tmux > /dev/null || { echo "tui.sh: tmux is not installed" >&2; exit 1; }
+nvtop=${NVTOP:-$(command -v nvtop || true)}
+[[ $nvtop == none ]] && nvtop=""
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpur-tui.XXXXXX")
+sock="gpur-bench-$$"
+pids=()
+tmx() { tmux -L "$sock" -f /dev/null "$@"; }
+# The socket's file, which tmux leaves behind.
+sock_path=""
+cleanup() {
+	tmx kill-server > /dev/null 2>&1 || true
+	[[ -n $sock_path && $sock_path == */"$sock" ]] && rm -f "$sock_path"
+	kill "${pids[@]}" 2> /dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# 64 real processes behind the fake's process lists.
+while ((${#pids[@]} < 64)); do
+	sleep 3600 &
+	pids+=($!)
+done
+
+# The scenario: 8 GPUs, processes p, p+8, ... on GPU p.
+{
+	printf '{"driver":"550.54.15","cuda":12040,"fast_pcie":1,"gpus":['
+	for ((g = 0; g < 8; g++)); do
+		((g)) && printf ','
+		printf '{"name":"NVIDIA H100 80GB HBM3","uuid":"GPU-%08x-0000-0000-0000-000000000000","pci":"0000:%02x:00.0",' "$g" "$((g + 0x18))"
+		printf '"util":[50,60,70],"mem_util":20,"mem_total":85520809984,"mem_used":[1000000000,2000000000],"temp":60,"temp_mem":70,'
+		printf '"temp_slowdown":87,"temp_shutdown":92,"power_mw":400000,"power_limit_mw":700000,"energy_mj":{"start":1,"step":400000},'
+		printf '"fan_pct":30,"clock_gfx":1800,"clock_gfx_max":1980,"clock_mem":2619,"clock_mem_max":2619,"enc":0,"dec":0,'
+		printf '"pcie_gen":5,"pcie_width":16,"pcie_gen_max":5,"pcie_width_max":16,"pcie_rx_kbs":1000,"pcie_tx_kbs":1000,'
+		printf '"ecc_uncorrected":0,"pstate":0,"throttle":0,"processes":['
+		for ((p = g; p < 64; p += 8)); do
+			((p != g)) && printf ','
+			printf '{"pid":%d,"type":"compute","mem":1073741824,"sm":[10,20],"mem_util":5}' "${pids[p]}"
+		done
+		printf ']}'
+	done
+	printf ']}\n'
+} > "$tmp/scenario.json"
+
+# CPU ns of all threads of PID.
+cpu_ns() {
+	cat /proc/"$1"/task/*/schedstat 2> /dev/null | awk '{ s += $1 } END { printf "%.0f", s }'
+}
+hwm_kib() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }
+now_ns() { date +%s%N; }
+
+# measure NAME INTERVAL READY_ERE CMD...: one case; prints a table row.
+measure() {
+	local name=$1 interval=$2 ready=$3
+	shift 3
+	local run="$tmp/run.sh" pidf="$tmp/pid" pid i
+	rm -f "$pidf"
+	{
+		echo '#!/bin/bash'
+		# shellcheck disable=SC2016 # expanded by the wrapper
+		printf 'echo $$ > %q\nexec env -i TERM="$TERM" PATH=%q HOME=%q LANG=C.UTF-8' "$pidf" "$PATH" "$tmp"
+		printf ' %q' "$@"
+		echo
+	} > "$run"
+	chmod +x "$run"
+	tmx -u start-server \; set -g status off \; set -g exit-empty off \; \
+		new-session -d -s bench -x 200 -y 60 "$run"
+	sock_path=$(tmx display -p '#{socket_path}')
+	for ((i = 0; i < 100; i++)); do
+		[[ -s $pidf ]] && break
+		sleep 0.05
+	done
+	pid=$(cat "$pidf")
+	# Started: the first frame is on the screen (20 s at most).
+	for ((i = 0; i < 400; i++)); do
+		tmx capture-pane -p -t bench 2> /dev/null | grep -qE "$ready" && break
+		sleep 0.05
+	done
+	local c0 t0 c1 t1 hwm
+	c0=$(cpu_ns "$pid")
+	t0=$(now_ns)
+	sleep "$duration"
+	c1=$(cpu_ns "$pid")
+	t1=$(now_ns)
+	hwm=$(hwm_kib "$pid")
+	tmx capture-pane -p -t bench > "$tmp/screen-$name-$interval.txt" 2> /dev/null || true
+	if ! grep -qE "$ready" "$tmp/screen-$name-$interval.txt"; then
+		echo "tui.sh: $name at $interval s: the screen never showed /$ready/:" >&2
+		sed 's/^/  |/' "$tmp/screen-$name-$interval.txt" | head -n 20 >&2
+	fi
+	kill -TERM "$pid" 2> /dev/null || true
+	tmx kill-server > /dev/null 2>&1 || true
+	awk -v n="$name" -v iv="$interval" -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" -v hwm="$hwm" 'BEGIN {
+		wall = (t1 - t0) / 1e9; cpu = (c1 - c0) / 1e6
+		printf "%-8s %9s %7.1f %12.1f %9.2f %14.1f %14.1f\n", n, iv "s", wall, cpu, cpu / 10 / wall, c1 / 1e6, hwm / 1024
+	}'
+}
+
+echo "dashboard cost, 200x60 tmux pane, fake NVML 8 GPUs x 64 processes, ${duration} s per case"
+echo "$(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $("$gpur" --version)"
+printf '%-8s %9s %7s %12s %9s %14s %14s\n' program interval "wall s" "CPU ms" "CPU %" "CPU ms total" "peak RSS MiB"
+for iv in $intervals; do
+	measure gpur "$iv" '^ +[0-9]+ .* sleep 3600' \
+		GPUR_NVML_LIBRARY="$fake" FAKE_NVML_SCENARIO="$tmp/scenario.json" XDG_CONFIG_HOME="$tmp/xdg" \
+		"$gpur" --backend nvml --interval "$iv"
+done
+if [[ -n $nvtop ]]; then
+	for iv in $intervals; do
+		# nvtop's -d is in tenths of a second.
+		d=$(awk -v s="$iv" 'BEGIN { printf "%d", s * 10 + 0.5 }')
+		measure nvtop "$iv" ' sleep 3600' \
+			LD_LIBRARY_PATH="$(dirname "$fake")" FAKE_NVML_SCENARIO="$tmp/scenario.json" HOME="$tmp" \
+			"$nvtop" -d "$d"
+	done
+else
+	echo "(nvtop not installed: not measured)"
+fi
+echo "CPU ms: on a CPU (all threads) from the first frame to the end; CPU %: of one core;"
+echo "CPU ms total: since exec; peak RSS: VmHWM."
