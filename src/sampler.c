@@ -52,6 +52,9 @@ struct sampler {
 	size_t nw;
 	struct composite *comp;
 	struct composite_child *kids;
+	struct system_stats sys; /* the last reading of the host's figures */
+	uint64_t sys_at;         /* clock ms of it, 0 = none */
+	bool sys_ok;
 };
 
 static uint64_t now_ms(const struct sampler *s)
@@ -457,8 +460,16 @@ struct frame *sampler_tick(struct sampler *s)
 		out->host = frame_str(out, s->o.host);
 		frame_set(out, FRAME_F_HOST);
 	}
-	if (s->o.sysstat && sysstat_read(s->o.sysstat, &out->system) == 0)
+	/* The host's figures at most once a second: faster polls repeat them (a
+	 * CPU % over a tenth of a second says little; reading costs the kernel). */
+	if (s->o.sysstat && (!s->sys_at || now - s->sys_at >= 900)) {
+		s->sys_ok = sysstat_read(s->o.sysstat, &s->sys) == 0;
+		s->sys_at = now ? now : 1;
+	}
+	if (s->sys_ok) {
+		out->system = s->sys;
 		frame_set(out, FRAME_F_SYSTEM);
+	}
 	free(busy);
 	out->poll_us = (clock_mono_ns() - t0) / 1000u;
 	return out;

@@ -13,6 +13,7 @@
 #include "util/xalloc.h"
 
 #define PROCINFO_BUCKETS 1024
+#define PROCINFO_MIN_SAMPLE_NS 900000000ull
 
 struct entry {
 	struct entry *next;
@@ -288,6 +289,13 @@ static struct entry *refresh(struct procinfo *pi, unsigned pid)
 			break;
 	if (e && e->gen == pi->gen)
 		return e->gone ? NULL : e;
+	/* A known process is sampled at most once per PROCINFO_MIN_SAMPLE_NS:
+	 * faster polls show its last CPU % and RSS (a CPU % over 0.1 s is
+	 * noise, and /proc costs the kernel more than anything else here). */
+	if (e && !e->gone && e->name && pi->now_ns >= e->cpu_ns && pi->now_ns - e->cpu_ns < PROCINFO_MIN_SAMPLE_NS) {
+		e->gen = pi->gen;
+		return e;
+	}
 	bool ok = read_stat(pi, pid, comm, sizeof(comm), &cpu, &start, &rss);
 	if (e && (!ok || e->start_ticks != start)) {
 		/* Gone, or the pid was reused: forget everything about it. */

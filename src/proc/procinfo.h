@@ -17,7 +17,7 @@ struct procinfo;
 struct procinfo *procinfo_new(const char *procfs);
 void procinfo_free(struct procinfo *pi);
 /* Starts a poll at monotonic time now_ns: later lookups refresh each pid
- * at most once. */
+ * at most once, and a known pid at most about once a second. */
 void procinfo_begin(struct procinfo *pi, uint64_t now_ns);
 /* Fills p's name, cmdline, user, cpu_pct, host_mem_bytes and start_ms from
  * /proc/PID (strings into f's arena). Unknown stays unknown: a pid that is

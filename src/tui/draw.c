@@ -343,25 +343,30 @@ static int draw_charts(struct tui *t, const struct frame *f, const size_t *shown
 		const struct gpu *g = &f->gpus[shown[r]];
 		snprintf(buf, sizeof(buf), "%2zu", shown[r]);
 		tui_text(t, y + 1 + (int)r, 0, buf, 3);
-		size_t n = history_get(t->hist, g->device_id ? g->device_id : "", t->set.chart, samples, (size_t)w);
-		int x0 = 4 + w - (int)n;
+		size_t n = history_get(t->hist, gpu_has(g, GPU_F_DEVICE_ID) ? g->device_id : "", t->set.chart, samples,
+				       (size_t)w);
+		/* The whole row as one string: one call into curses per GPU. */
+		char row[sizeof(samples) * 3 + 1];
+		size_t len = 0;
 		for (size_t k = 0; k < n; k++) {
 			uint8_t v = samples[k];
 			int lvl;
 			if (v == HISTORY_UNKNOWN) {
-				mvaddch(y + 1 + (int)r, x0 + (int)k, t->utf8 ? ' ' : ' ');
-				continue;
-			}
-			if (t->utf8) {
+				row[len++] = ' ';
+			} else if (t->utf8) {
 				lvl = v >= 100 ? 8 : (v * 8 + 99) / 100;
 				if (v > 0 && lvl == 0)
 					lvl = 1;
-				mvaddstr(y + 1 + (int)r, x0 + (int)k, blocks[lvl]);
+				size_t bl = strlen(blocks[lvl]);
+				memcpy(row + len, blocks[lvl], bl);
+				len += bl;
 			} else {
 				lvl = v >= 100 ? 9 : v * 9 / 100;
-				mvaddch(y + 1 + (int)r, x0 + (int)k, (chtype)ascii[lvl]);
+				row[len++] = ascii[lvl];
 			}
 		}
+		row[len] = '\0';
+		mvaddstr(y + 1 + (int)r, 4 + w - (int)n, row);
 	}
 	/* Time axis. */
 	int ay = y + 1 + (int)rows;

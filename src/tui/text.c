@@ -39,16 +39,18 @@ static int prepare(struct tui *t, const char *s, int w, struct buf *b)
 
 int tui_text(struct tui *t, int y, int x, const char *s, int w)
 {
-	struct buf b;
+	/* A line of the screen fits on the stack: no allocation per cell. */
+	char stack[2048];
+	struct buf b = {stack, 0, sizeof(stack)};
 
 	if (w <= 0 || y < 0 || y >= t->rows || x >= t->cols)
 		return 0;
 	if (x + w > t->cols)
 		w = t->cols - x;
-	buf_init(&b);
 	int cols = prepare(t, s, w, &b);
-	mvaddstr(y, x, b.data ? b.data : "");
-	buf_fini(&b);
+	mvaddstr(y, x, b.data);
+	if (b.data != stack)
+		buf_fini(&b);
 	return cols;
 }
 
@@ -62,11 +64,12 @@ int tui_text_right(struct tui *t, int y, int x, const char *s, int w)
 
 int tui_text_width(struct tui *t, const char *s)
 {
-	struct buf b;
+	char stack[2048];
+	struct buf b = {stack, 0, sizeof(stack)};
 
-	buf_init(&b);
 	int cols = prepare(t, s, 1 << 20, &b);
-	buf_fini(&b);
+	if (b.data != stack)
+		buf_fini(&b);
 	return cols;
 }
 
