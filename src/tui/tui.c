@@ -532,7 +532,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
 
 	bool running = true, dirty = true;
 	int idle_reads = 0;
-	uint64_t last_second = 0;
+	uint64_t last_second = 0, last_draw = 0;
 	while (running && !run_stop_requested) {
 		uint64_t now = wall_ms();
 		if (resized) {
@@ -551,7 +551,10 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
 				if (note[0])
 					set_status(&t, note);
 			}
-			dirty = true;
+			/* The clock moves: redraw, unless a frame was drawn this
+			 * second already (at a 1 s interval, one draw a second). */
+			if (now - last_draw >= 1000)
+				dirty = true;
 		}
 		if (take_frame(&t))
 			dirty = true;
@@ -564,6 +567,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
 			tui_draw(&t);
 			refresh();
 			dirty = false;
+			last_draw = wall_ms();
 		}
 		struct pollfd pfd[2] = {{STDIN_FILENO, POLLIN, 0}, {feed_fd(feed), POLLIN, 0}};
 		int timeout = (int)(1000 - wall_ms() % 1000) + 1;
