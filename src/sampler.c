@@ -462,7 +462,7 @@ struct frame *sampler_tick(struct sampler *s)
 	}
 	/* The host's figures at most once a second: faster polls repeat them (a
 	 * CPU % over a tenth of a second says little; reading costs the kernel). */
-	if (s->o.sysstat && (!s->sys_at || now - s->sys_at >= 900)) {
+	if (s->o.sysstat && (!s->sys_at || now - s->sys_at >= 900 || !(s->sys.valid >> SYS_F_CPU & 1))) {
 		s->sys_ok = sysstat_read(s->o.sysstat, &s->sys) == 0;
 		s->sys_at = now ? now : 1;
 	}

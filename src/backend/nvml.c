@@ -577,6 +577,7 @@ static int nvml_open(struct backend *b, const struct backend_env *env)
 	}
 	read_versions(n);
 	n->pi = procinfo_new(env->procfs);
+	n->clock = env->clock;
 	nvml_slow_start(n);
 	return 0;
 }
@@ -612,7 +613,7 @@ static int nvml_poll(struct backend *b, struct frame *f)
 		backend_fail(b, "nvmlDeviceGetCount failed: %s", nvml_lib_strerror(L, r, msg, sizeof(msg)));
 		return -ENODEV;
 	}
-	procinfo_begin(n->pi, clock_mono_ns());
+	procinfo_begin(n->pi, n->clock ? clock_mono(n->clock) * 1000000u : clock_mono_ns());
 	for (size_t i = 0; i < n->ndev; i++) {
 		struct nvml_dev *d = &n->dev[i];
 		struct gpu *g = put_identity(f, d, i);

@@ -44,6 +44,7 @@ struct nvml {
 	char driver[NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE];
 	char cuda[16];
 	struct procinfo *pi;
+	const struct clock *clock; /* the sampler's: procinfo's rates follow it */
 	/* Slow reads: the thread touches only slow_dev, under mu, and leaves
 	 * NVML alone while held (re-initialisation). */
 	pthread_mutex_t mu;

@@ -289,10 +289,13 @@ static struct entry *refresh(struct procinfo *pi, unsigned pid)
 			break;
 	if (e && e->gen == pi->gen)
 		return e->gone ? NULL : e;
-	/* A known process is sampled at most once per PROCINFO_MIN_SAMPLE_NS:
-	 * faster polls show its last CPU % and RSS (a CPU % over 0.1 s is
-	 * noise, and /proc costs the kernel more than anything else here). */
-	if (e && !e->gone && e->name && pi->now_ns >= e->cpu_ns && pi->now_ns - e->cpu_ns < PROCINFO_MIN_SAMPLE_NS) {
+	/* A known process with a CPU rate is sampled at most once per
+	 * PROCINFO_MIN_SAMPLE_NS: faster polls show its last CPU % and RSS (a
+	 * CPU % over 0.1 s is noise, and /proc costs the kernel more than
+	 * anything else here). The second sample, which gives the first rate,
+	 * is always taken. */
+	if (e && !e->gone && e->name && e->cpu_valid && pi->now_ns >= e->cpu_ns &&
+	    pi->now_ns - e->cpu_ns < PROCINFO_MIN_SAMPLE_NS) {
 		e->gen = pi->gen;
 		return e;
 	}
