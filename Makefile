@@ -71,6 +71,7 @@ bench: build
 	@scripts/deps.sh bench
 	bench/replay.sh $(BUILD)
 	bench/poll.sh $(BUILD)
+	bench/tui.sh $(BUILD)
 
 install: build
 	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)
