@@ -14,6 +14,7 @@
 #include "model/frame.h"
 #include "record/record_encode.h"
 #include "util/buf.h"
+#include "util/readfile.h"
 
 #define GEN_DEFAULT_START_MS UINT64_C(1717236000000) /* 2024-06-01 10:00:00 UTC */
 #define GIB (UINT64_C(1) << 30)
@@ -435,20 +436,6 @@ static void build_record(struct gen *g, struct frame *f, uint64_t now_ms)
 	}
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static void usage(FILE *to)
 {
 	fputs("Usage: gen_recording [--gpus N] [--procs N] [--seconds S] [--interval S]\n"
@@ -600,7 +587,7 @@ int main(int argc, char **argv)
 			status = 1;
 			break;
 		}
-		int rc = write_all(fd, line.data, line.len);
+		int rc = writefile_all(fd, line.data, line.len);
 		if (rc) {
 			fprintf(stderr, "gen_recording: %s: %s\n", g.o.out ? g.o.out : "stdout", strerror(-rc));
 			status = 1;

@@ -23,6 +23,7 @@
 #include "tui/tui.h"
 #include "util/buf.h"
 #include "util/msg.h"
+#include "util/readfile.h"
 #include "util/xalloc.h"
 
 #ifndef GPUR_DATADIR
@@ -175,14 +176,7 @@ static void print_table(const struct frame *f, const struct config *cfg)
 	to.source = replay_driver_line(f, drv, sizeof(drv), !to.utf8);
 	buf_init(&b);
 	table_render(&b, f, &to);
-	for (size_t off = 0; off < b.len;) {
-		ssize_t n = write(STDOUT_FILENO, b.data + off, b.len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		off += (size_t)n;
-	}
+	writefile_all(STDOUT_FILENO, b.data, b.len); /* a closed stdout is a quiet end */
 	buf_fini(&b);
 }
 

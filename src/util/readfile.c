@@ -29,6 +29,22 @@ static ssize_t read_all(int fd, char *buf, size_t n)
 	return (ssize_t)len;
 }
 
+int writefile_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n) {
+		ssize_t w = write(fd, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 ssize_t readfile_at(const char *root, const char *rel, char *buf, size_t n)
 {
 	char path[4096];

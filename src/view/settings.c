@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "util/buf.h"
+#include "util/readfile.h"
 #include "util/xalloc.h"
 
 #define ALL_COLUMNS ((UINT32_C(1) << PROCTABLE__COUNT) - 1)
@@ -321,20 +322,6 @@ static int make_dirs(char *dir)
 	return mkdir(dir, 0700) == 0 || errno == EEXIST ? 0 : -errno;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static void format_settings(const struct settings *s, struct buf *b)
 {
 	const char *sep = "";
@@ -388,7 +375,7 @@ int settings_save(const struct settings *s, char *err, size_t errlen)
 	}
 	made = true;
 	/* mkstemp's mode is 0600 less the umask; make it exactly 0600. */
-	if (fchmod(fd, 0600) < 0 || (rc = write_all(fd, b.data, b.len)) < 0 || fsync(fd) < 0) {
+	if (fchmod(fd, 0600) < 0 || (rc = writefile_all(fd, b.data, b.len)) < 0 || fsync(fd) < 0) {
 		rc = rc ? rc : -errno;
 		set_err(err, errlen, "%s: cannot write: %s", path, strerror(-rc));
 		goto out;

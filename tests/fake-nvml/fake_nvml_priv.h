@@ -1,0 +1,80 @@
+/* fake_nvml_priv: the fake NVML's state and helpers, shared by its files
+ * (fake_nvml.c: the scenario, init and device getters; fake_nvml_procs.c:
+ * process lists, utilisation samples and MIG). */
+#ifndef GPUR_FAKE_NVML_PRIV_H
+#define GPUR_FAKE_NVML_PRIV_H
+
+#include <jansson.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "backend/nvml_abi.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define MAX_GPUS 1024
+#define MAX_MIG 8
+
+#if !defined(FAKE_MODERN) && !defined(FAKE_CUDA13) && !defined(FAKE_LEGACY) && !defined(FAKE_CC32) && \
+	!defined(FAKE_MINIMAL)
+#define FAKE_MODERN 1
+#endif
+#if defined(FAKE_MODERN) || defined(FAKE_CUDA13) || defined(FAKE_CC32)
+#define HAVE_NEW 1 /* _v2/_v3 entry points, MemoryInfo_v2, versioned structs */
+#endif
+#if defined(FAKE_MODERN) || defined(FAKE_LEGACY) || defined(FAKE_CC32)
+#define HAVE_DEPRECATED 1 /* GetTemperature, ThrottleReasons */
+#endif
+#if !defined(FAKE_MINIMAL)
+#define HAVE_GETTERS 1
+#endif
+
+struct fproc {
+	unsigned pid;
+	int type; /* 1 compute, 2 graphics, 3 both, 4 mps */
+	json_t *mem, *sm, *memutil, *enc, *dec;
+};
+
+struct fdev {
+	int gpu;  /* index of the physical GPU */
+	int mig;  /* -1 for the GPU itself */
+	json_t *j;
+	struct fproc *procs;
+	size_t nprocs;
+};
+
+struct fake_state {
+	pthread_mutex_t mu;
+	bool loaded;
+	json_t *root;
+	int inits;          /* reference count */
+	unsigned long polls; /* nvmlDeviceGetCount calls while initialised */
+	unsigned long successful_inits;
+	size_t ngpus;
+	struct fdev gpus[MAX_GPUS];
+	struct fdev migs[MAX_GPUS][MAX_MIG];
+	size_t nmig[MAX_GPUS];
+	unsigned long lost_since_init[MAX_GPUS]; /* init count when it got lost, +1 */
+	unsigned long lib_fail_since_init;        /* likewise for the whole library */
+	bool hang_done;
+};
+
+#define HIDDEN __attribute__((visibility("hidden")))
+extern struct fake_state S HIDDEN;
+
+/* Scenario helpers (called with S.mu held). */
+long long jint(json_t *o, const char *key, long long dflt) HIDDEN;
+bool value_at(json_t *v, unsigned long long *out) HIDDEN;
+bool unsupported(const struct fdev *d, const char *key) HIDDEN;
+nvmlReturn_t dev_state(nvmlDevice_t h) HIDDEN;
+struct fdev *dev_of(nvmlDevice_t h) HIDDEN;
+
+#define LOCKED(body)                                                                                        \
+	do {                                                                                                \
+		pthread_mutex_lock(&S.mu);                                                                  \
+		nvmlReturn_t r_ = (body);                                                                  \
+		pthread_mutex_unlock(&S.mu);                                                                \
+		return r_;                                                                                  \
+	} while (0)
+
+#endif
