@@ -369,8 +369,9 @@ static void read_mig(struct nvml *n, struct nvml_dev *d, struct frame *f, struct
 			mig.name[sizeof(mig.name) - 1] = '\0';
 			set_str(f, g, GPU_F_NAME, mig.name);
 		}
-		if (L->get_uuid && nvml_took(&rd, L->get_uuid(mh, mig.uuid, sizeof(mig.uuid)), GPU_F__COUNT) &&
-		    (mig.uuid[sizeof(mig.uuid) - 1] = '\0', mig.uuid[0] != '\0')) {
+		bool have_uuid = L->get_uuid && nvml_took(&rd, L->get_uuid(mh, mig.uuid, sizeof(mig.uuid)), GPU_F__COUNT);
+		mig.uuid[sizeof(mig.uuid) - 1] = '\0';
+		if (have_uuid && mig.uuid[0]) {
 			set_str(f, g, GPU_F_DEVICE_ID, mig.uuid);
 		} else {
 			char id[160];
