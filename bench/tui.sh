@@ -7,7 +7,9 @@
 # on a CPU), read once the first frame is drawn and again at the end; peak
 # RSS is VmHWM from /proc/PID/status at the end. The fake library runs inside
 # gpur's process, so its own work (a JSON lookup per getter) is counted too:
-# an upper bound for gpur.
+# an upper bound for gpur. The scenario's values advance with wall time
+# ("cycle_ms": 100), not per poll, so both programs see the same readings
+# change at the same moments: the same work.
 #
 # With nvtop installed (Debian: apt-get install nvtop), nvtop is measured the
 # same way against the same fake NVML (found by name through LD_LIBRARY_PATH,
@@ -54,7 +56,7 @@ done
 
 # The scenario: 8 GPUs, processes p, p+8, ... on GPU p.
 {
-	printf '{"driver":"550.54.15","cuda":12040,"fast_pcie":1,"gpus":['
+	printf '{"driver":"550.54.15","cuda":12040,"fast_pcie":1,"cycle_ms":100,"gpus":['
 	for ((g = 0; g < 8; g++)); do
 		((g)) && printf ','
 		printf '{"name":"NVIDIA H100 80GB HBM3","uuid":"GPU-%08x-0000-0000-0000-000000000000","pci":"0000:%02x:00.0",' "$g" "$((g + 0x18))"

@@ -238,6 +238,8 @@ struct feed *feed_start(const struct feed_opts *o)
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	int rc = pthread_create(&f->tid, NULL, feed_main, f);
+	if (rc == 0)
+		pthread_setname_np(f->tid, "gpur-feed"); /* as top -H shows it */
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
 		close(f->efd);

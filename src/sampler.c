@@ -162,6 +162,9 @@ struct sampler *sampler_new(struct backend **backends, size_t n, const struct sa
 			sampler_free(s);
 			return NULL;
 		}
+		char name[16];
+		snprintf(name, sizeof(name), "gpur-%s", w->b->ops->name);
+		pthread_setname_np(w->tid, name);
 		s->w[s->nw++] = w;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);

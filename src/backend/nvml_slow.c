@@ -104,6 +104,8 @@ void nvml_slow_start(struct nvml *n)
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	n->slow_running = pthread_create(&n->slow, NULL, slow_main, n) == 0;
+	if (n->slow_running)
+		pthread_setname_np(n->slow, "gpur-pcie");
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 

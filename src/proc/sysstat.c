@@ -1,4 +1,5 @@
-/* sysstat: /proc/stat, /proc/meminfo and /proc/loadavg. */
+/* sysstat: /proc/stat, /proc/meminfo and /proc/loadavg (held open and
+ * re-read on a real procfs: see readfile_held). */
 #include "proc/sysstat.h"
 
 #include <errno.h>
@@ -6,12 +7,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/readfile.h"
 #include "util/xalloc.h"
 
+enum { SS_STAT, SS_MEMINFO, SS_LOADAVG, SS__COUNT };
+static const char *const SS_FILES[SS__COUNT] = {"stat", "meminfo", "loadavg"};
+
 struct sysstat {
-	char *root;
+	int rootfd;
+	bool hold;              /* a real procfs: keep the files open */
+	int held[SS__COUNT];
 	uint64_t prev_total, prev_idle;
 	bool have_prev;
 };
@@ -20,7 +27,10 @@ struct sysstat *sysstat_new(const char *procfs)
 {
 	struct sysstat *s = xcalloc(1, sizeof(*s));
 
-	s->root = xstrdup(procfs);
+	s->rootfd = readfile_opendir(procfs);
+	s->hold = readfile_is_procfs(s->rootfd);
+	for (int i = 0; i < SS__COUNT; i++)
+		s->held[i] = -1;
 	return s;
 }
 
@@ -28,8 +38,17 @@ void sysstat_free(struct sysstat *s)
 {
 	if (!s)
 		return;
-	free(s->root);
+	for (int i = 0; i < SS__COUNT; i++)
+		if (s->held[i] >= 0)
+			close(s->held[i]);
+	if (s->rootfd >= 0)
+		close(s->rootfd);
 	free(s);
+}
+
+static ssize_t read_file(struct sysstat *s, int which, char *buf, size_t n)
+{
+	return readfile_held(s->rootfd, SS_FILES[which], &s->held[which], s->hold, buf, n);
 }
 
 /* Value of "Key:   123 kB" in meminfo, in bytes. */
@@ -61,7 +80,7 @@ int sysstat_read(struct sysstat *s, struct system_stats *out)
 	int got = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (readfile_at(s->root, "stat", buf, sizeof(buf)) > 0 && strncmp(buf, "cpu ", 4) == 0) {
+	if (read_file(s, SS_STAT, buf, sizeof(buf)) > 0 && strncmp(buf, "cpu ", 4) == 0) {
 		uint64_t v[10] = {0}, total = 0;
 		int n = sscanf(buf + 4, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
 			       " %" SCNu64 " %" SCNu64, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
@@ -83,7 +102,7 @@ int sysstat_read(struct sysstat *s, struct system_stats *out)
 			got++;
 		}
 	}
-	if (readfile_at(s->root, "meminfo", buf, sizeof(buf)) > 0) {
+	if (read_file(s, SS_MEMINFO, buf, sizeof(buf)) > 0) {
 		uint64_t total, avail;
 		if (meminfo_value(buf, "MemTotal", &total)) {
 			out->mem_total_bytes = total;
@@ -95,7 +114,7 @@ int sysstat_read(struct sysstat *s, struct system_stats *out)
 			got++;
 		}
 	}
-	if (readfile_at(s->root, "loadavg", buf, sizeof(buf)) > 0) {
+	if (read_file(s, SS_LOADAVG, buf, sizeof(buf)) > 0) {
 		char *end;
 		double l = strtod(buf, &end);
 		if (end != buf && l >= 0 && l < 1e9) {

@@ -77,7 +77,7 @@ static void draw_header(struct tui *t, const struct frame *f)
 	localtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
 	tui_attr(t, TC_HEAD, true);
-	mvhline(0, 0, ' ', t->cols);
+	canvas_hline(t, 0, 0, ' ', t->cols);
 	int x = tui_text(t, 0, 0, "gpur ", 5);
 	x += tui_text(t, 0, x, f && frame_has(f, FRAME_F_HOST) ? f->host : "", 32);
 	tui_attr(t, TC_HEAD, false);
@@ -117,7 +117,7 @@ static void draw_header(struct tui *t, const struct frame *f)
 	tui_attr(t, TC_HEAD, false);
 
 	/* Line 2: the host (from the record) and gpur itself. */
-	mvhline(1, 0, ' ', t->cols);
+	canvas_hline(t, 1, 0, ' ', t->cols);
 	x = 0;
 	if (f && frame_has(f, FRAME_F_SYSTEM)) {
 		const struct system_stats *s = &f->system;
@@ -322,7 +322,7 @@ static void draw_gpu_details(struct tui *t, const struct frame *f, size_t i, int
 /* Sparklines of the chosen metric, one row per GPU, with a time axis. */
 static int draw_charts(struct tui *t, const struct frame *f, const size_t *shown, size_t nshown, int y, int h)
 {
-	static const char *const blocks[] = {" ", "\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588"};
+	static const uint32_t blocks[] = {' ', 0x2581, 0x2582, 0x2583, 0x2584, 0x2585, 0x2586, 0x2587, 0x2588};
 	static const char ascii[] = " .:-=+*#%@";
 	uint8_t samples[512];
 	char buf[160];
@@ -345,32 +345,21 @@ static int draw_charts(struct tui *t, const struct frame *f, const size_t *shown
 		tui_text(t, y + 1 + (int)r, 0, buf, 3);
 		size_t n = history_get(t->hist, gpu_has(g, GPU_F_DEVICE_ID) ? g->device_id : "", t->set.chart, samples,
 				       (size_t)w);
-		/* The whole row as one string: one call into curses per GPU. */
-		char row[sizeof(samples) * 3 + 1];
-		size_t len = 0;
+		int cx = 4 + w - (int)n;
 		for (size_t k = 0; k < n; k++) {
 			uint8_t v = samples[k];
-			int lvl;
-			if (v == HISTORY_UNKNOWN) {
-				row[len++] = ' ';
-			} else if (t->utf8) {
-				lvl = v >= 100 ? 8 : (v * 8 + 99) / 100;
-				if (v > 0 && lvl == 0)
-					lvl = 1;
-				size_t bl = strlen(blocks[lvl]);
-				memcpy(row + len, blocks[lvl], bl);
-				len += bl;
-			} else {
-				lvl = v >= 100 ? 9 : v * 9 / 100;
-				row[len++] = ascii[lvl];
+			uint32_t ch = ' ';
+			if (v != HISTORY_UNKNOWN && t->utf8) {
+				ch = blocks[v >= 100 ? 8 : (v * 8 + 99) / 100]; /* any use shows */
+			} else if (v != HISTORY_UNKNOWN) {
+				ch = (unsigned char)ascii[v >= 100 ? 9 : v * 9 / 100];
 			}
+			canvas_put(t, y + 1 + (int)r, cx + (int)k, ch, 1);
 		}
-		row[len] = '\0';
-		mvaddstr(y + 1 + (int)r, 4 + w - (int)n, row);
 	}
 	/* Time axis. */
 	int ay = y + 1 + (int)rows;
-	mvhline(ay, 4, t->utf8 ? ACS_HLINE : '-', w);
+	canvas_hline(t, ay, 4, t->utf8 ? 0x2500 : '-', w);
 	snprintf(buf, sizeof(buf), "-%.0fs", span);
 	tui_text(t, ay, 4, buf, 10);
 	tui_text_right(t, ay, 4 + w - 4, "now", 4);
@@ -379,7 +368,7 @@ static int draw_charts(struct tui *t, const struct frame *f, const size_t *shown
 
 static void draw_events_line(struct tui *t, int y)
 {
-	mvhline(y, 0, ' ', t->cols);
+	canvas_hline(t, y, 0, ' ', t->cols);
 	if (!t->nevents)
 		return;
 	const struct tui_event *e = &t->events[(t->nevents - 1) % TUI_EVENTS];
@@ -410,7 +399,7 @@ static void draw_footer(struct tui *t, int y)
 		keys = ascii;
 	}
 	tui_attr(t, TC_SEL, true);
-	mvhline(y, 0, ' ', t->cols);
+	canvas_hline(t, y, 0, ' ', t->cols);
 	if (t->editing) {
 		char buf[200];
 		snprintf(buf, sizeof(buf), "filter: %s_   (Enter keep, Esc clear)", t->filter);
@@ -426,7 +415,7 @@ void tui_draw(struct tui *t)
 	const struct frame *f = t->frame;
 	size_t shown[FRAME_MAX_GPUS], nshown = 0;
 
-	erase();
+	canvas_begin(t);
 	if (t->rows < MIN_ROWS || t->cols < MIN_COLS) {
 		char buf[80];
 		/* Short enough to fit a very small terminal whole. */

@@ -4,54 +4,55 @@
 #include <wchar.h>
 
 #include "tui/tui_priv.h"
-#include "util/buf.h"
 #include "util/utf8.h"
 
-/* The safe text of s cut to w columns into b; returns the columns. */
-static int prepare(struct tui *t, const char *s, int w, struct buf *b)
+/* Walks the safe text of s, at most w columns: control characters,
+ * escapes and reordering characters become U+FFFD ('?' outside UTF-8),
+ * as does invalid UTF-8; wide characters take two columns. Draws it at
+ * (y, x) when draw; returns the columns. */
+static int render(struct tui *t, int y, int x, const char *s, int w, bool draw)
 {
 	int cols = 0;
-	size_t n = s ? strlen(s) : 0, i = 0;
+	size_t i = 0;
 
-	while (i < n) {
-		uint32_t cp;
-		size_t used = utf8_decode(s + i, n - i, &cp);
-		i += used;
-		int cw;
-		if (utf8_is_unsafe(cp))
-			cp = UTF8_REPLACEMENT; /* control, escape and reordering characters are inert */
-		if (!t->utf8 && cp >= 0x80)
-			cp = '?';
-		cw = cp < 0x80 ? 1 : wcwidth((wchar_t)cp);
-		if (cw < 0) {
-			cp = t->utf8 ? UTF8_REPLACEMENT : '?';
-			cw = 1;
+	if (!s)
+		return 0;
+	while (s[i]) {
+		uint32_t cp = (unsigned char)s[i];
+		int cw = 1;
+		if (cp >= 0x20 && cp < 0x7f) {
+			i++; /* printable ASCII: most of what is drawn */
+		} else {
+			size_t rest = strnlen(s + i, 4);
+			i += utf8_decode(s + i, rest, &cp);
+			if (utf8_is_unsafe(cp))
+				cp = UTF8_REPLACEMENT;
+			if (!t->utf8 && cp >= 0x80)
+				cp = '?';
+			cw = cp < 0x80 ? 1 : wcwidth((wchar_t)cp);
+			if (cw < 1 || cw > 2) {
+				/* Unprintable here, or a combining mark (width 0),
+				 * which would join the cell before it. */
+				cp = t->utf8 ? UTF8_REPLACEMENT : '?';
+				cw = 1;
+			}
 		}
 		if (cols + cw > w)
 			break;
-		char enc[4];
-		buf_append(b, enc, utf8_encode(cp, enc));
+		if (draw)
+			canvas_put(t, y, x + cols, cp, cw);
 		cols += cw;
 	}
-	buf_cstr(b);
 	return cols;
 }
 
 int tui_text(struct tui *t, int y, int x, const char *s, int w)
 {
-	/* A line of the screen fits on the stack: no allocation per cell. */
-	char stack[2048];
-	struct buf b = {stack, 0, sizeof(stack)};
-
-	if (w <= 0 || y < 0 || y >= t->rows || x >= t->cols)
+	if (w <= 0 || y < 0 || y >= t->rows || x < 0 || x >= t->cols)
 		return 0;
 	if (x + w > t->cols)
 		w = t->cols - x;
-	int cols = prepare(t, s, w, &b);
-	mvaddstr(y, x, b.data);
-	if (b.data != stack)
-		buf_fini(&b);
-	return cols;
+	return render(t, y, x, s, w, true);
 }
 
 int tui_text_right(struct tui *t, int y, int x, const char *s, int w)
@@ -64,13 +65,7 @@ int tui_text_right(struct tui *t, int y, int x, const char *s, int w)
 
 int tui_text_width(struct tui *t, const char *s)
 {
-	char stack[2048];
-	struct buf b = {stack, 0, sizeof(stack)};
-
-	int cols = prepare(t, s, 1 << 20, &b);
-	if (b.data != stack)
-		buf_fini(&b);
-	return cols;
+	return render(t, 0, 0, s, 1 << 20, false);
 }
 
 void tui_attr(struct tui *t, enum tui_color c, bool on)
@@ -93,23 +88,19 @@ void tui_attr(struct tui *t, enum tui_color c, bool on)
 	}
 	if (c == TC_SEL)
 		a |= A_REVERSE;
-	if (on)
-		attron(a);
-	else
-		attroff(a);
+	canvas_attr(t, a, on);
 }
 
 void tui_bar(struct tui *t, int y, int x, int w, double pct, enum tui_color c)
 {
 	if (w < 3 || y >= t->rows || x + w > t->cols)
 		return;
-	mvaddch(y, x, '[');
-	mvaddch(y, x + w - 1, ']');
+	canvas_put(t, y, x, '[', 1);
+	canvas_put(t, y, x + w - 1, ']', 1);
 	int inner = w - 2;
 	if (pct < 0) {
 		tui_attr(t, TC_DIM, true);
-		for (int i = 0; i < inner; i++)
-			mvaddch(y, x + 1 + i, '.');
+		canvas_hline(t, y, x + 1, '.', inner);
 		tui_attr(t, TC_DIM, false);
 		return;
 	}
@@ -117,15 +108,12 @@ void tui_bar(struct tui *t, int y, int x, int w, double pct, enum tui_color c)
 		pct = 100;
 	/* Eighths of a cell in UTF-8, whole cells in ASCII. */
 	int eighths = (int)(pct / 100.0 * inner * 8 + 0.5);
-	static const char *const parts[] = {" ", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a", "\u2589", "\u2588"};
+	static const uint32_t parts[] = {' ', 0x258f, 0x258e, 0x258d, 0x258c, 0x258b, 0x258a, 0x2589, 0x2588};
 	tui_attr(t, c, true);
 	for (int i = 0; i < inner; i++) {
 		int fill = eighths - i * 8;
 		fill = fill < 0 ? 0 : fill > 8 ? 8 : fill;
-		if (t->utf8)
-			mvaddstr(y, x + 1 + i, parts[fill]);
-		else
-			mvaddch(y, x + 1 + i, fill >= 4 ? '|' : ' ');
+		canvas_put(t, y, x + 1 + i, t->utf8 ? parts[fill] : fill >= 4 ? '|' : ' ', 1);
 	}
 	tui_attr(t, c, false);
 }

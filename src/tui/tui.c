@@ -34,6 +34,15 @@ static void on_winch(int sig)
 	resized = 1;
 }
 
+/* Set by SIGCONT: the screen is drawn again whole. */
+static volatile sig_atomic_t continued;
+
+static void on_cont(int sig)
+{
+	(void)sig;
+	continued = 1;
+}
+
 static void resize_to_terminal(struct tui *t)
 {
 	struct winsize ws;
@@ -42,6 +51,7 @@ static void resize_to_terminal(struct tui *t)
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
 		resizeterm(ws.ws_row, ws.ws_col);
 	getmaxyx(stdscr, t->rows, t->cols);
+	canvas_invalidate(t);
 }
 #undef CTRL
 #define CTRL(c) ((c) & 0x1f)
@@ -302,6 +312,11 @@ static bool on_key(struct tui *t, int ch)
 		/* curses resized itself; calling resizeterm() here would queue
 		 * another KEY_RESIZE, for ever. */
 		getmaxyx(stdscr, t->rows, t->cols);
+		canvas_invalidate(t);
+		return true;
+	}
+	if (ch == CTRL('l')) { /* the terminal was scribbled on: draw it all again */
+		canvas_invalidate(t);
 		return true;
 	}
 	if (t->editing) {
@@ -445,22 +460,27 @@ static bool on_key(struct tui *t, int ch)
 	return true;
 }
 
+/* The colour pairs, and the canvas that draws with them. */
 static void init_colors(struct tui *t)
 {
+	static const short fg[TC__COUNT] = {
+		[TC_NONE] = -1, [TC_HEAD] = COLOR_CYAN, [TC_OK] = COLOR_GREEN, [TC_WARN] = COLOR_YELLOW,
+		[TC_CRIT] = COLOR_RED, [TC_DIM] = COLOR_WHITE, [TC_SEL] = COLOR_BLACK, [TC_BAR] = COLOR_GREEN,
+	};
+	static const short bg[TC__COUNT] = {
+		[TC_NONE] = -1, [TC_HEAD] = -1, [TC_OK] = -1, [TC_WARN] = -1,
+		[TC_CRIT] = -1, [TC_DIM] = -1, [TC_SEL] = COLOR_CYAN, [TC_BAR] = -1,
+	};
 	const char *nc = getenv("NO_COLOR");
 
 	t->color = has_colors() && !t->cfg->no_color && !(nc && *nc);
-	if (!t->color)
-		return;
-	start_color();
-	use_default_colors();
-	init_pair(TC_HEAD, COLOR_CYAN, -1);
-	init_pair(TC_OK, COLOR_GREEN, -1);
-	init_pair(TC_WARN, COLOR_YELLOW, -1);
-	init_pair(TC_CRIT, COLOR_RED, -1);
-	init_pair(TC_DIM, COLOR_WHITE, -1);
-	init_pair(TC_SEL, COLOR_BLACK, COLOR_CYAN);
-	init_pair(TC_BAR, COLOR_GREEN, -1);
+	if (t->color) {
+		start_color();
+		use_default_colors();
+		for (int c = TC_NONE + 1; c < TC__COUNT; c++)
+			init_pair((short)c, fg[c], bg[c]);
+	}
+	canvas_setup(t, t->color ? fg : NULL, t->color ? bg : NULL);
 }
 
 static void load_settings(struct tui *t)
@@ -514,13 +534,24 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
 	cbreak();
 	noecho();
 	nonl();
-	keypad(stdscr, TRUE);
-	nodelay(stdscr, TRUE);
 	set_escdelay(25);
 	curs_set(0);
+	/* Keys are read from a pad, which wgetch() never refreshes: the
+	 * screen is the canvas's (canvas.c), never curses'. */
+	t.keys = newpad(1, 1);
+	if (!t.keys) {
+		endwin();
+		delscreen(scr);
+		fprintf(stderr, "gpur: cannot start the dashboard: out of memory\n");
+		history_free(t.hist);
+		return 1;
+	}
+	keypad(t.keys, TRUE);
+	nodelay(t.keys, TRUE);
 	init_colors(&t);
 	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	mouseinterval(0);
+	refresh(); /* curses' last drawing: its screen, cleared */
 	getmaxyx(stdscr, t.rows, t.cols);
 	/* Our own SIGWINCH handler: poll() wakes with EINTR and the screen is
 	 * resized at once, not at the next key. */
@@ -529,6 +560,10 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
 	sa.sa_handler = on_winch;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGWINCH, &sa, NULL);
+	/* Back from a stop (Ctrl-Z, fg): curses has redrawn its own idea of
+	 * the screen; the canvas draws all of it again. */
+	sa.sa_handler = on_cont;
+	sigaction(SIGCONT, &sa, NULL);
 
 	bool running = true, dirty = true;
 	int idle_reads = 0;
@@ -537,6 +572,11 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
 		uint64_t now = wall_ms();
 		if (resized) {
 			resize_to_terminal(&t);
+			dirty = true;
+		}
+		if (continued) {
+			continued = 0;
+			canvas_invalidate(&t);
 			dirty = true;
 		}
 		if (now / 1000 != last_second) {
@@ -565,7 +605,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
 		}
 		if (dirty) {
 			tui_draw(&t);
-			refresh();
+			canvas_flush(&t);
 			dirty = false;
 			last_draw = wall_ms();
 		}
@@ -586,7 +626,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
 		}
 		if (pfd[0].revents & POLLIN) {
 			int ch, keys = 0;
-			while ((ch = getch()) != ERR) {
+			while ((ch = wgetch(t.keys)) != ERR) {
 				keys++;
 				if (!on_key(&t, ch)) {
 					running = false;
@@ -601,6 +641,9 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
 			dirty = true;
 		}
 	}
+	canvas_end(&t);
+	sigaction(SIGCONT, &(struct sigaction){.sa_handler = SIG_DFL}, NULL);
+	delwin(t.keys);
 	endwin();
 	delscreen(scr);
 	save_settings(&t);
@@ -608,5 +651,6 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
 	free(t.view);
 	free(t.last);
 	history_free(t.hist);
+	canvas_free(&t);
 	return 0;
 }

@@ -4,7 +4,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/vfs.h>
 #include <unistd.h>
+
+#define PROCFS_MAGIC 0x9fa0 /* PROC_SUPER_MAGIC, statfs(2) */
 
 /* Reads all of fd (closed here) into buf. */
 static ssize_t read_all(int fd, char *buf, size_t n)
@@ -73,4 +76,52 @@ ssize_t readfile_fd(int dirfd, const char *rel, char *buf, size_t n)
 int readfile_opendir(const char *root)
 {
 	return open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+bool readfile_is_procfs(int dirfd)
+{
+	struct statfs sf;
+
+	return dirfd >= 0 && fstatfs(dirfd, &sf) == 0 && sf.f_type == PROCFS_MAGIC;
+}
+
+ssize_t readfile_pread(int fd, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	if (n == 0)
+		return -EINVAL;
+	while (len < n - 1) {
+		ssize_t r = pread(fd, buf + len, n - 1 - len, (off_t)len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			break;
+		len += (size_t)r;
+		/* Short: the end (procfs fills a read as far as it can), and
+		 * asking again would cost a system call to learn so. */
+		if (len < n - 1)
+			break;
+	}
+	buf[len] = '\0';
+	return (ssize_t)len;
+}
+
+ssize_t readfile_held(int dirfd, const char *rel, int *held, bool keep, char *buf, size_t n)
+{
+	if (*held < 0) {
+		if (!keep)
+			return dirfd >= 0 ? readfile_fd(dirfd, rel, buf, n) : -EBADF;
+		*held = openat(dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		if (*held < 0)
+			return -errno;
+	}
+	ssize_t r = readfile_pread(*held, buf, n);
+	if (r <= 0) {
+		close(*held);
+		*held = -1;
+	}
+	return r;
 }

@@ -82,6 +82,9 @@ static void load(void)
 	if (S.loaded)
 		return;
 	S.loaded = true;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	S.loaded_ms = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 	S.root = path ? json_load_file(path, 0, &err) : NULL;
 	if (!S.root) {
 		fprintf(stderr, "fake_nvml: cannot load scenario %s: %s\n", path ? path : "(FAKE_NVML_SCENARIO unset)",
@@ -119,17 +122,33 @@ long long jint(json_t *o, const char *key, long long dflt)
 	return json_is_integer(v) ? json_integer_value(v) : dflt;
 }
 
-/* A scenario value: a number, an array indexed by poll (cycling), or a
- * counter {"start": S, "step": D} worth S + D * (poll - 1). */
+/* Which sample values show: the poll (nvmlDeviceGetCount calls, from 0),
+ * or with "cycle_ms": N in the scenario the time since the library was
+ * loaded in steps of N ms, so that programs that poll differently (the
+ * benchmark's nvtop and gpur) see the same readings at the same time. */
+static unsigned long long sample_index(void)
+{
+	long long cycle = jint(S.root, "cycle_ms", 0);
+	if (cycle > 0) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		long long now = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+		return (unsigned long long)((now - S.loaded_ms) / cycle);
+	}
+	return S.polls ? S.polls - 1 : 0;
+}
+
+/* A scenario value: a number, an array indexed by sample (cycling), or a
+ * counter {"start": S, "step": D} worth S + D * sample. */
 bool value_at(json_t *v, unsigned long long *out)
 {
 	if (json_is_object(v)) {
-		unsigned long long poll = S.polls ? S.polls - 1 : 0;
+		unsigned long long poll = sample_index();
 		*out = (unsigned long long)jint(v, "start", 0) + (unsigned long long)jint(v, "step", 0) * poll;
 		return true;
 	}
 	if (json_is_array(v) && json_array_size(v))
-		v = json_array_get(v, (S.polls ? S.polls - 1 : 0) % json_array_size(v));
+		v = json_array_get(v, sample_index() % json_array_size(v));
 	if (json_is_integer(v)) {
 		*out = (unsigned long long)json_integer_value(v);
 		return true;

@@ -49,6 +49,7 @@ struct fake_state {
 	json_t *root;
 	int inits;          /* reference count */
 	unsigned long polls; /* nvmlDeviceGetCount calls while initialised */
+	long long loaded_ms; /* CLOCK_MONOTONIC when the scenario was loaded */
 	unsigned long successful_inits;
 	size_t ngpus;
 	struct fdev gpus[MAX_GPUS];

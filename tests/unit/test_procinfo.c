@@ -1,7 +1,9 @@
 /* test_procinfo: /proc details of GPU processes from a procfs fixture tree:
  * parsing stat (a comm with spaces and ')'), the cache per (pid, start
  * time) that reads cmdline and status once, pid reuse, CPU % from two
- * samples, users from the tree's etc/passwd; and the host's system figures. */
+ * samples, users from the tree's etc/passwd; and the host's system figures.
+ * On the real /proc, with processes started here: /proc/PID/stat held open
+ * within its bound, and let go when its process ends. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,13 +11,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "proc/procinfo.h"
 #include "proc/sysstat.h"
+#include "util/readfile.h"
 #include "testutil.h"
 
 struct tree {
@@ -190,6 +198,121 @@ static void test_sysstat(void **state)
 	sysstat_free(s);
 }
 
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+	assert_non_null(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n - 1; /* ., .. and the directory's own descriptor */
+}
+
+static pid_t spawn_sleeper(void)
+{
+	pid_t p = fork();
+	assert_true(p >= 0);
+	if (p == 0) {
+		for (;;)
+			pause();
+	}
+	return p;
+}
+
+static void test_real_proc_held(void **state)
+{
+	(void)state;
+	struct rlimit old, rl;
+	pid_t pids[4];
+	char comm[64];
+
+	/* A descriptor limit of 11 bounds the held files at 11 / 4 = 2. */
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	rl = old;
+	rl.rlim_cur = 11;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	for (int i = 0; i < 4; i++)
+		pids[i] = spawn_sleeper();
+	int before = count_fds();
+	struct procinfo *pi = procinfo_new("/proc");
+	int base = count_fds(); /* procinfo's /proc directory */
+	assert_int_equal(base, before + 1);
+	struct frame *f = frame_new();
+	struct gpu_process *p[4];
+	FILE *cf = fopen("/proc/self/comm", "r");
+	assert_non_null(cf);
+	assert_non_null(fgets(comm, sizeof(comm), cf));
+	fclose(cf);
+	comm[strcspn(comm, "\n")] = '\0';
+
+	for (int round = 1; round <= 3; round++) {
+		if (round == 3) {
+			kill(pids[0], SIGKILL);
+			waitpid(pids[0], NULL, 0);
+		}
+		procinfo_begin(pi, (uint64_t)round * 2000000000ull);
+		for (int i = 0; i < 4; i++) {
+			p[i] = frame_add_process(f);
+			procinfo_fill(pi, (unsigned)pids[i], f, p[i]);
+		}
+		procinfo_end(pi);
+		for (int i = round == 3 ? 1 : 0; i < 4; i++) {
+			assert_true(process_has(p[i], PROC_F_NAME));
+			assert_string_equal(p[i]->name, comm);
+			assert_true(process_has(p[i], PROC_F_HOST_MEM));
+			assert_true(p[i]->host_mem_bytes > 0);
+			/* From the second sample on, a CPU rate. */
+			assert_int_equal(process_has(p[i], PROC_F_CPU), round > 1);
+		}
+		/* Two descriptors held, never more; the rest opened each time. */
+		assert_int_equal(count_fds(), base + 2);
+	}
+	/* The killed one's descriptor let go: it answers as gone. */
+	assert_int_equal(p[0]->valid, 0);
+	frame_unref(f);
+	procinfo_free(pi);
+	assert_int_equal(count_fds(), before);
+	for (int i = 1; i < 4; i++) {
+		kill(pids[i], SIGKILL);
+		waitpid(pids[i], NULL, 0);
+	}
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+}
+
+/* Only a real procfs is held: a fixture tree's files are replaced, not
+ * rewritten, and a held descriptor would keep reading the old one. */
+static void test_held_only_on_procfs(void **state)
+{
+	(void)state;
+	struct tree *t = make_tree();
+	int fd = open("/proc", O_PATH | O_DIRECTORY);
+	assert_true(readfile_is_procfs(fd));
+	close(fd);
+	fd = open(t->proc, O_PATH | O_DIRECTORY);
+	assert_false(readfile_is_procfs(fd));
+
+	char buf[64];
+	int held = -1;
+	write_at(t->proc, "loadavg", "1.00 0 0 1/1 1\n");
+	assert_int_equal(readfile_held(fd, "loadavg", &held, false, buf, sizeof(buf)), 15);
+	assert_int_equal(held, -1); /* not kept */
+	assert_int_equal(readfile_held(fd, "loadavg", &held, true, buf, sizeof(buf)), 15);
+	assert_true(held >= 0);
+	/* Kept: read again from the start, without opening it again. */
+	assert_int_equal(readfile_held(fd, "loadavg", &held, true, buf, sizeof(buf)), 15);
+	assert_string_equal(buf, "1.00 0 0 1/1 1\n");
+	/* And a short buffer takes what fits. */
+	assert_int_equal(readfile_held(fd, "loadavg", &held, true, buf, 5), 4);
+	assert_string_equal(buf, "1.00");
+	close(held);
+	held = -1;
+	assert_true(readfile_held(fd, "nothing-here", &held, true, buf, sizeof(buf)) < 0);
+	assert_int_equal(held, -1);
+	close(fd);
+	free_tree(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +320,8 @@ int main(void)
 		cmocka_unit_test(test_cache_and_cpu_rate),
 		cmocka_unit_test(test_gone_and_swept),
 		cmocka_unit_test(test_sysstat),
+		cmocka_unit_test(test_real_proc_held),
+		cmocka_unit_test(test_held_only_on_procfs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
