@@ -74,16 +74,39 @@ static bool meminfo_value(const char *buf, const char *key, uint64_t *out)
 	return false;
 }
 
+/* Up to max space-separated decimal counters from s (the "cpu" line);
+ * returns how many, stopping at the first that is not one. */
+static int parse_counters(const char *s, uint64_t *v, int max)
+{
+	int n = 0;
+
+	while (n < max) {
+		while (*s == ' ')
+			s++;
+		if (*s < '0' || *s > '9')
+			break;
+		uint64_t x = 0;
+		while (*s >= '0' && *s <= '9') {
+			if (x > (UINT64_MAX - 9) / 10)
+				return n; /* out of range: not a counter */
+			x = x * 10 + (uint64_t)(*s++ - '0');
+		}
+		v[n++] = x;
+	}
+	return n;
+}
+
 int sysstat_read(struct sysstat *s, struct system_stats *out)
 {
 	char buf[8192];
 	int got = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (read_file(s, SS_STAT, buf, sizeof(buf)) > 0 && strncmp(buf, "cpu ", 4) == 0) {
-		uint64_t v[10] = {0}, total = 0;
-		int n = sscanf(buf + 4, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
-			       " %" SCNu64 " %" SCNu64, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+	/* Only its first line is wanted: the kernel makes the rest (a line per
+	 * CPU, every interrupt) anyway, but it need not be copied. */
+	if (read_file(s, SS_STAT, buf, 1024) > 0 && strncmp(buf, "cpu ", 4) == 0) {
+		uint64_t v[8] = {0}, total = 0;
+		int n = parse_counters(buf + 4, v, 8);
 		if (n >= 4) {
 			for (int i = 0; i < n; i++)
 				total += v[i];

@@ -214,6 +214,7 @@ static const char *const HELP[] = {
 	"replay:  space pause/resume   . one record   + - speed x2 / /2",
 	"         Home / End           first / last record",
 	"K, F9              signals: not available yet",
+	"Ctrl-L             draw the whole screen again",
 	"?, F1              this help (any key closes it)",
 };
 

@@ -3,6 +3,7 @@
 #include "tui/tui.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <locale.h>
 #include <langinfo.h>
@@ -93,7 +94,10 @@ static void self_stats(struct tui *t)
 		t->cpu_prev_ns = cpu;
 		t->wall_prev_ns = now;
 	}
-	if (readfile_at("/proc/self", "statm", buf, sizeof(buf)) > 0) {
+	/* Held open and re-read (see readfile_held). */
+	if (t->statm_fd < 0)
+		t->statm_fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+	if (t->statm_fd >= 0 && readfile_pread(t->statm_fd, buf, sizeof(buf)) > 0) {
 		unsigned long long size, res;
 		if (sscanf(buf, "%llu %llu", &size, &res) == 2)
 			t->self_rss = res * (uint64_t)sysconf(_SC_PAGESIZE);
@@ -511,6 +515,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
 	char pwbuf[1024];
 
 	memset(&t, 0, sizeof(t));
+	t.statm_fd = -1;
 	t.cfg = cfg;
 	t.feed = feed;
 	t.sink = sink;
@@ -652,5 +657,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
 	free(t.last);
 	history_free(t.hist);
 	canvas_free(&t);
+	if (t.statm_fd >= 0)
+		close(t.statm_fd);
 	return 0;
 }

@@ -109,6 +109,7 @@ struct tui {
 	bool repaint; /* send every cell at the next flush */
 	struct canvas_term term;
 	WINDOW *keys; /* a pad keys are read from (never drawn) */
+	int statm_fd; /* /proc/self/statm, held */
 };
 
 /* canvas.c */
