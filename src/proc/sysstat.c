@@ -51,6 +51,29 @@ static ssize_t read_file(struct sysstat *s, int which, char *buf, size_t n)
 	return readfile_held(s->rootfd, SS_FILES[which], &s->held[which], s->hold, buf, n);
 }
 
+/* A decimal number at *s (after blanks), advancing *s past it; false when
+ * there is none or it is over max. (By hand: strtoull and strtod cost more
+ * than the rest of reading the host's figures.) */
+static bool parse_u64(const char **s, uint64_t max, uint64_t *out)
+{
+	const char *p = *s;
+	uint64_t v = 0;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p < '0' || *p > '9')
+		return false;
+	while (*p >= '0' && *p <= '9') {
+		uint64_t d = (uint64_t)(*p++ - '0');
+		if (v > (max - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*s = p;
+	*out = v;
+	return true;
+}
+
 /* Value of "Key:   123 kB" in meminfo, in bytes. */
 static bool meminfo_value(const char *buf, const char *key, uint64_t *out)
 {
@@ -59,12 +82,11 @@ static bool meminfo_value(const char *buf, const char *key, uint64_t *out)
 
 	while (p && *p) {
 		if (strncmp(p, key, klen) == 0 && p[klen] == ':') {
-			char *end;
-			errno = 0;
-			unsigned long long v = strtoull(p + klen + 1, &end, 10);
-			if (errno || end == p + klen + 1 || v > UINT64_MAX / 1024)
+			const char *v = p + klen + 1;
+			uint64_t kb;
+			if (!parse_u64(&v, UINT64_MAX / 1024, &kb))
 				return false;
-			*out = (uint64_t)v * 1024u;
+			*out = kb * 1024u;
 			return true;
 		}
 		p = strchr(p, '\n');
@@ -138,10 +160,19 @@ int sysstat_read(struct sysstat *s, struct system_stats *out)
 		}
 	}
 	if (read_file(s, SS_LOADAVG, buf, sizeof(buf)) > 0) {
-		char *end;
-		double l = strtod(buf, &end);
-		if (end != buf && l >= 0 && l < 1e9) {
-			out->load_1m = l;
+		/* "12.34 ...": the kernel writes two decimals. */
+		const char *p = buf;
+		uint64_t whole, frac = 0, scale = 1;
+		bool ok = parse_u64(&p, 999999999, &whole);
+		if (ok && *p == '.') {
+			p++;
+			while (*p >= '0' && *p <= '9' && scale < 1000000) {
+				frac = frac * 10 + (uint64_t)(*p++ - '0');
+				scale *= 10;
+			}
+		}
+		if (ok) {
+			out->load_1m = (double)whole + (double)frac / (double)scale;
 			out->valid |= UINT64_C(1) << SYS_F_LOAD1;
 			got++;
 		}

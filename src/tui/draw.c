@@ -8,6 +8,7 @@
 
 #include "backend/replay.h"
 #include "tui/tui_priv.h"
+#include "util/fmt.h"
 
 #define MIN_ROWS 12
 #define MIN_COLS 60
@@ -70,12 +71,17 @@ static bool unattributed(const struct frame *f, size_t i, uint64_t *out)
 
 static void draw_header(struct tui *t, const struct frame *f)
 {
-	char buf[512], drv[300], when[32], part[160];
+	char buf[512], drv[300], part[160];
 	time_t now = time(NULL);
-	struct tm tm;
 
-	localtime_r(&now, &tm);
-	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	/* The local time, worked out once a second. */
+	if (now != t->clock_at) {
+		struct tm tm;
+		t->clock_at = now;
+		if (!localtime_r(&now, &tm) || !strftime(t->clock, sizeof(t->clock), "%H:%M:%S", &tm))
+			snprintf(t->clock, sizeof(t->clock), "--:--:--");
+	}
+	const char *when = t->clock;
 	tui_attr(t, TC_HEAD, true);
 	canvas_hline(t, 0, 0, ' ', t->cols);
 	int x = tui_text(t, 0, 0, "gpur ", 5);
@@ -157,12 +163,18 @@ static void draw_header(struct tui *t, const struct frame *f)
 	}
 }
 
+/* "%3.0f%%" without printf; " --%" when unknown. */
 static void fmt_pct(char *b, size_t n, const struct gpu *g, enum gpu_field f, double v)
 {
-	if (known(g, f))
-		snprintf(b, n, "%3.0f%%", v);
-	else
-		snprintf(b, n, " --%%");
+	char num[32];
+	size_t len = known(g, f) ? fmt_fixed(num, sizeof(num), v, 0) : (size_t)snprintf(num, sizeof(num), "--");
+	size_t at = 0;
+	while (len + at < 3 && at + 1 < n)
+		b[at++] = ' ';
+	if (at < n)
+		b[at] = '\0';
+	if (n > at)
+		snprintf(b + at, n - at, "%s%%", num);
 }
 
 /* One line per GPU: index, name, util and memory bars, temperature, power. */
@@ -173,7 +185,8 @@ static void draw_gpu_compact(struct tui *t, const struct frame *f, size_t i, int
 	bool gone = st == GPU_STATE_LOST || st == GPU_STATE_SUSPENDED;
 	char buf[128], used[16], total[16];
 
-	snprintf(buf, sizeof(buf), "%2zu ", i);
+	fmt_u64(buf, sizeof(buf), i, 2, ' ');
+	strcat(buf, " ");
 	tui_attr(t, TC_HEAD, true);
 	tui_text(t, y, x, buf, 3);
 	tui_attr(t, TC_HEAD, false);
@@ -233,22 +246,31 @@ static void draw_gpu_compact(struct tui *t, const struct frame *f, size_t i, int
 	cx += 12;
 	if (mp > 90)
 		tui_attr(t, TC_CRIT, false);
-	if (known(g, GPU_F_TEMP))
+	if (known(g, GPU_F_TEMP) && g->temp_c >= 0) {
+		fmt_u64(buf, sizeof(buf), (uint64_t)g->temp_c, 3, ' ');
+		strcat(buf, t->utf8 ? "\u00b0C" : "C");
+	} else if (known(g, GPU_F_TEMP)) {
 		snprintf(buf, sizeof(buf), "%3" PRId64 "%s", g->temp_c, t->utf8 ? "\u00b0C" : "C");
-	else
+	} else {
 		snprintf(buf, sizeof(buf), " --%s", t->utf8 ? "\u00b0C" : "C");
+	}
 	enum tui_color tc = temp_color(g);
 	tui_attr(t, tc, true);
 	cx += tui_text(t, y, cx, buf, 5) + 1;
 	tui_attr(t, tc, false);
-	if (known(g, GPU_F_POWER))
-		snprintf(buf, sizeof(buf), "%4.0f", g->power_w);
-	else
+	if (known(g, GPU_F_POWER)) {
+		char num[32];
+		size_t len = fmt_fixed(num, sizeof(num), g->power_w, 0), at = 0;
+		while (len + at < 4)
+			buf[at++] = ' ';
+		memcpy(buf + at, num, len + 1);
+	} else {
 		snprintf(buf, sizeof(buf), "  --");
+	}
 	if (w >= 70) {
 		char lim[16] = "--";
 		if (known(g, GPU_F_POWER_LIMIT))
-			snprintf(lim, sizeof(lim), "%.0f", g->power_limit_w);
+			fmt_fixed(lim, sizeof(lim), g->power_limit_w, 0);
 		strncat(buf, "/", sizeof(buf) - strlen(buf) - 1);
 		strncat(buf, lim, sizeof(buf) - strlen(buf) - 1);
 	}

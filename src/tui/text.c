@@ -4,6 +4,7 @@
 #include <wchar.h>
 
 #include "tui/tui_priv.h"
+#include "util/fmt.h"
 #include "util/utf8.h"
 
 /* Walks the safe text of s, at most w columns: control characters,
@@ -132,8 +133,9 @@ void tui_size(char *buf, size_t n, bool known, uint64_t bytes)
 		v /= 1024;
 		u++;
 	}
-	if (u == 0)
-		snprintf(buf, n, "%lluB", (unsigned long long)bytes);
-	else
-		snprintf(buf, n, v < 10 ? "%.1f%c" : "%.0f%c", v, units[u]);
+	size_t at = u == 0 ? fmt_u64(buf, n, bytes, 0, ' ') : fmt_fixed(buf, n, v, v < 10 ? 1 : 0);
+	if (at + 1 < n) {
+		buf[at] = units[u];
+		buf[at + 1] = '\0';
+	}
 }

@@ -98,9 +98,14 @@ static void self_stats(struct tui *t)
 	if (t->statm_fd < 0)
 		t->statm_fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
 	if (t->statm_fd >= 0 && readfile_pread(t->statm_fd, buf, sizeof(buf)) > 0) {
-		unsigned long long size, res;
-		if (sscanf(buf, "%llu %llu", &size, &res) == 2)
-			t->self_rss = res * (uint64_t)sysconf(_SC_PAGESIZE);
+		/* "size resident ...", in pages. */
+		const char *p = strchr(buf, ' ');
+		uint64_t pages = 0;
+		if (p && p[1] >= '0' && p[1] <= '9') {
+			for (p++; *p >= '0' && *p <= '9' && pages < (UINT64_C(1) << 50); p++)
+				pages = pages * 10 + (uint64_t)(*p - '0');
+			t->self_rss = pages * (uint64_t)sysconf(_SC_PAGESIZE);
+		}
 	}
 }
 
@@ -572,7 +577,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
 
 	bool running = true, dirty = true;
 	int idle_reads = 0;
-	uint64_t last_second = 0, last_draw = 0;
+	uint64_t last_second = 0, last_draw = 0, last_frame = 0;
 	while (running && !run_stop_requested) {
 		uint64_t now = wall_ms();
 		if (resized) {
@@ -601,8 +606,10 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
 			if (now - last_draw >= 1000)
 				dirty = true;
 		}
-		if (take_frame(&t))
+		if (take_frame(&t)) {
 			dirty = true;
+			last_frame = now;
+		}
 		if (t.st.finished && t.seq) {
 			feed_status(feed, &t.st);
 			if (t.st.finished)
@@ -615,7 +622,14 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
 			last_draw = wall_ms();
 		}
 		struct pollfd pfd[2] = {{STDIN_FILENO, POLLIN, 0}, {feed_fd(feed), POLLIN, 0}};
-		int timeout = (int)(1000 - wall_ms() % 1000) + 1;
+		/* Wake for the clock at each second, but not while frames come
+		 * at least once a second: each one redraws the clock too. Once
+		 * they stop (paused, a hang, the end of a replay) the clock
+		 * ticks alone again within 1.5 s. */
+		uint64_t w = wall_ms();
+		int timeout = (int)(1000 - w % 1000) + 1;
+		if (last_frame && w < last_frame + 1100 && t.st.interval <= 1.0)
+			timeout = (int)(last_frame + 1500 - w);
 		int r = poll(pfd, 2, timeout);
 		if (r < 0 && errno != EINTR)
 			break;

@@ -110,6 +110,8 @@ struct tui {
 	struct canvas_term term;
 	WINDOW *keys; /* a pad keys are read from (never drawn) */
 	int statm_fd; /* /proc/self/statm, held */
+	time_t clock_at; /* the second t->clock shows */
+	char clock[16];
 };
 
 /* canvas.c */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/fmt.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
@@ -309,7 +310,14 @@ static void put_text(char *buf, size_t n, const char *s)
 
 static void put_pct(char *buf, size_t n, double v)
 {
-	snprintf(buf, n, "%.0f", floor(v < 0 ? 0 : v + 0.5));
+	fmt_fixed(buf, n, floor(v < 0 ? 0 : v + 0.5), 0);
+}
+
+/* s, then the text of suffix. */
+static void put_num_unit(char *buf, size_t n, double v, unsigned decimals, const char *suffix)
+{
+	size_t at = fmt_fixed(buf, n, v, decimals);
+	put_text(buf + at, n - at, suffix);
 }
 
 /* Binary units: one decimal under 10 ("1.5GiB"), whole numbers above
@@ -325,11 +333,12 @@ static void put_bytes(char *buf, size_t n, uint64_t bytes)
 		u++;
 	}
 	if (u == 0) {
-		snprintf(buf, n, "%" PRIu64 "B", bytes);
+		size_t at = fmt_u64(buf, n, bytes, 0, ' ');
+		put_text(buf + at, n - at, "B");
 		return;
 	}
 	if (v < 9.95) {
-		snprintf(buf, n, "%.1f%s", v, units[u]);
+		put_num_unit(buf, n, v, 1, units[u]);
 		return;
 	}
 	v = floor(v + 0.5);
@@ -337,19 +346,34 @@ static void put_bytes(char *buf, size_t n, uint64_t bytes)
 		snprintf(buf, n, "1.0%s", units[u + 1]);
 		return;
 	}
-	snprintf(buf, n, "%.0f%s", v, units[u]);
+	put_num_unit(buf, n, v, 0, units[u]);
 }
 
+/* "42s", "3:07", "2:03:07", "6d04h". */
 static void put_elapsed(char *buf, size_t n, uint64_t s)
 {
-	if (s < 60)
-		snprintf(buf, n, "%" PRIu64 "s", s);
-	else if (s < 3600)
-		snprintf(buf, n, "%" PRIu64 ":%02" PRIu64, s / 60, s % 60);
-	else if (s < 86400)
-		snprintf(buf, n, "%" PRIu64 ":%02" PRIu64 ":%02" PRIu64, s / 3600, s / 60 % 60, s % 60);
-	else
-		snprintf(buf, n, "%" PRIu64 "d%02" PRIu64 "h", s / 86400, s / 3600 % 24);
+	size_t at;
+
+	if (s < 60) {
+		at = fmt_u64(buf, n, s, 0, ' ');
+		put_text(buf + at, n - at, "s");
+	} else if (s < 86400) {
+		at = fmt_u64(buf, n, s < 3600 ? s / 60 : s / 3600, 0, ' ');
+		if (s >= 3600) {
+			put_text(buf + at, n - at, ":");
+			at += strlen(buf + at);
+			at += fmt_u64(buf + at, n - at, s / 60 % 60, 2, '0');
+		}
+		put_text(buf + at, n - at, ":");
+		at += strlen(buf + at);
+		fmt_u64(buf + at, n - at, s % 60, 2, '0');
+	} else {
+		at = fmt_u64(buf, n, s / 86400, 0, ' ');
+		put_text(buf + at, n - at, "d");
+		at += strlen(buf + at);
+		at += fmt_u64(buf + at, n - at, s / 3600 % 24, 2, '0');
+		put_text(buf + at, n - at, "h");
+	}
 }
 
 void proctable_cell(const struct frame *f, const struct gpu_process *p, enum proctable_col c,
@@ -364,13 +388,13 @@ void proctable_cell(const struct frame *f, const struct gpu_process *p, enum pro
 	switch (c) {
 	case PROCTABLE_PID:
 		if (process_has(p, PROC_F_PID)) {
-			snprintf(buf, n, "%" PRIu64, p->pid);
+			fmt_u64(buf, n, p->pid, 0, ' ');
 			return;
 		}
 		break;
 	case PROCTABLE_DEV:
 		if (process_has(p, PROC_F_GPU_INDEX)) {
-			snprintf(buf, n, "%" PRIu64, p->gpu_index);
+			fmt_u64(buf, n, p->gpu_index, 0, ' ');
 			return;
 		}
 		break;
