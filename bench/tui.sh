@@ -18,7 +18,10 @@
 # Usage: bench/tui.sh [BUILD_DIR]    (default: build; needs the test build's
 #        fake NVML and tmux)
 # Environment: DURATION (seconds per case, default 60), INTERVALS (default
-# "1 0.1"), NVTOP (nvtop binary; default: nvtop on PATH; "none" skips it).
+# "1 0.1"), NVTOP (nvtop binary; default: nvtop on PATH; "none" skips it),
+# RUNS (default 1): each case that many times, gpur and nvtop taking turns
+# so that both meet the same moments of a shared machine, and a last table
+# of the medians.
 set -euo pipefail
 
 build=${1:-build}
@@ -124,28 +127,40 @@ measure() {
 	tmx kill-server > /dev/null 2>&1 || true
 	awk -v n="$name" -v iv="$interval" -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" -v hwm="$hwm" 'BEGIN {
 		wall = (t1 - t0) / 1e9; cpu = (c1 - c0) / 1e6
-		printf "%-8s %9s %7.1f %12.1f %9.2f %14.1f %14.1f\n", n, iv "s", wall, cpu, cpu / 10 / wall, c1 / 1e6, hwm / 1024
-	}'
+		printf "%-8s %9s %7.1f %12.1f %9.3f %14.1f %14.1f\n", n, iv "s", wall, cpu, cpu / 10 / wall, c1 / 1e6, hwm / 1024
+	}' | tee -a "$tmp/rows"
 }
 
 echo "dashboard cost, 200x60 tmux pane, fake NVML 8 GPUs x 64 processes, ${duration} s per case"
 echo "$(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $("$gpur" --version)"
 printf '%-8s %9s %7s %12s %9s %14s %14s\n' program interval "wall s" "CPU ms" "CPU %" "CPU ms total" "peak RSS MiB"
+runs=${RUNS:-1}
+: > "$tmp/rows"
 for iv in $intervals; do
-	measure gpur "$iv" '^ +[0-9]+ .* sleep 3600' \
-		GPUR_NVML_LIBRARY="$fake" FAKE_NVML_SCENARIO="$tmp/scenario.json" XDG_CONFIG_HOME="$tmp/xdg" \
-		"$gpur" --backend nvml --interval "$iv"
-done
-if [[ -n $nvtop ]]; then
-	for iv in $intervals; do
+	for ((run = 0; run < runs; run++)); do
+		measure gpur "$iv" '^ +[0-9]+ .* sleep 3600' \
+			GPUR_NVML_LIBRARY="$fake" FAKE_NVML_SCENARIO="$tmp/scenario.json" XDG_CONFIG_HOME="$tmp/xdg" \
+			"$gpur" --backend nvml --interval "$iv"
+		[[ -n $nvtop ]] || continue
 		# nvtop's -d is in tenths of a second.
 		d=$(awk -v s="$iv" 'BEGIN { printf "%d", s * 10 + 0.5 }')
 		measure nvtop "$iv" ' sleep 3600' \
 			LD_LIBRARY_PATH="$(dirname "$fake")" FAKE_NVML_SCENARIO="$tmp/scenario.json" HOME="$tmp" \
 			"$nvtop" -d "$d"
 	done
-else
-	echo "(nvtop not installed: not measured)"
+done
+[[ -n $nvtop ]] || echo "(nvtop not installed: not measured)"
+if ((runs > 1)); then
+	echo "medians of $runs runs:"
+	printf '%-8s %9s %9s %14s\n' program interval "CPU %" "RSS MiB (that run)"
+	for iv in $intervals; do
+		for name in gpur nvtop; do
+			awk -v n="$name" -v iv="${iv}s" '$1 == n && $2 == iv { print $5, $7 }' "$tmp/rows" | sort -n |
+				awk -v n="$name" -v iv="${iv}s" '{ c[NR] = $1; r[NR] = $2 } END {
+					if (NR) printf "%-8s %9s %9.3f %14.1f\n", n, iv, c[int((NR + 1) / 2)], r[int((NR + 1) / 2)]
+				}'
+		done
+	done
 fi
 echo "CPU ms: on a CPU (all threads) from the first frame to the end; CPU %: of one core;"
 echo "CPU ms total: since exec; peak RSS: VmHWM."

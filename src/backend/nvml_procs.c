@@ -53,15 +53,30 @@ static nvmlReturn_t call(const struct sized_call *c, unsigned *count, void *buf)
 
 /* NVIDIA's sizing protocol: ask with no buffer; on INSUFFICIENT_SIZE (or a
  * count with SUCCESS) allocate that many plus slack, since processes start
- * between the calls, and ask again. Returns the last answer; *valid is the
- * number of entries in n->pbuf that the library filled, never more than the
- * buffer held (the library's count is not trusted). */
+ * between the calls, and ask again. Once a buffer exists (the lists before
+ * left one), the first call passes it: one call instead of two when the
+ * processes fit, the protocol when they do not. Returns the last answer;
+ * *valid is the number of entries in n->pbuf that the library filled, never
+ * more than the buffer held (the library's count is not trusted). */
 static nvmlReturn_t sized(struct nvml *n, const struct sized_call *c, size_t stride, unsigned *valid)
 {
 	unsigned count = 0;
-	nvmlReturn_t r = call(c, &count, NULL);
+	nvmlReturn_t r;
 
 	*valid = 0;
+	if (n->pbuf_cap >= stride) {
+		unsigned passed = (unsigned)(n->pbuf_cap / stride);
+		count = passed;
+		r = call(c, &count, n->pbuf);
+		if (r == NVML_SUCCESS) {
+			*valid = count < passed ? count : passed;
+			return r;
+		}
+		if (r != NVML_ERROR_INSUFFICIENT_SIZE)
+			return r;
+	} else {
+		r = call(c, &count, NULL);
+	}
 	for (int tries = 0; (r == NVML_ERROR_INSUFFICIENT_SIZE || (r == NVML_SUCCESS && count)) && tries < 4; tries++) {
 		size_t want = (count > FRAME_MAX_PROCESSES ? FRAME_MAX_PROCESSES : count) + 8;
 		if (n->pbuf_cap < want * stride) {

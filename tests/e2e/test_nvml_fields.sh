@@ -117,6 +117,26 @@ check "replay --json gives the recorded bytes" cmp -s "$T/log.jsonl" "$T/replaye
 check "log mode 0600" test "$(stat -c %a "$T/log.jsonl")" = 600
 
 # The table.
+# Process lists of very different lengths, over several polls: GPU 1's
+# forty rows outgrow the buffer GPU 0's one row left (the sizing protocol
+# again, then one call a list), and every row is there each time.
+{
+	printf '{"driver":"550.54.15","fast_pcie":1,"gpus":['
+	printf '{"name":"A","uuid":"GPU-a","processes":[{"pid":%d,"type":"compute","mem":4096}]},' "$P1"
+	printf '{"name":"B","uuid":"GPU-b","processes":['
+	for ((i = 0; i < 40; i++)); do
+		((i)) && printf ','
+		printf '{"pid":%d,"type":"compute","mem":%d}' $((3000000 + i)) $((1048576 * (i + 1)))
+	done
+	printf ']}]}\n'
+} > "$T/lists.json"
+nvml modern "$T/lists.json" --json --count 3 --interval 0.05
+expect_rc 0 "three polls of uneven lists"
+for rec in 1 2 3; do
+	expect_get "$T/out" "$rec" processes.length 41 "poll $rec: 1 + 40 process rows"
+	expect_get "$T/out" "$rec" processes.40.gpu_mem_bytes 41943040 "poll $rec: the last row of the long list"
+done
+
 nvml modern "$T/full.json" --once
 expect_rc 0 "--once table"
 expect_stdout_contains "NVIDIA A100-SXM4-80GB" "table names the GPU"
