@@ -16,7 +16,8 @@ enum { SS_STAT, SS_MEMINFO, SS_LOADAVG, SS__COUNT };
 static const char *const SS_FILES[SS__COUNT] = {"stat", "meminfo", "loadavg"};
 
 struct sysstat {
-	int rootfd;
+	char *root;
+	int rootfd;             /* opened again while it cannot be */
 	bool hold;              /* a real procfs: keep the files open */
 	int held[SS__COUNT];
 	uint64_t prev_total, prev_idle;
@@ -27,6 +28,7 @@ struct sysstat *sysstat_new(const char *procfs)
 {
 	struct sysstat *s = xcalloc(1, sizeof(*s));
 
+	s->root = xstrdup(procfs);
 	s->rootfd = readfile_opendir(procfs);
 	s->hold = readfile_is_procfs(s->rootfd);
 	for (int i = 0; i < SS__COUNT; i++)
@@ -43,11 +45,16 @@ void sysstat_free(struct sysstat *s)
 			close(s->held[i]);
 	if (s->rootfd >= 0)
 		close(s->rootfd);
+	free(s->root);
 	free(s);
 }
 
 static ssize_t read_file(struct sysstat *s, int which, char *buf, size_t n)
 {
+	if (s->rootfd < 0) {
+		s->rootfd = readfile_opendir(s->root);
+		s->hold = readfile_is_procfs(s->rootfd);
+	}
 	return readfile_held(s->rootfd, SS_FILES[which], &s->held[which], s->hold, buf, n);
 }
 

@@ -212,8 +212,11 @@ static void send_span(struct tui *t, int y, const struct canvas_cell *row, int a
 {
 	struct canvas_term *ct = &t->term;
 
-	if (y == t->crows - 1 && b == t->ccols - 1 && !ct->corner_ok)
+	if (y == t->crows - 1 && b == t->ccols - 1 && !ct->corner_ok) {
 		b--; /* never the bottom-right cell */
+		if (b >= a && row[b + 1].ch == CANVAS_TAIL)
+			b--; /* nor a wide character that would cover it */
+	}
 	if (b < a)
 		return;
 	move_to(ct, y, a);

@@ -31,10 +31,11 @@ static int render(struct tui *t, int y, int x, const char *s, int w, bool draw)
 			if (!t->utf8 && cp >= 0x80)
 				cp = '?';
 			cw = cp < 0x80 ? 1 : wcwidth((wchar_t)cp);
-			if (cw < 1 || cw > 2) {
-				/* Unprintable here, or a combining mark (width 0),
-				 * which would join the cell before it. */
-				cp = t->utf8 ? UTF8_REPLACEMENT : '?';
+			if (cw == 0)
+				continue; /* a combining mark: a cell holds one character,
+					   * so "é" written as e + U+0301 shows as "e" */
+			if (cw < 0 || cw > 2) {
+				cp = t->utf8 ? UTF8_REPLACEMENT : '?'; /* unprintable here */
 				cw = 1;
 			}
 		}

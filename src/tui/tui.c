@@ -608,7 +608,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
 		}
 		if (take_frame(&t)) {
 			dirty = true;
-			last_frame = now;
+			last_frame = clock_mono_ns() / 1000000u;
 		}
 		if (t.st.finished && t.seq) {
 			feed_status(feed, &t.st);
@@ -626,10 +626,10 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
 		 * at least once a second: each one redraws the clock too. Once
 		 * they stop (paused, a hang, the end of a replay) the clock
 		 * ticks alone again within 1.5 s. */
-		uint64_t w = wall_ms();
+		uint64_t w = wall_ms(), mono = clock_mono_ns() / 1000000u;
 		int timeout = (int)(1000 - w % 1000) + 1;
-		if (last_frame && w < last_frame + 1100 && t.st.interval <= 1.0)
-			timeout = (int)(last_frame + 1500 - w);
+		if (last_frame && mono < last_frame + 1100 && t.st.interval <= 1.0)
+			timeout = (int)(last_frame + 1500 - mono); /* 400 to 1500 ms */
 		int r = poll(pfd, 2, timeout);
 		if (r < 0 && errno != EINTR)
 			break;

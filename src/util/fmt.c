@@ -51,7 +51,7 @@ size_t fmt_fixed(char *buf, size_t n, double v, unsigned decimals)
 		return 0;
 	if (decimals > 6)
 		decimals = 6;
-	if (!isfinite(v) || fabs(v) >= 1e15) {
+	if (!isfinite(v) || fabs(v) * scale[decimals] >= 1e15) {
 		int r = snprintf(buf, n, "%.*f", (int)decimals, v);
 		return r < 0 ? 0 : (size_t)r < n ? (size_t)r : n - 1;
 	}

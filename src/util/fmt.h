@@ -11,8 +11,10 @@
 /* Decimal, at least width characters: padded on the left with pad. */
 size_t fmt_u64(char *buf, size_t n, uint64_t v, unsigned width, char pad);
 /* v with the given decimals (0 to 6), rounded to nearest, ties to even as
- * printf does for values it holds exactly; "-" before negatives. Values
- * beyond 1e15, NaN and infinities go through snprintf. */
+ * printf does for values it holds exactly (v * 10^decimals is rounded
+ * first, so 0.45 may give "0.4" where printf says "0.5"); "-" before
+ * negatives that do not round to 0. Values whose scaled form reaches 1e15,
+ * NaN and infinities go through snprintf. */
 size_t fmt_fixed(char *buf, size_t n, double v, unsigned decimals);
 
 #endif

@@ -66,7 +66,10 @@ RAW_C1=$'\302\23331m'
 		printf '{"ts_ms":%d000,"host":"h%s%s","backend":"nvml","driver":"d%s","gpus":[{"name":"G%sRED%s","device_id":"GPU-h0"}],' \
 			$((1764583200 + r)) "$OSC" "$CSI" "$ALT" "$CSI" "$CLR"
 		printf '"processes":[{"pid":4242,"gpu_index":0,"name":"n%sNAME%s%s","user":"u%s"},' "$CSI" "$BEL" "$RAW_C1" "$CSI"
-		printf '{"pid":4343,"gpu_index":0,"name":"x","cmdline":"cmd %sCMD%s%s%s tail","user":"bob"}]' "$CSI" "$CLR" "$ALT" "$OSC"
+		printf '{"pid":4343,"gpu_index":0,"name":"x","cmdline":"cmd %sCMD%s%s%s tail","user":"bob"},' "$CSI" "$CLR" "$ALT" "$OSC"
+		# A combining mark (a cell holds one character: it is left out)
+		# and wide characters (two cells each).
+		printf '{"pid":4444,"gpu_index":0,"name":"y","cmdline":"mark e\\u0301| wide \\u4e2d\\u6587| end","user":"carol"}]'
 		[ "$r" = 1 ] && printf ',"events":[{"kind":"note","detail":"ev%sNOTE%s"}]' "$CSI" "$BEL"
 		printf '}\n'
 	done
@@ -78,6 +81,7 @@ expect_screen '^ +4242 ' "recording: the process with a hostile name is in the t
 expect_screen 'n�\[31mNAME�' "recording: its name, with visible replacements"
 expect_screen 'cmd �\[31mCMD�\[2J�\[H�\[\?1049l' "recording: a hostile command line, inert"
 expect_screen 'G�\[31mRED�\[2J�\[H' "recording: a hostile GPU name, inert"
+expect_screen 'mark e\| wide 中文\| end' "recording: a combining mark left out, wide characters whole"
 expect_screen '^gpur h�\]2;owned��\[31m' "recording: a hostile host, inert"
 expect_screen 'ev�\[31mNOTE�' "recording: a hostile event detail, inert"
 inert_checks "recording"
