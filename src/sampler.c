@@ -120,7 +120,12 @@ static void *worker_main(void *arg)
 		w->rc = rc;
 		w->done_seq++;
 		w->state = W_IDLE;
+		/* Signalled with the lock let go: the tick thread, woken, does not
+		 * preempt this one only to wait for the lock. s stays valid here:
+		 * sampler_free() joins a worker that is not busy. */
+		pthread_mutex_unlock(mu);
 		pthread_cond_broadcast(&s->done);
+		pthread_mutex_lock(mu);
 	}
 	pthread_mutex_unlock(mu);
 	return NULL;
@@ -340,7 +345,12 @@ static void request_and_wait(struct sampler *s, uint64_t now, uint64_t *busy_ms)
 		w->asked = true;
 		w->asked_seq = w->done_seq;
 	}
+	/* Woken after the lock is let go, a worker does not wake only to
+	 * wait for it (a context switch each, on every poll). The loop below
+	 * looks at done_seq under the lock before it waits: nothing is lost. */
+	pthread_mutex_unlock(&s->mu);
 	pthread_cond_broadcast(&s->work);
+	pthread_mutex_lock(&s->mu);
 	clock_gettime(CLOCK_MONOTONIC, &dl);
 	dl.tv_sec += (time_t)(wait_ns / 1000000000u);
 	dl.tv_nsec += (long)(wait_ns % 1000000000u);
