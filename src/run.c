@@ -16,6 +16,7 @@
 #include "gpusel.h"
 #include "output/sink.h"
 #include "output/table.h"
+#include "proc/pidwant.h"
 #include "proc/sysstat.h"
 #include "record/record_encode.h"
 #include "record/recorder.h"
@@ -255,7 +256,8 @@ static int run_stream(const struct config *cfg, struct source *src, struct sink 
 	return 0;
 }
 
-static int run_tui(const struct config *cfg, struct source *src, struct sink *o, const struct gpusel *sel)
+static int run_tui(const struct config *cfg, struct source *src, struct sink *o, const struct gpusel *sel,
+		   struct pidwant *want)
 {
 	struct feed_opts fo = {
 		.sampler = src->sampler,
@@ -273,7 +275,7 @@ static int run_tui(const struct config *cfg, struct source *src, struct sink *o,
 		return 1;
 	}
 	o->quiet = true; /* the dashboard owns the terminal; it shows failures itself */
-	int status = tui_run(cfg, feed, o);
+	int status = tui_run(cfg, feed, o, want);
 	feed_stop(feed);
 	o->quiet = false;
 	return status;
@@ -313,6 +315,10 @@ int run_main(const struct config *cfg)
 	int status = 0;
 	sink_init(&o);
 	struct backend_env env = {.procfs = cfg->procfs, .sysfs = cfg->sysfs, .clock = &CLOCK_SYSTEM};
+	/* The dashboard alone, live and recording nothing, may ask for fresh
+	 * /proc figures of the processes on its screen only. */
+	if (cfg->mode == CLI_MODE_TUI && !cfg->log_path && !cfg->replay_path)
+		env.want = pidwant_get();
 	struct clock_virtual virt;
 	const char *vstart = getenv("GPUR_VIRTUAL_CLOCK_MS");
 
@@ -377,7 +383,7 @@ int run_main(const struct config *cfg)
 		status = run_once(cfg, &src, &o, sel);
 		break;
 	case CLI_MODE_TUI:
-		status = run_tui(cfg, &src, &o, sel);
+		status = run_tui(cfg, &src, &o, sel, env.want);
 		break;
 	}
 

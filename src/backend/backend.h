@@ -14,10 +14,13 @@
 #define BACKEND_ERRLEN 256
 
 /* Where a backend reads the machine from; owned by the caller. */
+struct pidwant;
+
 struct backend_env {
 	const char *procfs; /* default "/proc" */
 	const char *sysfs;  /* default "/sys" */
 	const struct clock *clock;
+	struct pidwant *want; /* whose /proc figures are needed fresh; NULL: all */
 };
 
 struct backend;

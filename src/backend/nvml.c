@@ -578,6 +578,7 @@ static int nvml_open(struct backend *b, const struct backend_env *env)
 	}
 	read_versions(n);
 	n->pi = procinfo_new(env->procfs);
+	procinfo_set_want(n->pi, env->want);
 	n->clock = env->clock;
 	nvml_slow_start(n);
 	return 0;

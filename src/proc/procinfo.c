@@ -20,6 +20,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "proc/pidwant.h"
 #include "util/readfile.h"
 #include "util/xalloc.h"
 
@@ -63,6 +64,10 @@ struct procinfo {
 	bool have_btime;
 	unsigned count;
 	unsigned nfds, max_fds; /* stat descriptors held, and the bound (0: none) */
+	struct pidwant *want;   /* which pids need fresh figures; NULL: all */
+	unsigned *snap;         /* its copy for this poll, sorted */
+	size_t snap_cap;
+	long nsnap;             /* -1: every pid */
 };
 
 struct procinfo *procinfo_new(const char *procfs)
@@ -71,6 +76,7 @@ struct procinfo *procinfo_new(const char *procfs)
 	char buf[16384];
 
 	pi->root = xstrdup(procfs);
+	pi->nsnap = -1;
 	pi->rootfd = readfile_opendir(procfs);
 	pi->system_users = strcmp(procfs, "/proc") == 0;
 	struct rlimit rl;
@@ -130,6 +136,7 @@ void procinfo_free(struct procinfo *pi)
 	}
 	if (pi->rootfd >= 0)
 		close(pi->rootfd);
+	free(pi->snap);
 	free(pi->root);
 	free(pi);
 }
@@ -138,6 +145,13 @@ void procinfo_begin(struct procinfo *pi, uint64_t now_ns)
 {
 	pi->gen++;
 	pi->now_ns = now_ns;
+	pi->nsnap = pidwant_snapshot(pi->want, &pi->snap, &pi->snap_cap);
+}
+
+void procinfo_set_want(struct procinfo *pi, struct pidwant *want)
+{
+	pi->want = want;
+	pi->nsnap = -1;
 }
 
 void procinfo_end(struct procinfo *pi)
@@ -350,6 +364,12 @@ static struct entry *refresh(struct procinfo *pi, unsigned pid)
 	 * is always taken. */
 	if (e && !e->gone && e->name && e->cpu_valid && pi->now_ns >= e->cpu_ns &&
 	    pi->now_ns - e->cpu_ns < PROCINFO_MIN_SAMPLE_NS) {
+		e->gen = pi->gen;
+		return e;
+	}
+	/* Not wanted fresh (off the dashboard's screen, nothing else reading)
+	 * and with a rate already: its last figures stand (pidwant.h). */
+	if (e && !e->gone && e->name && e->cpu_valid && pi->nsnap >= 0 && !pidwant_has(pi->snap, pi->nsnap, pid)) {
 		e->gen = pi->gen;
 		return e;
 	}

@@ -23,6 +23,11 @@ void procinfo_begin(struct procinfo *pi, uint64_t now_ns);
  * /proc/PID (strings into f's arena). Unknown stays unknown: a pid that is
  * gone or unreadable leaves those fields unset. */
 void procinfo_fill(struct procinfo *pi, unsigned pid, struct frame *f, struct gpu_process *p);
+/* From the next poll on, a known process that want (kept, not owned; NULL:
+ * every pid) does not list keeps its last CPU % and RSS instead of being
+ * read again (see pidwant.h). New processes are always read. */
+struct pidwant;
+void procinfo_set_want(struct procinfo *pi, struct pidwant *want);
 /* Ends a poll: forgets pids not looked up since procinfo_begin. */
 void procinfo_end(struct procinfo *pi);
 /* Number of cached processes (tests, benchmarks). */

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proc/pidwant.h"
 #include "run.h"
 #include "tui/tui_priv.h"
 #include "util/clock.h"
@@ -511,7 +512,39 @@ static void save_settings(struct tui *t)
 	}
 }
 
-int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
+/* Tells the sampler whose /proc figures the screen needs: the rows shown,
+ * or every process when the table is sorted by CPU or host memory (the
+ * order needs them all) or more rows are shown than are kept here. */
+static void update_want(struct tui *t)
+{
+	unsigned pids[sizeof(t->want_pids) / sizeof(t->want_pids[0])];
+	size_t n = 0;
+	bool all = t->set.sort == PROCTABLE_CPU || t->set.sort == PROCTABLE_HOSTMEM || !t->frame;
+
+	if (!t->want || t->frozen)
+		return;
+	for (size_t i = t->top; !all && i < t->nview && i < t->top + (size_t)(t->table_rows > 0 ? t->table_rows : 0); i++) {
+		if (n == sizeof(pids) / sizeof(pids[0])) {
+			all = true;
+			break;
+		}
+		const struct gpu_process *p = &t->frame->procs[t->view[i]];
+		if (process_has(p, PROC_F_PID) && p->pid <= UINT32_MAX)
+			pids[n++] = (unsigned)p->pid;
+	}
+	if (t->want_sent && all == t->want_all && (all || (n == t->nwant && memcmp(pids, t->want_pids, n * sizeof(*pids)) == 0)))
+		return; /* as before */
+	if (all)
+		pidwant_all(t->want);
+	else
+		pidwant_set(t->want, pids, n);
+	t->want_all = all;
+	t->nwant = n;
+	memcpy(t->want_pids, pids, n * sizeof(*pids));
+	t->want_sent = true;
+}
+
+int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, struct pidwant *want)
 {
 	struct tui t;
 	SCREEN *scr;
@@ -521,6 +554,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
 
 	memset(&t, 0, sizeof(t));
 	t.statm_fd = -1;
+	t.want = want;
 	t.cfg = cfg;
 	t.feed = feed;
 	t.sink = sink;
@@ -618,6 +652,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
 		if (dirty) {
 			tui_draw(&t);
 			canvas_flush(&t);
+			update_want(&t);
 			dirty = false;
 			last_draw = wall_ms();
 		}
@@ -661,6 +696,8 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink)
 		}
 	}
 	canvas_end(&t);
+	if (t.want)
+		pidwant_all(t.want);
 	sigaction(SIGCONT, &(struct sigaction){.sa_handler = SIG_DFL}, NULL);
 	delwin(t.keys);
 	endwin();

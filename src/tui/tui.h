@@ -9,7 +9,10 @@
 #include "output/sink.h"
 
 /* Runs the dashboard until q, a signal, a closed terminal or --count.
- * Returns the exit status. */
-int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink);
+ * With want (may be NULL), it says which processes' /proc figures it needs:
+ * those on its screen, or all when it sorts by them. Returns the exit
+ * status. */
+struct pidwant;
+int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, struct pidwant *want);
 
 #endif

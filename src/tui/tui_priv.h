@@ -110,6 +110,10 @@ struct tui {
 	struct canvas_term term;
 	WINDOW *keys; /* a pad keys are read from (never drawn) */
 	int statm_fd; /* /proc/self/statm, held */
+	struct pidwant *want; /* whose /proc figures the screen needs (NULL: not asked) */
+	unsigned want_pids[256];
+	size_t nwant;
+	bool want_all, want_sent;
 	time_t clock_at; /* the second t->clock shows */
 	char clock[16];
 };

@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "proc/pidwant.h"
 #include "proc/procinfo.h"
 #include "proc/sysstat.h"
 #include "util/readfile.h"
@@ -198,6 +199,71 @@ static void test_sysstat(void **state)
 	sysstat_free(s);
 }
 
+/* poll_one: a poll at second sec of pids 5 and 6; their rows in a, b. */
+static void poll_two(struct procinfo *pi, struct frame *f, unsigned sec, struct gpu_process **a,
+		     struct gpu_process **b)
+{
+	procinfo_begin(pi, sec * 1000000000ull);
+	*a = frame_add_process(f);
+	procinfo_fill(pi, 5, f, *a);
+	*b = frame_add_process(f);
+	procinfo_fill(pi, 6, f, *b);
+	procinfo_end(pi);
+}
+
+/* The dashboard wants only the rows on its screen: a process off it keeps
+ * its last CPU % and RSS; wanted again, it is read again. */
+static void test_want_only_some(void **state)
+{
+	(void)state;
+	struct tree *t = make_tree();
+	unsigned long long tck = (unsigned long long)sysconf(_SC_CLK_TCK), page = (unsigned long long)sysconf(_SC_PAGESIZE);
+	struct pidwant *w = pidwant_get();
+	struct procinfo *pi = procinfo_new(t->proc);
+	struct frame *f = frame_new();
+	struct gpu_process *a, *b;
+	const unsigned five = 5;
+
+	procinfo_set_want(pi, w);
+	put_proc(t, 5, "a", 0, 1, 1, "a\0", 2, 0);
+	put_proc(t, 6, "b", 0, 1, 1, "b\0", 2, 0);
+	poll_two(pi, f, 1, &a, &b);
+	put_proc(t, 5, "a", tck, 1, 2, "a\0", 2, 0);
+	put_proc(t, 6, "b", tck, 1, 2, "b\0", 2, 0);
+	poll_two(pi, f, 2, &a, &b); /* the second sample: both rates */
+	assert_true(b->cpu_pct > 99.9 && b->cpu_pct < 100.1);
+
+	pidwant_set(w, &five, 1);
+	put_proc(t, 5, "a", tck * 3 / 2, 1, 3, "a\0", 2, 0);
+	put_proc(t, 6, "b", tck * 3 / 2, 1, 3, "b\0", 2, 0);
+	poll_two(pi, f, 3, &a, &b);
+	assert_true(a->cpu_pct > 49.9 && a->cpu_pct < 50.1); /* wanted: read */
+	assert_int_equal(a->host_mem_bytes, 3 * page);
+	assert_true(b->cpu_pct > 99.9 && b->cpu_pct < 100.1); /* not: as it was */
+	assert_int_equal(b->host_mem_bytes, 2 * page);
+	assert_string_equal(b->name, "b");
+
+	/* A new process is read whatever the set says. */
+	put_proc(t, 7, "new", 0, 1, 9, "new\0", 4, 0);
+	procinfo_begin(pi, 3500000000ull);
+	struct gpu_process *c = frame_add_process(f);
+	procinfo_fill(pi, 5, f, frame_add_process(f));
+	procinfo_fill(pi, 6, f, frame_add_process(f));
+	procinfo_fill(pi, 7, f, c);
+	procinfo_end(pi);
+	assert_string_equal(c->name, "new");
+	assert_int_equal(c->host_mem_bytes, 9 * page);
+
+	put_proc(t, 6, "b", tck * 2, 1, 4, "b\0", 2, 0);
+	pidwant_all(w);
+	poll_two(pi, f, 4, &a, &b); /* wanted again: a rate over the 2 s since its last sample */
+	assert_true(b->cpu_pct > 49.9 && b->cpu_pct < 50.1);
+	assert_int_equal(b->host_mem_bytes, 4 * page);
+	frame_unref(f);
+	procinfo_free(pi);
+	free_tree(t);
+}
+
 static int count_fds(void)
 {
 	DIR *d = opendir("/proc/self/fd");
@@ -322,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_sysstat),
 		cmocka_unit_test(test_real_proc_held),
 		cmocka_unit_test(test_held_only_on_procfs),
+		cmocka_unit_test(test_want_only_some),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
