@@ -65,7 +65,11 @@ bool sink_emit(struct sink *s, const struct frame *f)
 
 void sink_note(struct sink *s, char *out, size_t n)
 {
+	if (n == 0)
+		return;
 	pthread_mutex_lock(&s->mu);
-	snprintf(out, n, "%s", s->note);
+	size_t len = strnlen(s->note, n - 1);
+	memcpy(out, s->note, len);
+	out[len] = '\0';
 	pthread_mutex_unlock(&s->mu);
 }

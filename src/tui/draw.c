@@ -69,6 +69,21 @@ static bool unattributed(const struct frame *f, size_t i, uint64_t *out)
 	return true;
 }
 
+/* The strings of parts (NULL-terminated) one after another in buf. */
+static void join(char *buf, size_t n, const char *const *parts)
+{
+	size_t at = 0;
+
+	for (; *parts && at + 1 < n; parts++) {
+		size_t len = strlen(*parts);
+		if (len > n - 1 - at)
+			len = n - 1 - at;
+		memcpy(buf + at, *parts, len);
+		at += len;
+	}
+	buf[n ? (at < n ? at : n - 1) : 0] = '\0';
+}
+
 static void draw_header(struct tui *t, const struct frame *f)
 {
 	char buf[512], drv[300], part[160];
@@ -112,10 +127,16 @@ static void draw_header(struct tui *t, const struct frame *f)
 			strncat(buf, part, sizeof(buf) - strlen(buf) - 1);
 		}
 	}
-	if (t->cols >= 110)
-		snprintf(part, sizeof(part), "%s  every %gs%s", when, t->st.interval, t->frozen ? "  PAUSED" : "");
-	else
-		snprintf(part, sizeof(part), "%s%s", when, t->frozen ? " PAUSED" : "");
+	if (t->cols >= 110) {
+		/* %g once per interval, not per frame */
+		if (t->st.interval != t->iv_value || !t->iv_str[0]) {
+			t->iv_value = t->st.interval;
+			snprintf(t->iv_str, sizeof(t->iv_str), "%g", t->st.interval);
+		}
+		join(part, sizeof(part), (const char *const[]){when, "  every ", t->iv_str, "s", t->frozen ? "  PAUSED" : "", NULL});
+	} else {
+		join(part, sizeof(part), (const char *const[]){when, t->frozen ? " PAUSED" : "", NULL});
+	}
 	int right = tui_text_width(t, part);
 	tui_text(t, 0, x + 2, buf, t->cols - x - 3 - right);
 	tui_attr(t, TC_HEAD, true);
@@ -131,20 +152,24 @@ static void draw_header(struct tui *t, const struct frame *f)
 		tui_size(used, sizeof(used), s->valid >> SYS_F_MEM_USED & 1, s->mem_used_bytes);
 		tui_size(total, sizeof(total), s->valid >> SYS_F_MEM_TOTAL & 1, s->mem_total_bytes);
 		char cpu[16] = "--", load[16] = "--";
-		if (s->valid >> SYS_F_CPU & 1)
-			snprintf(cpu, sizeof(cpu), "%.0f%%", s->cpu_pct);
+		if (s->valid >> SYS_F_CPU & 1) {
+			size_t at = fmt_fixed(cpu, sizeof(cpu) - 1, s->cpu_pct, 0);
+			cpu[at] = '%';
+			cpu[at + 1] = '\0';
+		}
 		if (s->valid >> SYS_F_LOAD1 & 1)
-			snprintf(load, sizeof(load), "%.2f", s->load_1m);
-		snprintf(buf, sizeof(buf), "CPU %s  MEM %s/%s  LOAD %s   ", cpu, used, total, load);
+			fmt_fixed(load, sizeof(load), s->load_1m, 2);
+		join(buf, sizeof(buf), (const char *const[]){"CPU ", cpu, "  MEM ", used, "/", total, "  LOAD ", load, "   ", NULL});
 		x += tui_text(t, 1, x, buf, t->cols - x);
 	}
 	char rss[16];
 	tui_size(rss, sizeof(rss), t->self_rss > 0, t->self_rss);
-	snprintf(buf, sizeof(buf), "gpur %.1f%% %s", t->self_cpu, rss);
-	if (f && !t->st.replay) {
-		snprintf(part, sizeof(part), " poll %.1fms", (double)f->poll_us / 1000.0);
-		strncat(buf, part, sizeof(buf) - strlen(buf) - 1);
-	}
+	char self[32], poll_ms[32];
+	bool poll_shown = f && !t->st.replay;
+	fmt_fixed(self, sizeof(self), t->self_cpu, 1);
+	fmt_fixed(poll_ms, sizeof(poll_ms), poll_shown ? (double)f->poll_us / 1000.0 : 0, 1);
+	join(buf, sizeof(buf), (const char *const[]){"gpur ", self, "% ", rss, poll_shown ? " poll " : "",
+						      poll_shown ? poll_ms : "", poll_shown ? "ms" : "", NULL});
 	tui_attr(t, TC_DIM, true);
 	x += tui_text(t, 1, x, buf, t->cols - x);
 	tui_attr(t, TC_DIM, false);

@@ -98,6 +98,9 @@ static void self_stats(struct tui *t)
 	/* Held open and re-read (see readfile_held). */
 	if (t->statm_fd < 0)
 		t->statm_fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+	static uint64_t page;
+	if (!page)
+		page = sysconf(_SC_PAGESIZE) > 0 ? (uint64_t)sysconf(_SC_PAGESIZE) : 4096;
 	if (t->statm_fd >= 0 && readfile_pread(t->statm_fd, buf, sizeof(buf)) > 0) {
 		/* "size resident ...", in pages. */
 		const char *p = strchr(buf, ' ');
@@ -105,7 +108,7 @@ static void self_stats(struct tui *t)
 		if (p && p[1] >= '0' && p[1] <= '9') {
 			for (p++; *p >= '0' && *p <= '9' && pages < (UINT64_C(1) << 50); p++)
 				pages = pages * 10 + (uint64_t)(*p - '0');
-			t->self_rss = pages * (uint64_t)sysconf(_SC_PAGESIZE);
+			t->self_rss = pages * page;
 		}
 	}
 }

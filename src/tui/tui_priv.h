@@ -114,6 +114,8 @@ struct tui {
 	unsigned want_pids[256];
 	size_t nwant;
 	bool want_all, want_sent;
+	double iv_value; /* the interval iv_str shows */
+	char iv_str[32];
 	time_t clock_at; /* the second t->clock shows */
 	char clock[16];
 };
