@@ -199,16 +199,19 @@ static void test_sysstat(void **state)
 	sysstat_free(s);
 }
 
-/* poll_one: a poll at second sec of pids 5 and 6; their rows in a, b. */
+/* poll_two: a poll at second sec of pids 5 and 6; their rows in a, b
+ * (taken once both are added: adding a row may move the others). */
 static void poll_two(struct procinfo *pi, struct frame *f, unsigned sec, struct gpu_process **a,
 		     struct gpu_process **b)
 {
 	procinfo_begin(pi, sec * 1000000000ull);
-	*a = frame_add_process(f);
-	procinfo_fill(pi, 5, f, *a);
-	*b = frame_add_process(f);
-	procinfo_fill(pi, 6, f, *b);
+	frame_add_process(f);
+	procinfo_fill(pi, 5, f, &f->procs[f->nprocs - 1]);
+	frame_add_process(f);
+	procinfo_fill(pi, 6, f, &f->procs[f->nprocs - 1]);
 	procinfo_end(pi);
+	*a = &f->procs[f->nprocs - 2];
+	*b = &f->procs[f->nprocs - 1];
 }
 
 /* The dashboard wants only the rows on its screen: a process off it keeps
@@ -246,11 +249,12 @@ static void test_want_only_some(void **state)
 	/* A new process is read whatever the set says. */
 	put_proc(t, 7, "new", 0, 1, 9, "new\0", 4, 0);
 	procinfo_begin(pi, 3500000000ull);
-	struct gpu_process *c = frame_add_process(f);
-	procinfo_fill(pi, 5, f, frame_add_process(f));
-	procinfo_fill(pi, 6, f, frame_add_process(f));
-	procinfo_fill(pi, 7, f, c);
+	for (unsigned pid = 5; pid <= 7; pid++) {
+		frame_add_process(f);
+		procinfo_fill(pi, pid, f, &f->procs[f->nprocs - 1]);
+	}
 	procinfo_end(pi);
+	struct gpu_process *c = &f->procs[f->nprocs - 1];
 	assert_string_equal(c->name, "new");
 	assert_int_equal(c->host_mem_bytes, 9 * page);
 
@@ -319,10 +323,13 @@ static void test_real_proc_held(void **state)
 		}
 		procinfo_begin(pi, (uint64_t)round * 2000000000ull);
 		for (int i = 0; i < 4; i++) {
-			p[i] = frame_add_process(f);
-			procinfo_fill(pi, (unsigned)pids[i], f, p[i]);
+			frame_add_process(f);
+			procinfo_fill(pi, (unsigned)pids[i], f, &f->procs[f->nprocs - 1]);
 		}
 		procinfo_end(pi);
+		/* (The rows once all are added: adding one may move the others.) */
+		for (int i = 0; i < 4; i++)
+			p[i] = &f->procs[f->nprocs - 4 + (size_t)i];
 		for (int i = round == 3 ? 1 : 0; i < 4; i++) {
 			assert_true(process_has(p[i], PROC_F_NAME));
 			assert_string_equal(p[i]->name, comm);
