@@ -109,19 +109,8 @@ static int parse_counters(const char *s, uint64_t *v, int max)
 {
 	int n = 0;
 
-	while (n < max) {
-		while (*s == ' ')
-			s++;
-		if (*s < '0' || *s > '9')
-			break;
-		uint64_t x = 0;
-		while (*s >= '0' && *s <= '9') {
-			if (x > (UINT64_MAX - 9) / 10)
-				return n; /* out of range: not a counter */
-			x = x * 10 + (uint64_t)(*s++ - '0');
-		}
-		v[n++] = x;
-	}
+	while (n < max && parse_u64(&s, UINT64_MAX, &v[n]))
+		n++;
 	return n;
 }
 

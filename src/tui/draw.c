@@ -191,15 +191,9 @@ static void draw_header(struct tui *t, const struct frame *f)
 /* "%3.0f%%" without printf; " --%" when unknown. */
 static void fmt_pct(char *b, size_t n, const struct gpu *g, enum gpu_field f, double v)
 {
-	char num[32];
-	size_t len = known(g, f) ? fmt_fixed(num, sizeof(num), v, 0) : (size_t)snprintf(num, sizeof(num), "--");
-	size_t at = 0;
-	while (len + at < 3 && at + 1 < n)
-		b[at++] = ' ';
-	if (at < n)
-		b[at] = '\0';
-	if (n > at)
-		snprintf(b + at, n - at, "%s%%", num);
+	char num[32] = "--";
+	size_t len = known(g, f) ? fmt_fixed(num, sizeof(num), v, 0) : 2;
+	join(b, n, (const char *const[]){len < 3 ? &"   "[len] : "", num, "%", NULL});
 }
 
 /* One line per GPU: index, name, util and memory bars, temperature, power. */

@@ -87,26 +87,19 @@ bool readfile_is_procfs(int dirfd)
 
 ssize_t readfile_pread(int fd, char *buf, size_t n)
 {
-	size_t len = 0;
+	ssize_t r;
 
 	if (n == 0)
 		return -EINVAL;
-	while (len < n - 1) {
-		ssize_t r = pread(fd, buf + len, n - 1 - len, (off_t)len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (r == 0)
-			break;
-		len += (size_t)r;
-		/* Short: the end (procfs fills a read as far as it can), and
-		 * asking again would cost a system call to learn so. */
-		if (len < n - 1)
-			break;
-	}
-	buf[len] = '\0';
-	return (ssize_t)len;
+	/* One read: procfs fills it as far as the file and the buffer go, so
+	 * a second would only cost a system call to learn of the end. */
+	do
+		r = pread(fd, buf, n - 1, 0);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	buf[r] = '\0';
+	return r;
 }
 
 ssize_t readfile_held(int dirfd, const char *rel, int *held, bool keep, char *buf, size_t n)

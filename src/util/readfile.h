@@ -24,8 +24,8 @@ int readfile_opendir(const char *root);
  * path walk, allocation and close of opening them. Only a real procfs:
  * the plain files of a fixture tree are replaced, not rewritten. */
 bool readfile_is_procfs(int dirfd);
-/* Reads fd from offset 0 into buf (NUL-terminated, at most n-1 bytes),
- * leaving it open. Returns the length read, or -errno. */
+/* Reads fd from offset 0 into buf (NUL-terminated, at most n-1 bytes) in
+ * one read, leaving it open. Returns the length read, or -errno. */
 ssize_t readfile_pread(int fd, char *buf, size_t n);
 /* Reads rel under dirfd through *held: opens it the first time (keeping
  * it when keep), re-reads it with readfile_pread after. A failed read
