@@ -521,20 +521,14 @@ static void save_settings(struct tui *t)
 static void update_want(struct tui *t)
 {
 	unsigned pids[sizeof(t->want_pids) / sizeof(t->want_pids[0])];
-	size_t n = 0;
-	bool all = t->set.sort == PROCTABLE_CPU || t->set.sort == PROCTABLE_HOSTMEM || !t->frame;
 
 	if (!t->want || t->frozen)
 		return;
-	for (size_t i = t->top; !all && i < t->nview && i < t->top + (size_t)(t->table_rows > 0 ? t->table_rows : 0); i++) {
-		if (n == sizeof(pids) / sizeof(pids[0])) {
-			all = true;
-			break;
-		}
-		const struct gpu_process *p = &t->frame->procs[t->view[i]];
-		if (process_has(p, PROC_F_PID) && p->pid <= UINT32_MAX)
-			pids[n++] = (unsigned)p->pid;
-	}
+	long got = proctable_wanted(t->frame, t->view, t->nview, t->top,
+				    t->table_rows > 0 ? (size_t)t->table_rows : 0, t->set.sort, pids,
+				    sizeof(pids) / sizeof(pids[0]));
+	bool all = got < 0;
+	size_t n = all ? 0 : (size_t)got;
 	if (t->want_sent && all == t->want_all && (all || (n == t->nwant && memcmp(pids, t->want_pids, n * sizeof(*pids)) == 0)))
 		return; /* as before */
 	if (all)

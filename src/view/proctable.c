@@ -437,3 +437,20 @@ void proctable_cell(const struct frame *f, const struct gpu_process *p, enum pro
 	}
 	put_text(buf, n, text ? text : "--");
 }
+
+long proctable_wanted(const struct frame *f, const size_t *view, size_t nview, size_t top, size_t shown,
+		      enum proctable_col sort, unsigned *pids, size_t cap)
+{
+	size_t n = 0;
+
+	if (!f || sort == PROCTABLE_CPU || sort == PROCTABLE_HOSTMEM)
+		return -1;
+	for (size_t i = top; i < nview && i - top < shown; i++) {
+		if (n == cap)
+			return -1;
+		const struct gpu_process *p = &f->procs[view[i]];
+		if (process_has(p, PROC_F_PID) && p->pid <= UINT32_MAX)
+			pids[n++] = (unsigned)p->pid;
+	}
+	return (long)n;
+}

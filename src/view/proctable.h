@@ -47,6 +47,12 @@ struct proctable_opts {
  * avoid it). An out-of-range o->sort sorts by PID. Returns the number of
  * rows written. */
 size_t proctable_view(const struct frame *f, const struct proctable_opts *o, size_t *rows, size_t cap);
+/* The pids whose /proc figures (CPU %, RSS) a table showing view rows
+ * [top, top + shown) of f sorted by sort needs fresh, into pids (at most
+ * cap); -1 when it needs every process's: sorted by CPU % or host memory
+ * (the order depends on them all), no frame, or more than cap rows. */
+long proctable_wanted(const struct frame *f, const size_t *view, size_t nview, size_t top, size_t shown,
+		      enum proctable_col sort, unsigned *pids, size_t cap);
 
 /* Writes the text of p's cell in column c into buf (at most n-1 bytes plus a
  * NUL; nothing when n is 0): "--" when unknown. Text from the frame is copied

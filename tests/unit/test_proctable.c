@@ -298,6 +298,37 @@ static void test_view_cap(void **state)
 	frame_unref(f);
 }
 
+/* Whose /proc figures the table needs fresh: the rows shown, or all. */
+static void test_wanted(void **state)
+{
+	(void)state;
+	struct frame *f = frame_with_gpus(1);
+	size_t view[6] = {5, 4, 3, 2, 1, 0};
+	unsigned pids[8];
+
+	for (uint64_t i = 0; i < 6; i++)
+		add_proc(f, 100 + i, 0);
+	/* Rows 1..3 of the view (pids 104, 103, 102) shown. */
+	assert_int_equal(proctable_wanted(f, view, 6, 1, 3, PROCTABLE_GPUMEM, pids, 8), 3);
+	assert_int_equal(pids[0], 104);
+	assert_int_equal(pids[1], 103);
+	assert_int_equal(pids[2], 102);
+	/* The view ends before the screen does. */
+	assert_int_equal(proctable_wanted(f, view, 6, 4, 10, PROCTABLE_PID, pids, 8), 2);
+	assert_int_equal(pids[1], 100);
+	/* Sorted by what /proc gives: every process. */
+	assert_int_equal(proctable_wanted(f, view, 6, 0, 3, PROCTABLE_CPU, pids, 8), -1);
+	assert_int_equal(proctable_wanted(f, view, 6, 0, 3, PROCTABLE_HOSTMEM, pids, 8), -1);
+	/* More rows than room, or no frame: every process. */
+	assert_int_equal(proctable_wanted(f, view, 6, 0, 6, PROCTABLE_GPUMEM, pids, 2), -1);
+	assert_int_equal(proctable_wanted(NULL, view, 0, 0, 6, PROCTABLE_GPUMEM, pids, 8), -1);
+	/* A row without a pid is nobody's. */
+	f->procs[5].valid &= ~(UINT64_C(1) << PROC_F_PID);
+	assert_int_equal(proctable_wanted(f, view, 6, 0, 2, PROCTABLE_GPUMEM, pids, 8), 1);
+	assert_int_equal(pids[0], 104);
+	frame_unref(f);
+}
+
 static void test_cells_numbers(void **state)
 {
 	struct frame *f = frame_with_gpus(4);
@@ -457,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_sort_text_and_others),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_view_cap),
+		cmocka_unit_test(test_wanted),
 		cmocka_unit_test(test_cells_numbers),
 		cmocka_unit_test(test_cells_bytes),
 		cmocka_unit_test(test_cells_time),
