@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "backend/composite.h"
+#include "proc/procinfo.h"
 #include "proc/sysstat.h"
 #include "util/xalloc.h"
 
@@ -19,6 +20,7 @@ enum wstate { W_IDLE, W_REQUESTED, W_BUSY };
 struct worker {
 	struct sampler *s;
 	struct backend *b;
+	struct procinfo *pi;  /* the /proc side of its rows (worker thread only) */
 	pthread_t tid;
 	/* Guarded by s->mu: */
 	enum wstate state;
@@ -64,10 +66,33 @@ static uint64_t now_ms(const struct sampler *s)
 
 static void worker_free(struct worker *w)
 {
+	procinfo_free(w->pi);
 	frame_unref(w->result);
 	frame_unref(w->last);
 	backend_free(w->b);
 	free(w);
+}
+
+/* The /proc side of a local backend's rows, once per poll, here on the
+ * backend's own watched worker: a process stuck in the kernel (its cmdline
+ * unreadable) stalls this backend alone, never the screen. Rows of a remote
+ * backend are left as they came. */
+static void fill_processes(struct worker *w, const struct backend_env *env, const struct clock *clk, struct frame *fr)
+{
+	if (!backend_is_local(w->b))
+		return;
+	if (!w->pi) {
+		w->pi = procinfo_new(env && env->procfs ? env->procfs : "/proc");
+		procinfo_set_want(w->pi, env ? env->want : NULL);
+	}
+	procinfo_begin(w->pi, clock_mono(clk) * 1000000u);
+	for (size_t i = 0; i < fr->nprocs; i++) {
+		struct gpu_process *p = &fr->procs[i];
+		p->local = true;
+		if (process_has(p, PROC_F_PID) && p->pid > 0 && p->pid <= UINT32_MAX)
+			procinfo_fill(w->pi, (unsigned)p->pid, fr, p);
+	}
+	procinfo_end(w->pi);
 }
 
 static void *worker_main(void *arg)
@@ -104,6 +129,8 @@ static void *worker_main(void *arg)
 				frame_unref(fr);
 				fr = NULL;
 				backend_close(w->b);
+			} else {
+				fill_processes(w, env, s->o.clock, fr);
 			}
 		}
 

@@ -73,6 +73,11 @@ bool backend_can_signal(const struct backend *b)
 	return b->ops->can_signal ? b->ops->can_signal(b) : false;
 }
 
+bool backend_is_local(const struct backend *b)
+{
+	return b->ops->is_remote ? !b->ops->is_remote(b) : true;
+}
+
 void backend_close(struct backend *b)
 {
 	if (b->priv && b->ops->close)

@@ -32,7 +32,9 @@ struct backend_ops {
 	int (*open)(struct backend *b, const struct backend_env *env);
 	/* Reads every device into f (reset by the caller): GPUs in the backend's
 	 * order, each with a device_id; process rows with gpu_index relative to
-	 * that order; the driver string in f->driver. Per-device faults make a
+	 * that order (the GPU side only: pid, kind, GPU memory and utilisation;
+	 * the sampler fills name, command line, user, CPU %, RSS and start time
+	 * from /proc for a local backend); the driver string in f->driver. Per-device faults make a
 	 * GPU `lost`, not an error. Returns 0, or -ENODEV when the library failed
 	 * as a whole (the backend is then closed and re-detected). */
 	int (*poll)(struct backend *b, struct frame *f);
@@ -41,6 +43,9 @@ struct backend_ops {
 	int (*reinit)(struct backend *b);
 	/* Whether pids in its rows are this machine's and may be signalled. */
 	bool (*can_signal)(const struct backend *b);
+	/* Whether its pids are this machine's (default: yes). A remote
+	 * source's rows are never filled from the local /proc. */
+	bool (*is_remote)(const struct backend *b);
 	/* Releases everything open() acquired. */
 	void (*close)(struct backend *b);
 };
@@ -63,6 +68,7 @@ int backend_open(struct backend *b, const struct backend_env *env);
 int backend_poll(struct backend *b, struct frame *f);
 int backend_reinit(struct backend *b);
 bool backend_can_signal(const struct backend *b);
+bool backend_is_local(const struct backend *b);
 void backend_close(struct backend *b);
 static inline const char *backend_name(const struct backend *b) { return b->ops->name; }
 /* printf into b->error. */

@@ -16,7 +16,6 @@
 #include "backend/nvml_lib.h"
 #include "backend/nvml_priv.h"
 #include "gpusel.h"
-#include "proc/procinfo.h"
 #include "util/xalloc.h"
 
 enum outcome nvml_classify(nvmlReturn_t r)
@@ -525,7 +524,6 @@ static void nvml_close(struct backend *b)
 	if (n->lib.dl)
 		n->lib.shutdown();
 	nvml_lib_close(&n->lib);
-	procinfo_free(n->pi);
 	pthread_mutex_destroy(&n->mu);
 	pthread_cond_destroy(&n->cv);
 	free(n->dev);
@@ -553,6 +551,7 @@ static int nvml_open(struct backend *b, const struct backend_env *env)
 	char err[BACKEND_ERRLEN] = "";
 	pthread_condattr_t ca;
 
+	(void)env; /* the sampler reads /proc for NVML's rows */
 	pthread_mutex_init(&n->mu, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -577,9 +576,6 @@ static int nvml_open(struct backend *b, const struct backend_env *env)
 		return -ENODEV;
 	}
 	read_versions(n);
-	n->pi = procinfo_new(env->procfs);
-	procinfo_set_want(n->pi, env->want);
-	n->clock = env->clock;
 	nvml_slow_start(n);
 	return 0;
 }
@@ -615,7 +611,6 @@ static int nvml_poll(struct backend *b, struct frame *f)
 		backend_fail(b, "nvmlDeviceGetCount failed: %s", nvml_lib_strerror(L, r, msg, sizeof(msg)));
 		return -ENODEV;
 	}
-	procinfo_begin(n->pi, n->clock ? clock_mono(n->clock) * 1000000u : clock_mono_ns());
 	for (size_t i = 0; i < n->ndev; i++) {
 		struct nvml_dev *d = &n->dev[i];
 		struct gpu *g = put_identity(f, d, i);
@@ -631,7 +626,6 @@ static int nvml_poll(struct backend *b, struct frame *f)
 		else
 			nvml_device_processes(&rd, f, index, true);
 		if (rd.fatal == NV_LIB_LOST) {
-			procinfo_end(n->pi);
 			backend_fail(b, "NVML failed: %s", nvml_lib_strerror(L, rd.fatal_code, msg, sizeof(msg)));
 			return -ENODEV;
 		}
@@ -650,7 +644,6 @@ static int nvml_poll(struct backend *b, struct frame *f)
 			f->nprocs = keep;
 		}
 	}
-	procinfo_end(n->pi);
 	if (n->driver[0]) {
 		f->driver = frame_str(f, n->driver);
 		frame_set(f, FRAME_F_DRIVER);

@@ -9,7 +9,6 @@
 
 #include "backend/nvml_lib.h"
 #include "model/frame.h"
-#include "proc/procinfo.h"
 
 #define NVML_SLOW_PERIOD_MS 3000
 #define NVML_PID_MAX 4194304u
@@ -43,8 +42,6 @@ struct nvml {
 	size_t ndev;
 	char driver[NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE];
 	char cuda[16];
-	struct procinfo *pi;
-	const struct clock *clock; /* the sampler's: procinfo's rates follow it */
 	/* Slow reads: the thread touches only slow_dev, under mu, and leaves
 	 * NVML alone while held (re-initialisation). */
 	pthread_mutex_t mu;

@@ -180,7 +180,7 @@ static void put_util(struct gpu_process *p, enum process_field f, double *slot, 
 	process_set(p, f);
 }
 
-static void emit_rows(struct nvml *n, struct frame *f, struct prows *pr, size_t index)
+static void emit_rows(struct frame *f, struct prows *pr, size_t index)
 {
 	for (size_t k = 0; k < pr->n; k++) {
 		const struct prow *r = &pr->v[k];
@@ -203,7 +203,6 @@ static void emit_rows(struct nvml *n, struct frame *f, struct prows *pr, size_t 
 			put_util(p, PROC_F_ENC, &p->enc_pct, true, s ? r->s.encUtil : 0);
 			put_util(p, PROC_F_DEC, &p->dec_pct, true, s ? r->s.decUtil : 0);
 		}
-		procinfo_fill(n->pi, r->pid, f, p);
 	}
 }
 
@@ -216,7 +215,7 @@ void nvml_device_processes(struct rd *rd, struct frame *f, size_t index, bool ut
 	if (util)
 		read_putil(rd, &pr);
 	if (rd->fatal == NV_OK)
-		emit_rows(rd->n, f, &pr, index);
+		emit_rows(f, &pr, index);
 	free(pr.v);
 }
 

@@ -33,6 +33,10 @@ struct gpu_process {
 	uint64_t container_pid;
 	const char *pod, *unit;
 	uint64_t start_ms;
+	/* Not recorded: the pid is this machine's (a live local backend's row),
+	 * so /proc describes it and it may be signalled. Replayed and remote
+	 * rows are never local. */
+	bool local;
 };
 
 extern const struct field PROCESS_FIELDS[];

@@ -76,7 +76,7 @@ static int s_poll(struct backend *b, struct frame *f)
 		g->util_pct = (double)(10 * i + 1);
 		gpu_set(g, GPU_F_UTIL);
 		struct gpu_process *p = frame_add_process(f);
-		p->pid = 1000 + i;
+		p->pid = (sc->pid_base ? sc->pid_base : 1000) + i;
 		p->gpu_index = i;
 		process_set(p, PROC_F_PID);
 		process_set(p, PROC_F_GPU_INDEX);
@@ -111,8 +111,19 @@ static void s_close(struct backend *b)
 	(void)b;
 }
 
+static bool s_is_remote(const struct backend *b)
+{
+	struct script *sc = ((const struct scripted *)b)->sc;
+
+	pthread_mutex_lock(&sc->mu);
+	bool r = sc->remote;
+	pthread_mutex_unlock(&sc->mu);
+	return r;
+}
+
 static const struct backend_ops SCRIPTED_OPS = {
 	.name = "scripted", .open = s_open, .poll = s_poll, .reinit = s_reinit, .close = s_close,
+	.is_remote = s_is_remote,
 };
 
 void script_init(struct script *sc, const char *name, size_t ngpus, const struct clock *clock)

@@ -25,6 +25,8 @@ struct script {
 	int open_failures;         /* the next N opens fail */
 	bool hang;                 /* poll blocks while set */
 	bool stray_row;            /* add a process row past the last GPU */
+	bool remote;               /* its pids are another machine's */
+	unsigned pid_base;         /* row pids: pid_base + GPU index (default 1000) */
 	/* Counters (under mu): */
 	int polls, opens, reinits;
 	bool in_poll;

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -114,6 +116,54 @@ static void set_ngpus(struct script *sc, void *arg)
 static void set_stray(struct script *sc, void *arg)
 {
 	sc->stray_row = *(bool *)arg;
+}
+
+static void set_remote(struct script *sc, void *arg)
+{
+	sc->remote = *(bool *)arg;
+}
+
+static void set_pid_base(struct script *sc, void *arg)
+{
+	sc->pid_base = *(unsigned *)arg;
+}
+
+/* The sampler, not the backend, fills the /proc side of a row, on the
+ * backend's worker: a local backend's row of this very process gets its
+ * name, command line and start time, and is marked local; a remote
+ * backend's row with the same pid is left as it came (another machine's
+ * pid says nothing about this machine's /proc). */
+static void test_process_details_filled_once_for_local_rows(void **state)
+{
+	(void)state;
+	struct fixture *fx = setup(1, 1, 5000);
+	unsigned me = (unsigned)getpid();
+	bool on = true;
+	script_set(&fx->a, set_pid_base, &me);
+	script_set(&fx->b, set_pid_base, &me);
+	script_set(&fx->b, set_remote, &on);
+	frame_unref(sampler_tick(fx->s));
+	struct frame *f = tick_after(fx, 1000);
+
+	assert_int_equal(f->nprocs, 2);
+	const struct gpu_process *l = &f->procs[0], *r = &f->procs[1];
+	assert_int_equal(l->pid, me);
+	assert_int_equal(r->pid, me);
+	assert_true(l->local);
+	assert_true(process_has(l, PROC_F_NAME));
+	assert_string_equal(l->name, "test_sampler");
+	assert_true(process_has(l, PROC_F_CMDLINE));
+	assert_non_null(strstr(l->cmdline, "test_sampler"));
+	assert_true(process_has(l, PROC_F_START));
+	assert_true(process_has(l, PROC_F_USER));
+	assert_false(r->local);
+	assert_false(process_has(r, PROC_F_NAME));
+	assert_false(process_has(r, PROC_F_CMDLINE));
+	assert_false(process_has(r, PROC_F_START));
+	assert_false(process_has(r, PROC_F_CPU));
+	assert_false(process_has(r, PROC_F_HOST_MEM));
+	frame_unref(f);
+	teardown(fx);
 }
 
 /* Children are concatenated in order, rows re-indexed, names and drivers
@@ -287,8 +337,11 @@ static void test_hang_stalls_only_its_backend(void **state)
 	assert_int_equal(fx->b.polls - beta_polls, 70);
 
 	script_release(&fx->a);
-	/* The answer arrives between ticks; wait for it through ticks. */
-	for (int i = 0; i < 1000; i++) {
+	/* The answer arrives between ticks, whenever the released worker
+	 * thread runs (late on a loaded machine): tick until it is there, for
+	 * up to 30 s of real time. */
+	uint64_t give_up = clock_mono_ns() + 30000000000ull;
+	for (;;) {
 		f = tick_after(fx, 100);
 		bool back = gpu_has(&f->gpus[0], GPU_F_UTIL);
 		const struct event *e = find_event(f, EVENT_NOTE);
@@ -297,7 +350,8 @@ static void test_hang_stalls_only_its_backend(void **state)
 		frame_unref(f);
 		if (back)
 			break;
-		assert_true(i < 999);
+		assert_true(clock_mono_ns() < give_up);
+		nanosleep(&(struct timespec){0, 1000000}, NULL); /* let the worker run */
 	}
 	teardown(fx);
 }
@@ -430,6 +484,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compose_two_backends),
+		cmocka_unit_test(test_process_details_filled_once_for_local_rows),
 		cmocka_unit_test(test_gpu_lost_and_back),
 		cmocka_unit_test(test_backend_lost_redetect_backoff),
 		cmocka_unit_test(test_hang_stalls_only_its_backend),
