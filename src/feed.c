@@ -1,8 +1,9 @@
-/* feed: the source thread behind the dashboard. */
+/* feed: the frame pipeline's thread. */
 #include "feed.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
@@ -10,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util/clock.h"
+#include "util/msg.h"
 #include "util/xalloc.h"
 
 struct feed {
@@ -19,30 +20,37 @@ struct feed {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	int efd;
+	volatile sig_atomic_t cancel; /* set by feed_stop: a blocked read gives up */
 	/* Guarded by mu. */
 	bool stop, paused, seek_pending, at_end, finished;
+	int result;
 	unsigned steps; /* "." presses not yet played: each is one record */
 	enum feed_seek seek;
 	double interval, speed;
 	struct frame *latest;
 	uint64_t seq, position;
+	struct frame *posted; /* events waiting for the next frame */
 	/* Feed thread only. */
-	struct frame *prev; /* replay: the previous record, for pacing */
 	uint64_t produced;
+	uint64_t target_ns; /* when the last frame was due */
 };
+
+static void wake_reader(struct feed *f)
+{
+	uint64_t one = 1;
+	ssize_t r = write(f->efd, &one, sizeof(one));
+	(void)r;
+}
 
 static void publish(struct feed *f, struct frame *fr)
 {
-	uint64_t one = 1;
-
 	pthread_mutex_lock(&f->mu);
 	frame_unref(f->latest);
 	f->latest = fr;
 	f->seq++;
-	f->position = f->o.replay ? f->position + 1 : f->seq;
+	f->position++;
 	pthread_mutex_unlock(&f->mu);
-	ssize_t r = write(f->efd, &one, sizeof(one));
-	(void)r;
+	wake_reader(f);
 }
 
 /* Waits until deadline (monotonic ns) or a control message; true when
@@ -50,169 +58,175 @@ static void publish(struct feed *f, struct frame *fr)
 static bool wait_until(struct feed *f, uint64_t deadline_ns)
 {
 	struct timespec ts = {(time_t)(deadline_ns / 1000000000u), (long)(deadline_ns % 1000000000u)};
-	uint64_t seq_before = f->seq;
 
 	while (!f->stop && !f->steps && !f->seek_pending) {
 		if (pthread_cond_timedwait(&f->cv, &f->mu, &ts) == ETIMEDOUT)
 			return false;
-		(void)seq_before;
 	}
 	return true;
 }
 
-/* One processed frame: the --gpus selection, the sink, publication. */
+/* Moves the posted events into fr. Called with mu held. */
+static void take_posted(struct feed *f, struct frame *fr)
+{
+	if (!f->posted)
+		return;
+	for (size_t i = 0; i < f->posted->nevents; i++) {
+		struct event *e = frame_add_event(fr);
+		if (e)
+			frame_copy_event(fr, e, &f->posted->events[i]);
+	}
+	frame_reset(f->posted);
+}
+
+/* One frame through the pipeline: posted events, the --gpus selection
+ * (checked against the first frame), the sink, publication. False when the
+ * feed is finished. */
 static bool deliver(struct feed *f, struct frame *fr)
 {
-	if (f->o.sel)
+	pthread_mutex_lock(&f->mu);
+	take_posted(f, fr);
+	pthread_mutex_unlock(&f->mu);
+	if (f->o.sel) {
+		const char *miss = f->produced == 0 ? gpusel_unmatched(f->o.sel, fr) : NULL;
+		if (miss) {
+			/* A --gpus item that names no GPU is a mistake worth saying,
+			 * not an empty screen. */
+			msg_error("--gpus: no GPU matches '%s' (%zu GPU%s here)", miss, fr->ngpus,
+				  fr->ngpus == 1 ? "" : "s");
+			frame_unref(fr);
+			pthread_mutex_lock(&f->mu);
+			f->result = 1;
+			pthread_mutex_unlock(&f->mu);
+			return false;
+		}
 		gpusel_apply(f->o.sel, fr);
-	if (f->o.sink)
-		sink_emit(f->o.sink, fr);
+	}
+	bool more = !f->o.sink || sink_emit(f->o.sink, fr); /* false: stdout went away */
 	publish(f, fr);
 	f->produced++;
-	return !(f->o.count && f->produced >= f->o.count);
+	return more && !(f->o.count && f->produced >= f->o.count);
 }
 
-static void run_live(struct feed *f)
+/* Waits for the next frame to be due: due_ms after the last one was (no
+ * burst to catch up when late). With a virtual clock, moves it instead.
+ * True when a control message came first. Called with mu held. */
+static bool wait_due(struct feed *f, uint64_t due_ms)
 {
-	uint64_t next = clock_mono_ns();
+	uint64_t now = clock_mono_ns();
 
-	pthread_mutex_lock(&f->mu);
-	while (!f->stop) {
-		pthread_mutex_unlock(&f->mu);
-		struct frame *fr = sampler_tick(f->o.sampler);
-		bool more = deliver(f, fr);
-		pthread_mutex_lock(&f->mu);
-		if (!more) {
-			f->finished = true;
-			break;
-		}
-		next += (uint64_t)(f->interval * 1e9);
-		uint64_t now = clock_mono_ns();
-		if (next < now)
-			next = now;
-		f->steps = 0; /* not for live sources */
-		f->seek_pending = false;
-		wait_until(f, next);
+	if (f->o.virt) {
+		if (due_ms)
+			clock_virtual_advance(f->o.virt, due_ms);
+		return false;
 	}
+	uint64_t target = (f->target_ns ? f->target_ns : now) + due_ms * 1000000u;
+	if (target < now)
+		target = now;
+	if (target > now && wait_until(f, target))
+		return true;
+	f->target_ns = target;
+	return false;
+}
+
+/* Home and End: the sought frame is shown at once. Called with mu held. */
+static void do_seek(struct feed *f)
+{
+	enum feed_seek where = f->seek;
+	struct frame *last = NULL;
+	uint64_t skipped = 0;
+
+	f->seek_pending = false;
 	pthread_mutex_unlock(&f->mu);
-}
-
-/* Reads the next record into a new frame; NULL at the end. */
-static struct frame *read_next(struct feed *f)
-{
-	struct frame *fr = frame_new();
-
-	if (replay_next(f->o.replay, fr) != 1) {
-		frame_unref(fr);
-		return NULL;
-	}
-	return fr;
-}
-
-/* Reads to the last record (End): the last frame is published. */
-static struct frame *read_to_end(struct feed *f, uint64_t *n)
-{
-	struct frame *last = NULL, *fr;
-
-	while ((fr = read_next(f))) {
-		frame_unref(last);
-		last = fr;
-		(*n)++;
-	}
-	return last;
-}
-
-static void run_replay(struct feed *f)
-{
-	struct frame *next = read_next(f);
-
+	int e = source_seek(f->o.source, where == FEED_SEEK_END ? SOURCE_SEEK_END : SOURCE_SEEK_START, &last, &skipped);
 	pthread_mutex_lock(&f->mu);
-	while (!f->stop) {
-		if (f->seek_pending) {
-			enum feed_seek where = f->seek;
-			f->seek_pending = false;
+	if (e < 0)
+		return;
+	f->at_end = false;
+	f->steps = 0;
+	f->target_ns = 0;
+	f->position = skipped ? skipped - 1 : 0;
+	if (where == FEED_SEEK_END) {
+		f->at_end = true;
+		if (last) {
 			pthread_mutex_unlock(&f->mu);
-			frame_unref(next);
-			next = NULL;
-			frame_unref(f->prev);
-			f->prev = NULL;
-			uint64_t n = 0;
-			if (replay_rewind(f->o.replay) == 0) {
-				if (where == FEED_SEEK_START) {
-					next = read_next(f);
-				} else {
-					struct frame *last = read_to_end(f, &n);
-					pthread_mutex_lock(&f->mu);
-					f->position = n ? n - 1 : 0;
-					pthread_mutex_unlock(&f->mu);
-					if (last)
-						next = last;
-				}
-			}
+			deliver(f, last);
 			pthread_mutex_lock(&f->mu);
-			if (where == FEED_SEEK_START)
-				f->position = 0;
-			f->at_end = false;
-			if (next) {
-				/* Show the sought frame at once. */
-				pthread_mutex_unlock(&f->mu);
-				struct frame *fr = next;
-				next = where == FEED_SEEK_END ? NULL : read_next(f);
-				f->prev = frame_ref(fr);
-				deliver(f, fr);
-				pthread_mutex_lock(&f->mu);
-				f->at_end = next == NULL;
-			}
-			continue;
 		}
-		if (!next) {
-			/* End of the recording: the last frame holds. */
-			f->at_end = true;
-			f->steps = 0;
-			pthread_cond_wait(&f->cv, &f->mu);
-			continue;
-		}
-		bool stepping = f->steps > 0;
-		if (stepping)
-			f->steps--;
-		if (f->paused && !stepping) {
-			pthread_cond_wait(&f->cv, &f->mu);
-			continue;
-		}
-		if (!stepping && f->prev) {
-			uint64_t delay = replay_delay_ms(f->prev, next, f->speed, (uint64_t)(f->interval * 1000));
-			if (wait_until(f, clock_mono_ns() + delay * 1000000u))
-				continue; /* a message came first: look again */
-			if (f->paused)
-				continue;
-		}
-		struct frame *fr = next;
-		pthread_mutex_unlock(&f->mu);
-		frame_unref(f->prev);
-		f->prev = frame_ref(fr);
-		bool more = deliver(f, fr);
-		next = more ? read_next(f) : NULL;
-		pthread_mutex_lock(&f->mu);
-		if (!more) {
-			f->finished = true;
-			break;
-		}
+		return;
 	}
 	pthread_mutex_unlock(&f->mu);
-	frame_unref(next);
+	struct frame *fr = source_next(f->o.source);
+	if (fr)
+		deliver(f, fr);
+	pthread_mutex_lock(&f->mu);
+	f->target_ns = clock_mono_ns();
+}
+
+/* Sent by feed_stop() to the feed's thread alone, to end a read that waits
+ * for input (a recording still being written); it does nothing else. */
+#define FEED_WAKE_SIGNAL SIGUSR1
+
+static void on_wake(int sig)
+{
+	(void)sig;
 }
 
 static void *feed_main(void *arg)
 {
 	struct feed *f = arg;
+	struct source *src = f->o.source;
+	bool seekable = src->ops->rewind != NULL;
+	sigset_t wake;
 
-	if (f->o.sampler)
-		run_live(f);
-	else
-		run_replay(f);
-	uint64_t one = 1;
-	ssize_t r = write(f->efd, &one, sizeof(one)); /* wake the reader: finished */
-	(void)r;
+	sigemptyset(&wake);
+	sigaddset(&wake, FEED_WAKE_SIGNAL);
+	pthread_sigmask(SIG_UNBLOCK, &wake, NULL);
+
+	pthread_mutex_lock(&f->mu);
+	while (!f->stop) {
+		if (f->seek_pending) {
+			if (seekable) {
+				do_seek(f);
+				continue;
+			}
+			f->seek_pending = false;
+		}
+		if (!seekable)
+			f->steps = 0; /* a live source goes on */
+		bool stepping = f->steps > 0;
+		if (f->at_end || (seekable && f->paused && !stepping)) {
+			pthread_cond_wait(&f->cv, &f->mu);
+			continue;
+		}
+		if (stepping) {
+			f->steps--;
+		} else {
+			/* The source may read (and wait for input) to know: not
+			 * under the lock, which the dashboard and feed_stop take. */
+			double iv = f->interval, sp = f->speed;
+			pthread_mutex_unlock(&f->mu);
+			uint64_t due = source_due_ms(src, iv, sp);
+			pthread_mutex_lock(&f->mu);
+			if (f->stop || f->seek_pending || wait_due(f, due))
+				continue; /* a message came first: look again */
+		}
+		if (!stepping && seekable && f->paused)
+			continue;
+		pthread_mutex_unlock(&f->mu);
+		struct frame *fr = source_next(src);
+		bool more = fr && deliver(f, fr);
+		pthread_mutex_lock(&f->mu);
+		if (!fr && f->o.hold) {
+			f->at_end = true; /* the last frame holds */
+			continue;
+		}
+		if (!more)
+			break;
+	}
+	f->finished = true;
+	pthread_mutex_unlock(&f->mu);
+	wake_reader(f); /* finished */
 	return NULL;
 }
 
@@ -230,6 +244,13 @@ struct feed *feed_start(const struct feed_opts *o)
 		free(f);
 		return NULL;
 	}
+	/* No SA_RESTART: the signal interrupts the read it is sent to. */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_wake;
+	sigemptyset(&sa.sa_mask);
+	sigaction(FEED_WAKE_SIGNAL, &sa, NULL);
+	source_set_cancel(o->source, &f->cancel);
 	pthread_mutex_init(&f->mu, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -243,7 +264,10 @@ struct feed *feed_start(const struct feed_opts *o)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
 		close(f->efd);
+		pthread_mutex_destroy(&f->mu);
+		pthread_cond_destroy(&f->cv);
 		free(f);
+		errno = rc;
 		return NULL;
 	}
 	return f;
@@ -255,15 +279,52 @@ void feed_stop(struct feed *f)
 		return;
 	pthread_mutex_lock(&f->mu);
 	f->stop = true;
+	f->cancel = 1;
+	bool finished = f->finished;
 	pthread_cond_broadcast(&f->cv);
 	pthread_mutex_unlock(&f->mu);
+	if (!finished)
+		pthread_kill(f->tid, FEED_WAKE_SIGNAL);
 	pthread_join(f->tid, NULL);
+	source_set_cancel(f->o.source, NULL);
 	frame_unref(f->latest);
-	frame_unref(f->prev);
+	frame_unref(f->posted);
 	close(f->efd);
 	pthread_mutex_destroy(&f->mu);
 	pthread_cond_destroy(&f->cv);
 	free(f);
+}
+
+void feed_wait(struct feed *f, const volatile sig_atomic_t *stop)
+{
+	sigset_t block, old;
+
+	/* The signals are let in only inside ppoll(), so one that comes
+	 * between the check and the wait is not lost. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	for (;;) {
+		pthread_mutex_lock(&f->mu);
+		bool done = f->finished;
+		pthread_mutex_unlock(&f->mu);
+		if (done || (stop && *stop))
+			break;
+		struct pollfd pfd = {f->efd, POLLIN, 0};
+		if (ppoll(&pfd, 1, NULL, &old) > 0)
+			feed_drain(f);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+int feed_result(struct feed *f)
+{
+	pthread_mutex_lock(&f->mu);
+	int r = f->result;
+	pthread_mutex_unlock(&f->mu);
+	return r;
 }
 
 struct frame *feed_latest(struct feed *f, uint64_t *seq)
@@ -274,6 +335,24 @@ struct frame *feed_latest(struct feed *f, uint64_t *seq)
 		*seq = f->seq;
 	pthread_mutex_unlock(&f->mu);
 	return fr;
+}
+
+bool feed_post_event(struct feed *f, const struct event *e)
+{
+	bool ok = false;
+
+	pthread_mutex_lock(&f->mu);
+	if (!f->posted)
+		f->posted = frame_new();
+	if (f->posted->nevents < FEED_MAX_POSTED) {
+		struct event *d = frame_add_event(f->posted);
+		if (d) {
+			frame_copy_event(f->posted, d, e);
+			ok = true;
+		}
+	}
+	pthread_mutex_unlock(&f->mu);
+	return ok;
 }
 
 int feed_fd(const struct feed *f)
@@ -290,25 +369,19 @@ void feed_drain(struct feed *f)
 
 void feed_status(struct feed *f, struct feed_status *st)
 {
+	struct source *src = f->o.source;
+
 	memset(st, 0, sizeof(*st));
 	pthread_mutex_lock(&f->mu);
-	st->replay = f->o.replay != NULL;
+	st->replay = src->recorded;
 	st->paused = f->paused;
 	st->at_end = f->at_end;
 	st->finished = f->finished;
 	st->speed = f->speed;
-	st->interval = f->interval;
+	st->interval = src->cadence_ms ? (double)src->cadence_ms / 1000.0 : f->interval;
 	st->position = f->position;
 	pthread_mutex_unlock(&f->mu);
-	if (f->o.sampler) {
-		for (size_t i = 0; i < sampler_nbackends(f->o.sampler); i++) {
-			uint64_t ms = sampler_busy_ms(f->o.sampler, i);
-			if (ms > st->busy_ms) {
-				st->busy_ms = ms;
-				st->busy_backend = sampler_backend_name(f->o.sampler, i);
-			}
-		}
-	}
+	st->busy_ms = source_busy_ms(src, &st->busy_backend);
 }
 
 static void control(struct feed *f, void (*set)(struct feed *, const void *), const void *arg)

@@ -1,36 +1,40 @@
-/* feed: runs the frame source — the live sampler, or a replay paced by its
- * recorded timestamps — on a thread of its own, writes every new frame to
- * the run's sink, and publishes the latest one. The dashboard reads it and
- * steers the feed only with control messages (interval, pause, step, speed,
- * seek): it never calls a backend. */
+/* feed: the one frame pipeline of every mode. On a thread of its own it takes
+ * frames from a source (live sampler or recording, through one interface),
+ * paces them, adds the events the dashboard posted, applies --gpus, writes
+ * every frame to the run's sink (--log, --json) and publishes the latest.
+ * The dashboard and, headless, the exporter read the latest frame; they steer
+ * the feed only with control messages (interval, pause, step, speed, seek). */
 #ifndef GPUR_FEED_H
 #define GPUR_FEED_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "backend/replay.h"
 #include "gpusel.h"
 #include "model/frame.h"
 #include "output/sink.h"
-#include "sampler.h"
+#include "source.h"
+#include "util/clock.h"
 
 struct feed_opts {
-	struct sampler *sampler;  /* live, or ... */
-	struct replay *replay;    /* ... a recording (borrowed) */
+	struct source *source;    /* borrowed */
 	const struct gpusel *sel; /* --gpus, or NULL */
-	struct sink *sink;        /* --log (borrowed), or NULL */
-	double interval;          /* seconds; replay: for records without usable ts_ms */
-	double speed;             /* replay pace, 0.25 .. 64 */
-	uint64_t count;           /* stop after this many frames (0: no limit) */
+	struct sink *sink;        /* --log / --json (borrowed), or NULL */
+	double interval;          /* seconds; a recording: for records without usable ts_ms */
+	double speed;             /* recorded pace, 0.25 .. 64 */
+	uint64_t count;           /* finish after this many frames (0: no limit) */
+	bool hold;                /* at the end of the source, hold the last frame (TUI) instead of finishing */
+	struct clock_virtual *virt; /* waits move this clock instead of sleeping, or NULL */
 };
 
 enum feed_seek { FEED_SEEK_START, FEED_SEEK_END };
 
 struct feed_status {
 	bool replay, paused, at_end, finished;
-	double speed, interval;
-	uint64_t position; /* frames published (replay: the record number, from 1) */
+	double speed;
+	double interval;   /* the live interval, or the recorded cadence when known */
+	uint64_t position; /* frames published (a recording: the record number, from 1) */
 	uint64_t busy_ms;  /* the longest a live backend has not answered */
 	const char *busy_backend;
 };
@@ -41,15 +45,27 @@ struct feed;
 struct feed *feed_start(const struct feed_opts *o);
 /* Stops and joins the thread. NULL is a no-op. */
 void feed_stop(struct feed *f);
+/* Blocks until the feed has finished (--count, the end of a recording when
+ * not held, stdout gone, a failure) or *stop is set by a signal handler
+ * (SIGINT, SIGTERM and SIGHUP are taken only while it waits). */
+void feed_wait(struct feed *f, const volatile sig_atomic_t *stop);
+/* 0, or 1 when the feed finished on a failure it has reported (a --gpus
+ * item that matches no GPU of the first frame). */
+int feed_result(struct feed *f);
 /* The latest frame (a reference the caller unrefs, NULL before the first)
  * and its sequence number, which grows with every publication. */
 struct frame *feed_latest(struct feed *f, uint64_t *seq);
+/* Puts a copy of e into the next frame (its gpu_index as in that frame
+ * before --gpus). At most FEED_MAX_POSTED wait; more are dropped (false). */
+#define FEED_MAX_POSTED 64
+bool feed_post_event(struct feed *f, const struct event *e);
 /* A descriptor that becomes readable when a frame is published; drain it
  * with feed_drain(). */
 int feed_fd(const struct feed *f);
 void feed_drain(struct feed *f);
 void feed_status(struct feed *f, struct feed_status *st);
-/* Controls, answered by the feed's thread. */
+/* Controls, answered by the feed's thread. Seeking and pausing apply to a
+ * recording; a live source goes on. */
 void feed_set_interval(struct feed *f, double seconds);
 void feed_set_paused(struct feed *f, bool paused);
 void feed_step(struct feed *f);

@@ -21,6 +21,7 @@
 #include "record/record_encode.h"
 #include "record/recorder.h"
 #include "sampler.h"
+#include "source.h"
 #include "tui/tui.h"
 #include "util/buf.h"
 #include "util/msg.h"
@@ -33,12 +34,12 @@
 
 volatile sig_atomic_t run_stop_requested;
 
-struct source {
+struct inputs {
 	struct clock_virtual *virt; /* GPUR_VIRTUAL_CLOCK_MS: no sleeping, exact steps */
 	struct replay *replay;
 	struct sampler *sampler;
 	struct sysstat *sysstat;
-	struct frame *held; /* replay: the frame being read into */
+	struct source *source; /* one of the two above, as the pipeline sees it */
 	const char *replay_path;
 };
 
@@ -92,7 +93,7 @@ static void sleep_until(uint64_t deadline_ns);
  * that hangs stalls only itself and a signal still ends gpur. None at all is
  * a runtime failure that says why, backend by backend. Returns 0, 1 when a
  * signal stopped detection, -1 when there is nothing to monitor. */
-static int open_live(const struct config *cfg, struct source *src, const struct backend_env *env,
+static int open_live(const struct config *cfg, struct inputs *src, const struct backend_env *env,
 		     const char *host)
 {
 	struct backend *all[8];
@@ -147,16 +148,6 @@ static int open_live(const struct config *cfg, struct source *src, const struct 
 	return 0;
 }
 
-/* The next frame (caller unrefs), or NULL at the end of a replay. */
-static struct frame *next_frame(struct source *src)
-{
-	if (src->sampler)
-		return sampler_tick(src->sampler);
-	if (replay_next(src->replay, src->held) != 1)
-		return NULL;
-	return frame_ref(src->held);
-}
-
 static void sleep_until(uint64_t deadline_ns)
 {
 	while (!run_stop_requested) {
@@ -181,103 +172,51 @@ static void print_table(const struct frame *f, const struct config *cfg)
 	buf_fini(&b);
 }
 
-/* A --gpus item that names no GPU of the first frame is a mistake worth
- * saying, not an empty screen. */
-static bool selection_matches(const struct gpusel *sel, const struct frame *f)
+/* Every mode runs the one frame pipeline (feed.c): the dashboard reads its
+ * latest frame; --once, --json and --headless wait for it to finish. */
+static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink *o, const struct gpusel *sel,
+			struct pidwant *want)
 {
-	const char *miss = sel ? gpusel_unmatched(sel, f) : NULL;
+	bool tui = cfg->mode == CLI_MODE_TUI, once = cfg->mode == CLI_MODE_ONCE;
+	uint64_t first_due = 0;
 
-	if (miss)
-		msg_error("--gpus: no GPU matches '%s' (%zu GPU%s here)", miss, f->ngpus, f->ngpus == 1 ? "" : "s");
-	return !miss;
-}
-
-static int run_once(const struct config *cfg, struct source *src, struct sink *o, const struct gpusel *sel)
-{
-	struct frame *f;
-
-	if (src->sampler) {
-		/* Detection took the first sample; the second, a short interval
-		 * later, measures the rates. */
-		double gap = cfg->interval_set ? cfg->interval : 0.1;
-		if (src->virt)
-			clock_virtual_advance(src->virt, (uint64_t)(gap * 1000.0 + 0.5));
-		else
-			sleep_until(clock_mono_ns() + (uint64_t)(gap * 1e9));
-		f = sampler_tick(src->sampler);
-	} else {
-		f = next_frame(src);
-	}
-	if (!selection_matches(sel, f)) {
-		frame_unref(f);
-		return 1;
-	}
-	if (sel)
-		gpusel_apply(sel, f);
-	sink_emit(o, f); /* --log, and the record itself with --json */
-	if (!cfg->json)
-		print_table(f, cfg);
-	frame_unref(f);
-	return 0;
-}
-
-static int run_stream(const struct config *cfg, struct source *src, struct sink *o, const struct gpusel *sel)
-{
-	uint64_t period = (uint64_t)(cfg->interval * 1e9);
-	uint64_t next = clock_mono_ns();
-	uint64_t polls = 0;
-
-	while (!run_stop_requested) {
-		if (src->replay)
-			frame_reset(src->held); /* one decoded record in memory at a time */
-		struct frame *f = next_frame(src);
-		if (!f)
-			break;
-		if (polls == 0 && !selection_matches(sel, f)) {
-			frame_unref(f);
-			return 1;
-		}
-		if (sel)
-			gpusel_apply(sel, f);
-		bool ok = sink_emit(o, f);
-		frame_unref(f);
-		if (!ok || (cfg->count && ++polls >= cfg->count))
-			break;
-		if (src->virt) {
-			clock_virtual_advance(src->virt, (uint64_t)(cfg->interval * 1000.0 + 0.5));
-		} else if (src->sampler) {
-			next += period;
-			uint64_t now = clock_mono_ns();
-			if (next < now)
-				next = now; /* late: no burst to catch up */
-			sleep_until(next);
-		}
-	}
-	return 0;
-}
-
-static int run_tui(const struct config *cfg, struct source *src, struct sink *o, const struct gpusel *sel,
-		   struct pidwant *want)
-{
+	/* Live, --once takes its second sample a short interval after the one
+	 * detection took, so that rates are measured. */
+	if (once)
+		first_due = (uint64_t)((cfg->interval_set ? cfg->interval : 0.1) * 1000.0 + 0.5);
+	in->source = in->replay ? source_replay(in->replay, !tui) : source_live(in->sampler, first_due);
 	struct feed_opts fo = {
-		.sampler = src->sampler,
-		.replay = src->replay,
+		.source = in->source,
 		.sel = sel,
 		.sink = o,
-		.interval = cfg->interval > 0 ? cfg->interval : 1.0,
+		.interval = tui && !(cfg->interval > 0) ? 1.0 : cfg->interval,
 		.speed = cfg->speed,
-		.count = cfg->count,
+		.count = once ? 1 : cfg->count,
+		.hold = tui,
+		.virt = in->virt,
 	};
 	struct feed *feed = feed_start(&fo);
 
 	if (!feed) {
-		msg_error("cannot start the dashboard's feed: %s", strerror(errno));
+		msg_error("cannot start the frame pipeline's thread: %s", strerror(errno));
 		return 1;
 	}
-	o->quiet = true; /* the dashboard owns the terminal; it shows failures itself */
-	int status = tui_run(cfg, feed, o, want);
+	int status = 0;
+	if (tui) {
+		o->quiet = true; /* the dashboard owns the terminal; it shows failures itself */
+		status = tui_run(cfg, feed, o, want);
+	} else {
+		feed_wait(feed, &run_stop_requested);
+	}
+		struct frame *last = feed_latest(feed, NULL);
+	int result = feed_result(feed);
 	feed_stop(feed);
 	o->quiet = false;
+	if (result)
+		status = result;
+	else if (once && last && !cfg->json)
+		print_table(last, cfg);
+	frame_unref(last);
 	return status;
 }
 
@@ -307,7 +246,7 @@ static bool replays_into_itself(const struct config *cfg)
 
 int run_main(const struct config *cfg)
 {
-	struct source src = {.replay_path = cfg->replay_path};
+	struct inputs src = {.replay_path = cfg->replay_path};
 	struct sink o;
 	struct gpusel *sel = NULL;
 	char err[1024];
@@ -348,7 +287,6 @@ int run_main(const struct config *cfg)
 			status = 1;
 			goto out;
 		}
-		src.held = frame_new();
 	} else {
 		int rc = open_live(cfg, &src, &env, host);
 		if (rc != 0) {
@@ -367,25 +305,12 @@ int run_main(const struct config *cfg)
 		recorder_set_cancel(o.log, &run_stop_requested);
 	if (o.json)
 		recorder_set_cancel(o.json, &run_stop_requested);
-	if (src.replay)
-		replay_set_cancel(src.replay, &run_stop_requested);
 	if (src.replay && replays_into_itself(cfg)) {
 		status = 2;
 		goto out;
 	}
 
-	switch (cfg->mode) {
-	case CLI_MODE_JSON:
-	case CLI_MODE_HEADLESS:
-		status = run_stream(cfg, &src, &o, sel);
-		break;
-	case CLI_MODE_ONCE:
-		status = run_once(cfg, &src, &o, sel);
-		break;
-	case CLI_MODE_TUI:
-		status = run_tui(cfg, &src, &o, sel, env.want);
-		break;
-	}
+	status = run_pipeline(cfg, &src, &o, sel, env.want);
 
 	if (o.log && recorder_dropped(o.log)) {
 		msg_error("%s: %llu of %llu records lost (last error: %s)", recorder_name(o.log),
@@ -403,7 +328,8 @@ int run_main(const struct config *cfg)
 				cfg->replay_path, (unsigned long long)st->skipped, st->skipped == 1 ? "" : "s",
 				st->skipped == 1 ? "was" : "were", (unsigned long long)st->oversized,
 				(unsigned long long)st->too_big);
-		if (st->read_error && !(st->read_error == -EINTR && run_stop_requested)) {
+		/* -EINTR: a read that waited for input, ended by a stop. */
+		if (st->read_error && st->read_error != -EINTR) {
 			msg_error("%s: read error after %llu records: %s", cfg->replay_path,
 				(unsigned long long)st->records, strerror(-st->read_error));
 			status = 1;
@@ -411,10 +337,10 @@ int run_main(const struct config *cfg)
 	}
 out:
 	sink_fini(&o);
+	source_free(src.source);
 	sampler_free(src.sampler);
 	sysstat_free(src.sysstat);
 	replay_free(src.replay);
-	frame_unref(src.held);
 	gpusel_free(sel);
 	return status;
 }

@@ -67,6 +67,7 @@ void frame_reset(struct frame *f)
 	memset(&f->system, 0, sizeof(f->system));
 	f->ngpus = f->nprocs = f->nevents = 0;
 	f->poll_us = 0;
+	f->seen = NULL;
 }
 
 static void *grow(void *arr, size_t *cap, size_t n, size_t size)

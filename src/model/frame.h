@@ -31,6 +31,16 @@ struct system_stats {
 
 enum frame_field { FRAME_F_TS, FRAME_F_HOST, FRAME_F_BACKEND, FRAME_F_DRIVER, FRAME_F_SYSTEM, FRAME_F__COUNT };
 
+/* What a GPU last read while it was ok, and when (ts_ms 0: never seen ok);
+ * gone_ms: the time of the poll that found it gone — the last moment the
+ * source saw it, the one "last seen" shows (0: not known). g keeps numbers
+ * only (its strings are NULL). */
+struct gpu_seen {
+	bool seen; /* false: never seen ok, the rest is zero */
+	uint64_t ts_ms, gone_ms;
+	struct gpu g;
+};
+
 struct frame {
 	uint64_t valid; /* bit (1 << enum frame_field) */
 	uint64_t ts_ms; /* wall clock, ms since the epoch */
@@ -46,6 +56,9 @@ struct frame {
 	/* Not recorded: what the dashboard shows about the source. */
 	uint64_t poll_us;      /* how long composing this frame took */
 	const char *cuda;      /* CUDA version for the header, or NULL */
+	/* For each GPU, its last ok readings (see model/seen.h), or NULL; in
+	 * the arena. Filled by the frame pipeline for lost/suspended GPUs. */
+	const struct gpu_seen *seen;
 	atomic_int refs;
 };
 

@@ -219,13 +219,13 @@ static void draw_gpu_compact(struct tui *t, const struct frame *f, size_t i, int
 		tui_text(t, y, x + 4 + namew, st == GPU_STATE_LOST ? "LOST" : "suspended", 10);
 		tui_attr(t, TC_CRIT, false);
 		/* Its last known readings, dimmed: what it was doing when it went. */
-		const struct tui_last *l = tui_last_known(t, known(g, GPU_F_DEVICE_ID) ? g->device_id : NULL);
+		const struct gpu_seen *l = f->seen && f->seen[i].seen ? &f->seen[i] : NULL;
 		tui_size(total, sizeof(total), known(g, GPU_F_MEM_TOTAL), g->mem_total_bytes);
 		if (l) {
 			char when[16] = "--:--:--", util[8] = "--", temp[8] = "--", pw[8] = "--";
-			time_t ts = (time_t)(l->ts_ms / 1000);
+			time_t ts = (time_t)((l->gone_ms ? l->gone_ms : l->ts_ms) / 1000);
 			struct tm tm;
-			if (l->ts_ms && localtime_r(&ts, &tm))
+			if ((l->gone_ms || l->ts_ms) && localtime_r(&ts, &tm))
 				strftime(when, sizeof(when), "%H:%M:%S", &tm);
 			if (gpu_has(&l->g, GPU_F_UTIL))
 				snprintf(util, sizeof(util), "%.0f%%", l->g.util_pct);

@@ -133,38 +133,6 @@ static void add_events(struct tui *t, const struct frame *f)
 	}
 }
 
-const struct tui_last *tui_last_known(const struct tui *t, const char *device_id)
-{
-	for (size_t i = 0; device_id && i < t->nlast; i++)
-		if (strcmp(t->last[i].id, device_id) == 0)
-			return &t->last[i];
-	return NULL;
-}
-
-/* Keeps the readings of every GPU that answered, for when it is lost. */
-static void remember_readings(struct tui *t, const struct frame *f)
-{
-	for (size_t i = 0; i < f->ngpus; i++) {
-		const struct gpu *g = &f->gpus[i];
-		if (!gpu_has(g, GPU_F_DEVICE_ID) || gpu_state(g) != GPU_STATE_OK || strlen(g->device_id) >= 128)
-			continue;
-		struct tui_last *l = NULL;
-		for (size_t k = 0; k < t->nlast && !l; k++)
-			if (strcmp(t->last[k].id, g->device_id) == 0)
-				l = &t->last[k];
-		if (!l) {
-			if (t->nlast >= FRAME_MAX_GPUS)
-				continue;
-			t->last = xreallocarray(t->last, t->nlast + 1, sizeof(*t->last));
-			l = &t->last[t->nlast++];
-			snprintf(l->id, sizeof(l->id), "%s", g->device_id);
-		}
-		l->g = *g;
-		l->g.name = l->g.device_id = l->g.parent_device_id = l->g.vendor = l->g.pci_bus_id = NULL;
-		l->ts_ms = frame_has(f, FRAME_F_TS) ? f->ts_ms : 0;
-	}
-}
-
 /* A new frame from the feed: history and events always; the screen only
  * when not paused. */
 static bool take_frame(struct tui *t)
@@ -177,9 +145,14 @@ static bool take_frame(struct tui *t)
 		return false;
 	}
 	t->seq = seq;
+	/* A recording's cadence is known from its first frame on: the
+	 * history covers the same span whatever it is. */
+	if (t->st.interval != t->hist_interval) {
+		history_set_capacity(t->hist, history_capacity(t->st.interval));
+		t->hist_interval = t->st.interval;
+	}
 	history_push(t->hist, f);
 	add_events(t, f);
-	remember_readings(t, f);
 	if (t->frozen) {
 		frame_unref(f);
 		return false;
@@ -564,6 +537,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 	load_settings(&t);
 	feed_status(feed, &t.st);
 	t.hist = history_new(history_capacity(t.st.interval));
+	t.hist_interval = t.st.interval;
 
 	scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
@@ -641,10 +615,10 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 			dirty = true;
 			last_frame = clock_mono_ns() / 1000000u;
 		}
-		if (t.st.finished && t.seq) {
+		if (t.st.finished && (t.seq || feed_result(feed))) {
 			feed_status(feed, &t.st);
 			if (t.st.finished)
-				break; /* --count reached */
+				break; /* --count reached, or nothing to show */
 		}
 		if (dirty) {
 			tui_draw(&t);
@@ -702,7 +676,6 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 	save_settings(&t);
 	frame_unref(t.frame);
 	free(t.view);
-	free(t.last);
 	history_free(t.hist);
 	canvas_free(&t);
 	if (t.statm_fd >= 0)

@@ -27,13 +27,6 @@ struct tui_event {
 	bool bad; /* gpu_lost, backend_lost */
 };
 
-/* The last readings of a GPU that were known, shown dimmed once it is lost. */
-struct tui_last {
-	char id[128];
-	struct gpu g; /* numbers only: its strings are not kept */
-	uint64_t ts_ms;
-};
-
 /* One cell of the canvas: a code point (or the right half of a wide one)
  * and its curses attributes, colour pair included. */
 struct canvas_cell {
@@ -87,8 +80,7 @@ struct tui {
 	size_t *view, nview, view_cap;
 	bool hidden_gpu[FRAME_MAX_GPUS];
 	struct history *hist;
-	struct tui_last *last;
-	size_t nlast;
+	double hist_interval; /* the interval the history was sized for */
 	struct tui_event events[TUI_EVENTS];
 	size_t nevents;
 	char status[256];
@@ -157,7 +149,6 @@ void tui_bar(struct tui *t, int y, int x, int w, double pct, enum tui_color c);
 void tui_size(char *buf, size_t n, bool known, uint64_t bytes);
 
 /* tui.c */
-const struct tui_last *tui_last_known(const struct tui *t, const char *device_id);
 
 /* draw.c */
 void tui_draw(struct tui *t);

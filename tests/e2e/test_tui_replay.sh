@@ -109,10 +109,28 @@ check "demo: the LOST GPU shows its last readings, with their time" \
 	screen_matches '^ 3 NVIDIA H100 80GB HBM3 +LOST +last seen [0-9]{2}:[0-9]{2}:[0-9]{2}: '
 check "demo: the LOST GPU shows no current bars" screen_lacks '^ 3 NVIDIA H100 80GB HBM3 +\['
 
-# Compact at 80x24 too.
+# Compact at 80x24 too. End jumps past every record the screen never drew:
+# the LOST GPU still says when the recording last saw it (record 148 at
+# 10:02:27), not when the screen last did (record 1, 10:00:00).
 tui_start 80 24 -- --replay "$SOURCE_DIR/share/demo/demo.jsonl"
 expect_screen 'q quit' "demo at 80x24"
 keys End
 expect_screen '^ 3 NVIDIA H100 .*LOST' "demo at 80x24, End: GPU 3 is LOST"
+check "demo, End: the LOST GPU was last seen at 10:02:27, as recorded" screen_matches '^ 3 NVIDIA .*LOST +last seen 10:02:27: '
+keys Home
+expect_screen '#1 ' "demo: Home after End"
+check "demo, Home: GPU 3 is ok again (the recording's start)" screen_lacks '^ 3 NVIDIA .*LOST'
+
+# The header says the recording's own cadence, and the history spans as
+# much time: a recording made every 0.1 s says "every 0.1s".
+for i in $(seq 0 399); do
+	printf '{"schema":1,"ts_ms":%d,"host":"fast","gpus":[{"name":"G","device_id":"GPU-f","state":"ok","util_pct":%d}],"processes":[]}\n' \
+		$((1764583200000 + 100 * i)) $((i % 100))
+done > "$T/fast.jsonl"
+tui_start 200 60 -- --replay "$T/fast.jsonl"
+expect_screen 'every 0\.1s' "a 0.1 s recording: the header says every 0.1s"
+expect_screen 'last [0-9]+ s, newest right' "a 0.1 s recording: the history axis"
+check "a 0.1 s recording: the history spans seconds, not 0.1 s per column as 1 s" \
+	screen_matches 'last (1[0-9]|[2-9]) s, newest right'
 
 finish
