@@ -106,7 +106,7 @@ static void read_plist(struct rd *rd, enum nvml_plist which, struct prows *pr)
 		return;
 	nvmlReturn_t r = sized(n, &c, stride, &count);
 	if (r != NVML_SUCCESS) {
-		nvml_took(rd, r, GPU_F__COUNT);
+		nvml_took(rd, r);
 		return;
 	}
 	for (unsigned i = 0; i < count; i++) {
@@ -148,7 +148,7 @@ static void read_putil(struct rd *rd, struct prows *pr)
 	if (r != NVML_SUCCESS) {
 		if (r == NVML_ERROR_NOT_SUPPORTED)
 			d->putil_unsupported = true;
-		nvml_took(rd, r, GPU_F__COUNT);
+		nvml_took(rd, r);
 		return;
 	}
 	unsigned long long newest = d->last_seen;
