@@ -47,7 +47,7 @@ struct nvml {
 	char notes[4][200];
 	size_t nnotes;
 	bool stride_fixed[NVML_PLIST__COUNT]; /* the list's stride was corrected */
-	bool stride_verified[NVML_PLIST__COUNT]; /* entries of running pids confirmed it */
+	bool stride_verified[NVML_PLIST__COUNT]; /* judged once with the pids' liveness */
 	char driver[NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE];
 	char cuda[16];
 	struct procinfo *pi;
