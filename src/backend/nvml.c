@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,30 +36,45 @@ enum outcome nvml_classify(nvmlReturn_t r)
 	}
 }
 
-/* Whether a getter for field may be called now. */
-bool nvml_may(const struct rd *rd, const void *fn, enum gpu_field field)
-{
-	return fn && rd->fatal == NV_OK && !(rd->d->unsupported >> field & 1u);
-}
-
-/* Records a getter's answer; true on success. */
-bool nvml_took(struct rd *rd, nvmlReturn_t r, enum gpu_field field)
+bool nvml_took(struct rd *rd, nvmlReturn_t r)
 {
 	enum outcome o = nvml_classify(r);
 
 	if (o == NV_OK)
 		return true;
-	if (o == NV_GPU_LOST || o == NV_LIB_LOST) {
-		if (rd->fatal == NV_OK || o == NV_LIB_LOST) {
-			rd->fatal = o;
-			rd->fatal_code = r;
-		}
-	} else if (r == NVML_ERROR_NOT_SUPPORTED || r == NVML_ERROR_FUNCTION_NOT_FOUND) {
-		rd->d->unsupported |= UINT64_C(1) << field;
+	if ((o == NV_GPU_LOST && rd->fatal == NV_OK) || o == NV_LIB_LOST) {
+		rd->fatal = o;
+		rd->fatal_code = r;
 	}
 	return false;
 }
 
+void nvml_note(struct nvml *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (n->nnotes >= sizeof(n->notes) / sizeof(n->notes[0]))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(n->notes[n->nnotes++], sizeof(n->notes[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* The notes go out from the backend's second poll on: gpur's detection
+ * takes (and drops) the frames of its first poll (src/run.c). */
+static void flush_notes(struct nvml *n, struct frame *f)
+{
+	if (n->polls++ == 0)
+		return;
+	for (size_t i = 0; i < n->nnotes; i++) {
+		struct event *e = frame_note(f, EVENT_NOTE, "%s", n->notes[i]);
+		if (e) {
+			e->backend = frame_str(f, "nvml");
+			e->valid |= UINT64_C(1) << EVENT_F_BACKEND;
+		}
+	}
+	n->nnotes = 0;
+}
 
 static void set_str(struct frame *f, struct gpu *g, enum gpu_field b, const char *s)
 {
@@ -67,67 +83,51 @@ static void set_str(struct frame *f, struct gpu *g, enum gpu_field b, const char
 	gpu_set(g, b);
 }
 
+/* The PCI address from what the resolved entry point filled: _v3 the
+ * current layout (busId at offset 36), _v2 and the plain one the old
+ * layout, whose 16-byte bus id sits at offset 0 (busIdLegacy now). */
+static bool read_pci(const struct nvml_lib *L, struct rd *rd, char out[16])
+{
+	nvmlPciInfo_t pci;
+	char id[NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE];
+
+	memset(&pci, 0, sizeof(pci));
+	if (!nvml_took(rd, L->get_pci_info(rd->h, &pci)))
+		return false;
+	if (L->pci_old_layout)
+		memcpy(id, pci.busIdLegacy, sizeof(pci.busIdLegacy));
+	else
+		memcpy(id, pci.busId, sizeof(pci.busId));
+	id[(L->pci_old_layout ? sizeof(pci.busIdLegacy) : sizeof(pci.busId)) - 1] = '\0';
+	return gpusel_pci_normalise(id, out);
+}
+
 /* Name, UUID, PCI address and the fields that do not change. */
 static void read_identity(struct nvml *n, struct nvml_dev *d, enum outcome *fatal)
 {
 	struct rd rd = {.n = n, .d = d, .h = d->h};
 	const struct nvml_lib *L = &n->lib;
 	struct gpu *s = &d->statics;
-	unsigned v, cur, pend;
-	nvmlPciInfo_t pci;
+	unsigned cur, pend;
 
 	memset(s, 0, sizeof(*s));
 	/* Strings from the library end where the buffer ends, whatever it wrote. */
-	if (nvml_may(&rd, L->get_name, GPU_F_NAME) &&
-	    nvml_took(&rd, L->get_name(d->h, d->name, sizeof(d->name)), GPU_F_NAME)) {
+	if (L->get_name && nvml_took(&rd, L->get_name(d->h, d->name, sizeof(d->name)))) {
 		d->name[sizeof(d->name) - 1] = '\0';
 		d->have_name = true;
 	}
-	if (nvml_may(&rd, L->get_uuid, GPU_F_DEVICE_ID) &&
-	    nvml_took(&rd, L->get_uuid(d->h, d->uuid, sizeof(d->uuid)), GPU_F_DEVICE_ID)) {
+	if (rd.fatal == NV_OK && L->get_uuid && nvml_took(&rd, L->get_uuid(d->h, d->uuid, sizeof(d->uuid)))) {
 		d->uuid[sizeof(d->uuid) - 1] = '\0';
 		d->have_uuid = d->uuid[0] != '\0';
 	}
-	if (nvml_may(&rd, L->get_pci_info, GPU_F_PCI_BUS_ID) && nvml_took(&rd, L->get_pci_info(d->h, &pci), GPU_F_PCI_BUS_ID)) {
-		pci.busId[sizeof(pci.busId) - 1] = '\0';
-		d->have_pci = gpusel_pci_normalise(pci.busId, d->pci);
-	}
+	if (rd.fatal == NV_OK && L->get_pci_info)
+		d->have_pci = read_pci(L, &rd, d->pci);
 	d->mig = false;
-	if (nvml_may(&rd, L->get_mig_mode, GPU_F_MIG_MODE) &&
-	    nvml_took(&rd, L->get_mig_mode(d->h, &cur, &pend), GPU_F_MIG_MODE)) {
+	if (rd.fatal == NV_OK && L->get_mig_mode && nvml_took(&rd, L->get_mig_mode(d->h, &cur, &pend))) {
 		s->mig_mode = d->mig = cur == NVML_DEVICE_MIG_ENABLE;
 		gpu_set(s, GPU_F_MIG_MODE);
 	}
-	if (nvml_may(&rd, L->get_temperature_threshold, GPU_F_TEMP_SLOWDOWN) &&
-	    nvml_took(&rd, L->get_temperature_threshold(d->h, NVML_TEMPERATURE_THRESHOLD_SLOWDOWN, &v), GPU_F_TEMP_SLOWDOWN)) {
-		s->temp_slowdown_c = v;
-		gpu_set(s, GPU_F_TEMP_SLOWDOWN);
-	}
-	if (nvml_may(&rd, L->get_temperature_threshold, GPU_F_TEMP_SHUTDOWN) &&
-	    nvml_took(&rd, L->get_temperature_threshold(d->h, NVML_TEMPERATURE_THRESHOLD_SHUTDOWN, &v), GPU_F_TEMP_SHUTDOWN)) {
-		s->temp_shutdown_c = v;
-		gpu_set(s, GPU_F_TEMP_SHUTDOWN);
-	}
-	if (nvml_may(&rd, L->get_max_clock_info, GPU_F_CLOCK_GFX_MAX) &&
-	    nvml_took(&rd, L->get_max_clock_info(d->h, NVML_CLOCK_GRAPHICS, &v), GPU_F_CLOCK_GFX_MAX)) {
-		s->clock_gfx_max_mhz = v;
-		gpu_set(s, GPU_F_CLOCK_GFX_MAX);
-	}
-	if (nvml_may(&rd, L->get_max_clock_info, GPU_F_CLOCK_MEM_MAX) &&
-	    nvml_took(&rd, L->get_max_clock_info(d->h, NVML_CLOCK_MEM, &v), GPU_F_CLOCK_MEM_MAX)) {
-		s->clock_mem_max_mhz = v;
-		gpu_set(s, GPU_F_CLOCK_MEM_MAX);
-	}
-	if (nvml_may(&rd, L->get_max_pcie_link_generation, GPU_F_PCIE_GEN_MAX) &&
-	    nvml_took(&rd, L->get_max_pcie_link_generation(d->h, &v), GPU_F_PCIE_GEN_MAX)) {
-		s->pcie_gen_max = v;
-		gpu_set(s, GPU_F_PCIE_GEN_MAX);
-	}
-	if (nvml_may(&rd, L->get_max_pcie_link_width, GPU_F_PCIE_WIDTH_MAX) &&
-	    nvml_took(&rd, L->get_max_pcie_link_width(d->h, &v), GPU_F_PCIE_WIDTH_MAX)) {
-		s->pcie_width_max = v;
-		gpu_set(s, GPU_F_PCIE_WIDTH_MAX);
-	}
+	nvml_getters_read(&rd, s, NVML_READ_STATIC);
 	*fatal = rd.fatal;
 }
 
@@ -162,175 +162,9 @@ static struct gpu *put_identity(struct frame *f, struct nvml_dev *d, size_t inde
 	return g;
 }
 
-static void read_memory(struct rd *rd, struct gpu *g)
-{
-	const struct nvml_lib *L = &rd->n->lib;
-
-	if (nvml_may(rd, L->get_memory_info_v2, GPU_F_MEM_USED)) {
-		nvmlMemory_v2_t m = {.version = nvmlMemory_v2};
-		nvmlReturn_t r = L->get_memory_info_v2(rd->h, &m);
-		if (r == NVML_SUCCESS) {
-			g->mem_total_bytes = m.total;
-			g->mem_used_bytes = m.used; /* reserved excluded */
-			g->valid |= UINT64_C(1) << GPU_F_MEM_TOTAL | UINT64_C(1) << GPU_F_MEM_USED;
-			return;
-		}
-		if (r != NVML_ERROR_ARGUMENT_VERSION_MISMATCH && r != NVML_ERROR_NOT_SUPPORTED &&
-		    r != NVML_ERROR_FUNCTION_NOT_FOUND && !nvml_took(rd, r, GPU_F_MEM_USED))
-			return;
-	}
-	if (rd->fatal == NV_OK && L->get_memory_info) {
-		nvmlMemory_t m;
-		if (nvml_took(rd, L->get_memory_info(rd->h, &m), GPU_F_MEM_TOTAL)) {
-			g->mem_total_bytes = m.total;
-			g->mem_used_bytes = m.used;
-			g->valid |= UINT64_C(1) << GPU_F_MEM_TOTAL | UINT64_C(1) << GPU_F_MEM_USED;
-		}
-	}
-}
-
-static void read_temperature(struct rd *rd, struct gpu *g)
-{
-	const struct nvml_lib *L = &rd->n->lib;
-	unsigned v;
-
-	/* TemperatureV first; where it is missing, unsupported or wants another
-	 * struct version, the older getter (as for the memory getters). */
-	bool have = false;
-	if (L->get_temperature_v && !rd->d->tempv_unsupported && rd->fatal == NV_OK) {
-		nvmlTemperature_t t = {.version = nvmlTemperature_v1, .sensorType = NVML_TEMPERATURE_GPU};
-		nvmlReturn_t r = L->get_temperature_v(rd->h, &t);
-		if (r == NVML_SUCCESS) {
-			g->temp_c = t.temperature;
-			gpu_set(g, GPU_F_TEMP);
-			have = true;
-		} else if (r == NVML_ERROR_NOT_SUPPORTED || r == NVML_ERROR_FUNCTION_NOT_FOUND ||
-			   r == NVML_ERROR_ARGUMENT_VERSION_MISMATCH) {
-			rd->d->tempv_unsupported = true;
-		} else {
-			nvml_took(rd, r, GPU_F__COUNT);
-		}
-	}
-	if (!have && nvml_may(rd, L->get_temperature, GPU_F_TEMP) &&
-	    nvml_took(rd, L->get_temperature(rd->h, NVML_TEMPERATURE_GPU, &v), GPU_F_TEMP)) {
-		g->temp_c = v;
-		gpu_set(g, GPU_F_TEMP);
-	}
-	if (nvml_may(rd, L->get_field_values, GPU_F_TEMP_MEM)) {
-		nvmlFieldValue_t fv;
-		memset(&fv, 0, sizeof(fv));
-		fv.fieldId = NVML_FI_DEV_MEMORY_TEMP;
-		if (nvml_took(rd, L->get_field_values(rd->h, 1, &fv), GPU_F_TEMP_MEM)) {
-			long long t = 0;
-			bool ok = fv.nvmlReturn == NVML_SUCCESS;
-			switch (fv.valueType) {
-			case NVML_VALUE_TYPE_UNSIGNED_INT: t = fv.value.uiVal; break;
-			case NVML_VALUE_TYPE_SIGNED_INT: t = fv.value.siVal; break;
-			case NVML_VALUE_TYPE_UNSIGNED_LONG_LONG: t = (long long)fv.value.ullVal; break;
-			case NVML_VALUE_TYPE_SIGNED_LONG_LONG: t = fv.value.sllVal; break;
-			default: ok = false;
-			}
-			if (ok && t > -273 && t < 1000) {
-				g->temp_mem_c = t;
-				gpu_set(g, GPU_F_TEMP_MEM);
-			} else if (fv.nvmlReturn == NVML_ERROR_NOT_SUPPORTED) {
-				rd->d->unsupported |= UINT64_C(1) << GPU_F_TEMP_MEM;
-			}
-		}
-	}
-}
-
 static void read_gpu(struct nvml *n, struct nvml_dev *d, struct gpu *g, struct rd *rd)
 {
-	const struct nvml_lib *L = &n->lib;
-	unsigned v, v2;
-	unsigned long long u64;
-	int ps;
-
-	if (nvml_may(rd, L->get_performance_state, GPU_F_PSTATE) &&
-	    nvml_took(rd, L->get_performance_state(d->h, &ps), GPU_F_PSTATE) && ps >= 0 && ps <= 15) {
-		g->pstate = (uint64_t)ps;
-		gpu_set(g, GPU_F_PSTATE);
-	}
-	/* Utilisation and the codecs are not available in MIG mode. */
-	if (!d->mig && nvml_may(rd, L->get_utilization_rates, GPU_F_UTIL)) {
-		nvmlUtilization_t u;
-		if (nvml_took(rd, L->get_utilization_rates(d->h, &u), GPU_F_UTIL) && u.gpu <= 100 && u.memory <= 100) {
-			g->util_pct = u.gpu;
-			g->mem_util_pct = u.memory;
-			g->valid |= UINT64_C(1) << GPU_F_UTIL | UINT64_C(1) << GPU_F_MEM_UTIL;
-		}
-	}
-	read_memory(rd, g);
-	read_temperature(rd, g);
-	if (nvml_may(rd, L->get_power_usage, GPU_F_POWER) && nvml_took(rd, L->get_power_usage(d->h, &v), GPU_F_POWER)) {
-		g->power_w = v / 1000.0;
-		gpu_set(g, GPU_F_POWER);
-	}
-	if (nvml_may(rd, L->get_enforced_power_limit, GPU_F_POWER_LIMIT) &&
-	    nvml_took(rd, L->get_enforced_power_limit(d->h, &v), GPU_F_POWER_LIMIT)) {
-		g->power_limit_w = v / 1000.0;
-		gpu_set(g, GPU_F_POWER_LIMIT);
-	}
-	if (nvml_may(rd, L->get_total_energy_consumption, GPU_F_ENERGY) &&
-	    nvml_took(rd, L->get_total_energy_consumption(d->h, &u64), GPU_F_ENERGY)) {
-		g->energy_j = (double)u64 / 1000.0;
-		gpu_set(g, GPU_F_ENERGY);
-	}
-	if (nvml_may(rd, L->get_fan_speed, GPU_F_FAN_PCT) && nvml_took(rd, L->get_fan_speed(d->h, &v), GPU_F_FAN_PCT) && v <= 100) {
-		g->fan_pct = v;
-		gpu_set(g, GPU_F_FAN_PCT);
-	}
-	if (nvml_may(rd, L->get_fan_speed_rpm, GPU_F_FAN_RPM)) {
-		nvmlFanSpeedInfo_t fs = {.version = nvmlFanSpeedInfo_v1, .fan = 0};
-		if (nvml_took(rd, L->get_fan_speed_rpm(d->h, &fs), GPU_F_FAN_RPM)) {
-			g->fan_rpm = fs.speed;
-			gpu_set(g, GPU_F_FAN_RPM);
-		}
-	}
-	if (nvml_may(rd, L->get_clock_info, GPU_F_CLOCK_GFX) &&
-	    nvml_took(rd, L->get_clock_info(d->h, NVML_CLOCK_GRAPHICS, &v), GPU_F_CLOCK_GFX)) {
-		g->clock_gfx_mhz = v;
-		gpu_set(g, GPU_F_CLOCK_GFX);
-	}
-	if (nvml_may(rd, L->get_clock_info, GPU_F_CLOCK_MEM) &&
-	    nvml_took(rd, L->get_clock_info(d->h, NVML_CLOCK_MEM, &v), GPU_F_CLOCK_MEM)) {
-		g->clock_mem_mhz = v;
-		gpu_set(g, GPU_F_CLOCK_MEM);
-	}
-	if (!d->mig && nvml_may(rd, L->get_encoder_utilization, GPU_F_ENC) &&
-	    nvml_took(rd, L->get_encoder_utilization(d->h, &v, &v2), GPU_F_ENC) && v <= 100) {
-		g->enc_pct = v;
-		gpu_set(g, GPU_F_ENC);
-	}
-	if (!d->mig && nvml_may(rd, L->get_decoder_utilization, GPU_F_DEC) &&
-	    nvml_took(rd, L->get_decoder_utilization(d->h, &v, &v2), GPU_F_DEC) && v <= 100) {
-		g->dec_pct = v;
-		gpu_set(g, GPU_F_DEC);
-	}
-	if (nvml_may(rd, L->get_curr_pcie_link_generation, GPU_F_PCIE_GEN) &&
-	    nvml_took(rd, L->get_curr_pcie_link_generation(d->h, &v), GPU_F_PCIE_GEN)) {
-		g->pcie_gen = v;
-		gpu_set(g, GPU_F_PCIE_GEN);
-	}
-	if (nvml_may(rd, L->get_curr_pcie_link_width, GPU_F_PCIE_WIDTH) &&
-	    nvml_took(rd, L->get_curr_pcie_link_width(d->h, &v), GPU_F_PCIE_WIDTH)) {
-		g->pcie_width = v;
-		gpu_set(g, GPU_F_PCIE_WIDTH);
-	}
-	if (nvml_may(rd, L->get_total_ecc_errors, GPU_F_ECC_UNCORRECTED) &&
-	    nvml_took(rd, L->get_total_ecc_errors(d->h, NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_VOLATILE_ECC, &u64),
-		 GPU_F_ECC_UNCORRECTED) &&
-	    u64 < (UINT64_C(1) << 62)) {
-		g->ecc_errors_uncorrected = u64;
-		gpu_set(g, GPU_F_ECC_UNCORRECTED);
-	}
-	if (nvml_may(rd, L->get_clocks_event_reasons, GPU_F_THROTTLE) &&
-	    nvml_took(rd, L->get_clocks_event_reasons(d->h, &u64), GPU_F_THROTTLE)) {
-		/* NVML's reason bits 0x1..0x100 are gpur's names in order. */
-		g->throttle = (uint32_t)(u64 & ((1u << GPU_THROTTLE__COUNT) - 1));
-		gpu_set(g, GPU_F_THROTTLE);
-	}
+	nvml_getters_read(rd, g, NVML_READ_POLL);
 	/* Sizes and limits stay known for a GPU that gets lost later. */
 	if (gpu_has(g, GPU_F_MEM_TOTAL)) {
 		d->statics.mem_total_bytes = g->mem_total_bytes;
@@ -350,25 +184,25 @@ static void read_mig(struct nvml *n, struct nvml_dev *d, struct frame *f, struct
 	unsigned max = 0;
 
 	if (!L->get_max_mig_device_count || !L->get_mig_device_handle_by_index ||
-	    !nvml_took(prd, L->get_max_mig_device_count(d->h, &max), GPU_F__COUNT))
+	    !nvml_took(prd, L->get_max_mig_device_count(d->h, &max)))
 		return;
 	for (unsigned i = 0; i < max && i < 64 && prd->fatal == NV_OK; i++) {
 		nvmlDevice_t mh;
 		nvmlReturn_t r = L->get_mig_device_handle_by_index(d->h, i, &mh);
 		if (r == NVML_ERROR_NOT_FOUND)
 			continue; /* an empty slot */
-		if (!nvml_took(prd, r, GPU_F__COUNT))
+		if (!nvml_took(prd, r))
 			continue;
 		struct nvml_dev mig = {.h = mh};
 		struct rd rd = {.n = n, .d = &mig, .h = mh};
 		struct gpu *g = frame_add_gpu(f);
 		if (!g)
 			return;
-		if (L->get_name && nvml_took(&rd, L->get_name(mh, mig.name, sizeof(mig.name)), GPU_F__COUNT)) {
+		if (L->get_name && nvml_took(&rd, L->get_name(mh, mig.name, sizeof(mig.name)))) {
 			mig.name[sizeof(mig.name) - 1] = '\0';
 			set_str(f, g, GPU_F_NAME, mig.name);
 		}
-		bool have_uuid = L->get_uuid && nvml_took(&rd, L->get_uuid(mh, mig.uuid, sizeof(mig.uuid)), GPU_F__COUNT);
+		bool have_uuid = L->get_uuid && nvml_took(&rd, L->get_uuid(mh, mig.uuid, sizeof(mig.uuid)));
 		mig.uuid[sizeof(mig.uuid) - 1] = '\0';
 		if (have_uuid && mig.uuid[0]) {
 			set_str(f, g, GPU_F_DEVICE_ID, mig.uuid);
@@ -384,7 +218,7 @@ static void read_mig(struct nvml *n, struct nvml_dev *d, struct frame *f, struct
 		set_str(f, g, GPU_F_VENDOR, "nvidia");
 		g->state = GPU_STATE_OK;
 		gpu_set(g, GPU_F_STATE);
-		read_memory(&rd, g);
+		nvml_getters_read(&rd, g, NVML_READ_MEMORY);
 		size_t index = f->ngpus - 1;
 		nvml_device_processes(&rd, f, index, false);
 		if (rd.fatal != NV_OK) {
@@ -411,15 +245,26 @@ static int enumerate_fresh(struct nvml *n, struct nvml_dev **out, size_t *nout, 
 	if (count > FRAME_MAX_GPUS)
 		count = FRAME_MAX_GPUS;
 	struct nvml_dev *fresh = xcalloc(count ? count : 1, sizeof(*fresh));
+	size_t nfresh = 0;
 	for (unsigned i = 0; i < count; i++) {
-		struct nvml_dev *d = &fresh[i];
+		struct nvml_dev *d = &fresh[nfresh];
 		enum outcome fatal = NV_OK;
+		memset(d, 0, sizeof(*d));
 		r = L->get_handle_by_index(i, &d->h);
 		if (nvml_classify(r) == NV_LIB_LOST) {
 			snprintf(err, errlen, "nvmlDeviceGetHandleByIndex(%u) failed: %s", i,
 				 nvml_lib_strerror(L, r, msg, sizeof(msg)));
 			free(fresh);
 			return -ENODEV;
+		}
+		if (r == NVML_ERROR_NO_PERMISSION) {
+			/* Counted but not ours to open (cgroup device rules, a
+			 * container given other GPUs): left out, not lost. */
+			if (!(n->refused_said >> (i < 63 ? i : 63) & 1u))
+				nvml_note(n, "nvml: GPU %u is not accessible to this process (%s); left out", i,
+					  nvml_lib_strerror(L, r, msg, sizeof(msg)));
+			n->refused_said |= UINT64_C(1) << (i < 63 ? i : 63);
+			continue;
 		}
 		if (r == NVML_SUCCESS)
 			read_identity(n, d, &fatal);
@@ -429,9 +274,11 @@ static int enumerate_fresh(struct nvml *n, struct nvml_dev **out, size_t *nout, 
 			return -ENODEV;
 		}
 		d->lost = r != NVML_SUCCESS || fatal == NV_GPU_LOST;
+		nfresh++;
 	}
+	n->counted = count;
 	*out = fresh;
-	*nout = count;
+	*nout = nfresh;
 	return 0;
 }
 
@@ -571,6 +418,8 @@ static int nvml_open(struct backend *b, const struct backend_env *env)
 		return -ENODEV;
 	}
 	if (enumerate(n, err, sizeof(err)) != 0 || n->ndev == 0) {
+		if (n->ndev == 0 && !err[0] && n->counted)
+			snprintf(err, sizeof(err), "none of the %u NVIDIA GPUs is accessible to this process", n->counted);
 		fail_open(b, n, n->ndev == 0 && !err[0] ? "no NVIDIA GPU (NVML reports 0 devices)" : err);
 		nvml_close(b);
 		return -ENODEV;
@@ -650,8 +499,9 @@ static int nvml_poll(struct backend *b, struct frame *f)
 	}
 	if (n->cuda[0])
 		f->cuda = frame_str(f, n->cuda);
-	if ((count > FRAME_MAX_GPUS ? FRAME_MAX_GPUS : count) != n->ndev) {
-		backend_fail(b, "the GPU count changed from %zu to %u", n->ndev, count);
+	flush_notes(n, f);
+	if ((count > FRAME_MAX_GPUS ? FRAME_MAX_GPUS : count) != n->counted) {
+		backend_fail(b, "the GPU count changed from %u to %u", n->counted, count);
 		return -ENODEV;
 	}
 	return 0;

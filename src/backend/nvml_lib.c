@@ -157,6 +157,7 @@ int nvml_lib_open(struct nvml_lib *lib, char *err, size_t errlen)
 		memcpy((char *)lib + s->off, &p, sizeof(p));
 	}
 	resolve_plists(lib);
+	lib->pci_old_layout = lib->get_pci_info && !sym(lib->dl, "nvmlDeviceGetPciInfo_v3");
 	return 0;
 }
 

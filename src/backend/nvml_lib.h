@@ -59,6 +59,8 @@ struct nvml_lib {
 	/* Process lists; plist_stride is the entry size of the resolved symbol. */
 	nvmlReturn_t (*plist[NVML_PLIST__COUNT])(nvmlDevice_t, unsigned int *, void *);
 	size_t plist_stride[NVML_PLIST__COUNT];
+	/* get_pci_info is _v2 or plain: the old layout, bus id at offset 0. */
+	bool pci_old_layout;
 };
 
 /* Loads NVML: $GPUR_NVML_LIBRARY (no fallback when set), else the loader's

@@ -20,9 +20,9 @@ struct nvml_dev {
 	char uuid[NVML_DEVICE_UUID_V2_BUFFER_SIZE], name[NVML_DEVICE_NAME_V2_BUFFER_SIZE], pci[16];
 	bool have_uuid, have_name, have_pci;
 	struct gpu statics;     /* thresholds, maxima: read once */
-	uint64_t unsupported;   /* bit (1 << gpu_field): the getter said NOT_SUPPORTED */
+	uint64_t never;         /* bit k: getter k of nvml_getters.c answered "never" */
+	unsigned plist_never;   /* bit (1 << nvml_plist): that list answered "never" */
 	bool putil_unsupported;
-	bool tempv_unsupported;  /* nvmlDeviceGetTemperatureV refused: use the old getter */
 	unsigned long long last_seen; /* newest process-utilisation sample */
 	char id[128];           /* the device_id first reported: kept for the backend's life */
 };
@@ -40,6 +40,14 @@ struct nvml {
 	struct nvml_lib lib;
 	struct nvml_dev *dev;
 	size_t ndev;
+	unsigned counted;    /* nvmlDeviceGetCount at enumeration, refused GPUs included */
+	uint64_t refused_said; /* bit i: GPU i's NO_PERMISSION was noted */
+	/* Notes for the next frame (a refused GPU, a corrected stride), each said once. */
+	char notes[4][200];
+	size_t nnotes;
+	unsigned long polls;
+	bool stride_fixed[NVML_PLIST__COUNT]; /* the list's stride was corrected */
+	bool stride_verified[NVML_PLIST__COUNT]; /* judged once with the pids' liveness */
 	char driver[NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE];
 	char cuda[16];
 	/* Slow reads: the thread touches only slow_dev, under mu, and leaves
@@ -70,11 +78,23 @@ struct rd {
 
 /* Sorts an NVML answer into what it means for the poll. */
 enum outcome nvml_classify(nvmlReturn_t r);
-/* Whether a getter for field may be called now. */
-bool nvml_may(const struct rd *rd, const void *fn, enum gpu_field field);
-/* Records a getter's answer (a lost GPU, a failed library, an unsupported
- * getter); true on success. */
-bool nvml_took(struct rd *rd, nvmlReturn_t r, enum gpu_field field);
+/* Records an answer that is a lost GPU or a failed library in rd; true on
+ * success. */
+bool nvml_took(struct rd *rd, nvmlReturn_t r);
+/* Whether an answer means "never on this device": NOT_SUPPORTED,
+ * INVALID_ARGUMENT, FUNCTION_NOT_FOUND, ARGUMENT_VERSION_MISMATCH. */
+bool nvml_never(nvmlReturn_t r);
+/* Queues a one-line note for the next frame (dropped when 4 are waiting). */
+__attribute__((format(printf, 2, 3))) void nvml_note(struct nvml *n, const char *fmt, ...);
+
+/* nvml_getters.c: reads every table getter flagged in `which` for rd's
+ * device into g (NVML_READ_STATIC: thresholds and maxima, once per
+ * enumeration; NVML_READ_POLL: the readings; NVML_READ_MEMORY: memory only,
+ * for MIG instances), skipping those remembered as "never" for it. */
+#define NVML_READ_POLL 1u
+#define NVML_READ_STATIC 2u
+#define NVML_READ_MEMORY 4u
+void nvml_getters_read(struct rd *rd, struct gpu *g, unsigned which);
 /* nvml_slow.c: PCIe throughput (~20 ms a call) on a thread of its own. */
 /* First round now (so the first frames have it), then one every
  * NVML_SLOW_PERIOD_MS on a thread. */

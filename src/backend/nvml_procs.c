@@ -1,6 +1,8 @@
 /* nvml_procs: the processes of an NVIDIA device — compute, graphics and MPS
  * lists merged per pid (kind "both" when in two), per-process utilisation
  * from samples newer than the last seen, /proc details per pid. */
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,21 +53,40 @@ static nvmlReturn_t call(const struct sized_call *c, unsigned *count, void *buf)
 	return c->plist ? c->plist(c->h, count, buf) : c->putil(c->h, buf, count, c->last_seen);
 }
 
+/* The largest entry any of these calls is known to write: every buffer is
+ * sized for this many bytes per entry passed, so a wrong guess of the
+ * process-list stride can mis-read but never overflow. */
+#define NVML_ENTRY_MAX 32u
+_Static_assert(sizeof(nvmlProcessDetail_v1_t) <= NVML_ENTRY_MAX && sizeof(nvmlProcessUtilizationSample_t) <= NVML_ENTRY_MAX,
+	       "NVML_ENTRY_MAX covers every entry");
+
+/* Passes room for `want` entries (of NVML_ENTRY_MAX bytes, zeroed so that
+ * what the library did not write reads as no entry). */
+static unsigned prepare(struct nvml *n, size_t want)
+{
+	if (n->pbuf_cap < want * NVML_ENTRY_MAX) {
+		n->pbuf_cap = want * NVML_ENTRY_MAX;
+		n->pbuf = xreallocarray(n->pbuf, n->pbuf_cap, 1);
+	}
+	memset(n->pbuf, 0, n->pbuf_cap);
+	return (unsigned)(n->pbuf_cap / NVML_ENTRY_MAX);
+}
+
 /* NVIDIA's sizing protocol: ask with no buffer; on INSUFFICIENT_SIZE (or a
  * count with SUCCESS) allocate that many plus slack, since processes start
  * between the calls, and ask again. Once a buffer exists (the lists before
  * left one), the first call passes it: one call instead of two when the
  * processes fit, the protocol when they do not. Returns the last answer;
  * *valid is the number of entries in n->pbuf that the library filled, never
- * more than the buffer held (the library's count is not trusted). */
-static nvmlReturn_t sized(struct nvml *n, const struct sized_call *c, size_t stride, unsigned *valid)
+ * more than the count passed (the library's count is not trusted). */
+static nvmlReturn_t sized(struct nvml *n, const struct sized_call *c, unsigned *valid)
 {
 	unsigned count = 0;
 	nvmlReturn_t r;
 
 	*valid = 0;
-	if (n->pbuf_cap >= stride) {
-		unsigned passed = (unsigned)(n->pbuf_cap / stride);
+	if (n->pbuf_cap >= NVML_ENTRY_MAX) {
+		unsigned passed = prepare(n, 0);
 		count = passed;
 		r = call(c, &count, n->pbuf);
 		if (r == NVML_SUCCESS) {
@@ -78,12 +99,7 @@ static nvmlReturn_t sized(struct nvml *n, const struct sized_call *c, size_t str
 		r = call(c, &count, NULL);
 	}
 	for (int tries = 0; (r == NVML_ERROR_INSUFFICIENT_SIZE || (r == NVML_SUCCESS && count)) && tries < 4; tries++) {
-		size_t want = (count > FRAME_MAX_PROCESSES ? FRAME_MAX_PROCESSES : count) + 8;
-		if (n->pbuf_cap < want * stride) {
-			n->pbuf_cap = want * stride;
-			n->pbuf = xreallocarray(n->pbuf, n->pbuf_cap, 1);
-		}
-		unsigned passed = (unsigned)(n->pbuf_cap / stride);
+		unsigned passed = prepare(n, (count > FRAME_MAX_PROCESSES ? FRAME_MAX_PROCESSES : count) + 8);
 		count = passed;
 		r = call(c, &count, n->pbuf);
 		if (r == NVML_SUCCESS) {
@@ -94,21 +110,76 @@ static nvmlReturn_t sized(struct nvml *n, const struct sized_call *c, size_t str
 	return r;
 }
 
+/* How well entries read at `stride` look like processes: 2 per entry with
+ * a pid in range and a believable memory figure, 1 more when the pid is
+ * running (checked only when `running`; EPERM is running too). */
+static unsigned plausibility(const unsigned char *buf, unsigned count, size_t stride, bool running)
+{
+	unsigned score = 0;
+
+	for (unsigned i = 0; i < count; i++) {
+		unsigned pid;
+		unsigned long long mem;
+		memcpy(&pid, buf + i * stride, sizeof(pid));
+		memcpy(&mem, buf + i * stride + 8, sizeof(mem));
+		if (pid == 0 || pid > NVML_PID_MAX || (mem != NVML_VALUE_NOT_AVAILABLE && mem > (1ULL << 48)))
+			continue;
+		score += 2;
+		if (running && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
+			score++;
+	}
+	return score;
+}
+
+/* The 535-series ABI break: _v3 entries are 24 or 32 bytes and which one is
+ * a guess (nvml_lib.c). With two entries or more the data tells: entries
+ * read at the wrong stride have pids of 0, of 0xFFFFFFFF (an instance id),
+ * of processes that do not run, or absurd memory. The stride that reads
+ * better wins, is kept for the library's life and is said once. */
+static void check_stride(struct nvml *n, enum nvml_plist which, unsigned count)
+{
+	size_t *stride = &n->lib.plist_stride[which];
+	size_t alt = *stride == sizeof(nvmlProcessInfo_t)        ? sizeof(nvmlProcessDetail_v1_t)
+		     : *stride == sizeof(nvmlProcessDetail_v1_t) ? sizeof(nvmlProcessInfo_t)
+								 : 0;
+
+	if (!alt || count < 2 || n->stride_fixed[which])
+		return;
+	bool running = !n->stride_verified[which];
+	unsigned guess = plausibility(n->pbuf, count, *stride, running);
+	if (guess == count * (running ? 3u : 2u)) {
+		n->stride_verified[which] = true;
+		return;
+	}
+	unsigned other = plausibility(n->pbuf, count, alt, running);
+	if (other <= guess) {
+		n->stride_verified[which] = true; /* judged with the pids: range checks from now */
+		return;
+	}
+	nvml_note(n, "nvml: the process list entries are %zu bytes, not the %zu expected; reading them as %zu",
+		  alt, *stride, alt);
+	*stride = alt;
+	n->stride_fixed[which] = true;
+}
+
 /* One process list (compute, graphics or MPS) merged into pr. */
 static void read_plist(struct rd *rd, enum nvml_plist which, struct prows *pr)
 {
 	struct nvml *n = rd->n;
 	struct sized_call c = {.plist = n->lib.plist[which], .h = rd->h};
-	size_t stride = n->lib.plist_stride[which];
 	unsigned count;
 
-	if (!c.plist || rd->fatal != NV_OK)
+	if (!c.plist || rd->fatal != NV_OK || (rd->d->plist_never >> which & 1u))
 		return;
-	nvmlReturn_t r = sized(n, &c, stride, &count);
+	nvmlReturn_t r = sized(n, &c, &count);
 	if (r != NVML_SUCCESS) {
-		nvml_took(rd, r, GPU_F__COUNT);
+		if (nvml_never(r))
+			rd->d->plist_never |= 1u << which;
+		nvml_took(rd, r);
 		return;
 	}
+	check_stride(n, which, count);
+	size_t stride = n->lib.plist_stride[which];
 	for (unsigned i = 0; i < count; i++) {
 		const unsigned char *e = n->pbuf + i * stride;
 		unsigned pid;
@@ -140,15 +211,15 @@ static void read_putil(struct rd *rd, struct prows *pr)
 
 	if (!c.putil || d->mig || d->putil_unsupported || rd->fatal != NV_OK || !pr->n)
 		return;
-	nvmlReturn_t r = sized(n, &c, sizeof(nvmlProcessUtilizationSample_t), &count);
+	nvmlReturn_t r = sized(n, &c, &count);
 	if (r == NVML_ERROR_NOT_FOUND) {
 		count = 0;
 		r = NVML_SUCCESS;
 	}
 	if (r != NVML_SUCCESS) {
-		if (r == NVML_ERROR_NOT_SUPPORTED)
+		if (nvml_never(r))
 			d->putil_unsupported = true;
-		nvml_took(rd, r, GPU_F__COUNT);
+		nvml_took(rd, r);
 		return;
 	}
 	unsigned long long newest = d->last_seen;

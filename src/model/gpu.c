@@ -43,7 +43,7 @@ const struct field GPU_FIELDS[] = {
 	F64("power_w", power_w, GPU_F_POWER, 0, 1e6, R, "DCGM_FI_DEV_POWER_USAGE", "power draw (W)"),
 	F64("power_limit_w", power_limit_w, GPU_F_POWER_LIMIT, 0, 1e6, 0, NULL, "power limit (W)"),
 	F64("energy_j", energy_j, GPU_F_ENERGY, 0, DBL_MAX, R, NULL, "energy since driver load (J)"),
-	PCT("fan_pct", fan_pct, GPU_F_FAN_PCT, NULL, "fan 0 speed (%)"),
+	F64("fan_pct", fan_pct, GPU_F_FAN_PCT, 0, 1000, R, NULL, "fan 0 speed (%; NVIDIA allows over 100)"),
 	U64("fan_rpm", fan_rpm, GPU_F_FAN_RPM, 0, 1e6, R, NULL, "fan 0 speed (RPM)"),
 	U64("clock_gfx_mhz", clock_gfx_mhz, GPU_F_CLOCK_GFX, 0, 1e6, R, "DCGM_FI_DEV_SM_CLOCK",
 	    "graphics clock (MHz)"),

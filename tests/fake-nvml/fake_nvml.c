@@ -4,7 +4,8 @@
  * so a bug in gpur shows up here as it would on a real driver.
  * Variants (compile-time): FAKE_MODERN (everything), FAKE_CUDA13 (without
  * the getters CUDA 13 deprecated), FAKE_LEGACY (old entry points only),
- * FAKE_CC32 (the 32-byte _v3 process stride), FAKE_MINIMAL (the five
+ * FAKE_CC32 (the 32-byte _v3 process stride), FAKE_WRONG32 (32-byte _v3
+ * entries from a library whose symbols say 24), FAKE_MINIMAL (the five
  * required symbols). See tests/fake-nvml/README.md for the scenario format. */
 #include <errno.h>
 #include <jansson.h>
@@ -31,6 +32,68 @@ static const char *const ERRORS[] = {
 	[18] = "RM has detected an NVML/RM version mismatch.", [19] = "In use by another client",
 	[20] = "Insufficient Memory", [21] = "No data", [25] = "Argument version mismatch",
 };
+
+/* Call counts: one per (entry point, device), written as lines
+ * "ENTRY_POINT DEVICE COUNT" (DEVICE: the GPU index, GPU/mig<slot> for a
+ * MIG instance, - for none) to $FAKE_NVML_CALLS at every nvmlShutdown and
+ * when the library is unloaded. */
+struct call_count {
+	const char *fn;
+	int gpu, mig;
+	unsigned long n;
+};
+#define MAX_CALL_COUNTS 8192
+static struct call_count calls[MAX_CALL_COUNTS];
+static size_t ncalls;
+static int calls_on = -1; /* -1: $FAKE_NVML_CALLS not looked at yet */
+
+void calls_begin(const char *fn)
+{
+	if (calls_on < 0)
+		calls_on = getenv("FAKE_NVML_CALLS") != NULL;
+	S.call_fn = fn;
+	S.call_counted = false;
+}
+
+void calls_count(const struct fdev *d)
+{
+	int gpu = d ? d->gpu : -1, mig = d ? d->mig : -1;
+
+	if (!calls_on || S.call_counted || !S.call_fn)
+		return;
+	S.call_counted = true;
+	for (size_t i = 0; i < ncalls; i++)
+		if (calls[i].fn == S.call_fn && calls[i].gpu == gpu && calls[i].mig == mig) {
+			calls[i].n++;
+			return;
+		}
+	if (ncalls < MAX_CALL_COUNTS)
+		calls[ncalls++] = (struct call_count){S.call_fn, gpu, mig, 1};
+}
+
+void calls_end(void)
+{
+	calls_count(NULL);
+	S.call_fn = NULL;
+}
+
+static void calls_write(void)
+{
+	const char *path = getenv("FAKE_NVML_CALLS");
+	FILE *f = path ? fopen(path, "w") : NULL;
+
+	if (!f)
+		return;
+	for (size_t i = 0; i < ncalls; i++) {
+		if (calls[i].gpu < 0)
+			fprintf(f, "%s - %lu\n", calls[i].fn, calls[i].n);
+		else if (calls[i].mig < 0)
+			fprintf(f, "%s %d %lu\n", calls[i].fn, calls[i].gpu, calls[i].n);
+		else
+			fprintf(f, "%s %d/mig%d %lu\n", calls[i].fn, calls[i].gpu, calls[i].mig, calls[i].n);
+	}
+	fclose(f);
+}
 
 EXPORT const char *nvmlErrorString(nvmlReturn_t r)
 {
@@ -65,6 +128,7 @@ __attribute__((destructor)) static void unload(void)
 	/* A caller's thread may still be inside a hung call at exit: the lock
 	 * is taken and kept, so it never touches what is freed here. */
 	pthread_mutex_lock(&S.mu);
+	calls_write();
 	for (size_t i = 0; i < S.ngpus; i++) {
 		free(S.gpus[i].procs);
 		for (size_t m = 0; m < S.nmig[i]; m++)
@@ -160,6 +224,14 @@ bool value_at(json_t *v, unsigned long long *out)
 	return false;
 }
 
+nvmlReturn_t refusal(const struct fdev *d, const char *key)
+{
+	if (unsupported(d, key))
+		return NVML_ERROR_NOT_SUPPORTED;
+	json_t *e = json_object_get(json_object_get(S.gpus[d->gpu].j, "errors"), key);
+	return json_is_integer(e) ? (nvmlReturn_t)json_integer_value(e) : NVML_SUCCESS;
+}
+
 bool unsupported(const struct fdev *d, const char *key)
 {
 	json_t *ns = json_object_get(S.gpus[d->gpu].j, "not_supported");
@@ -216,6 +288,7 @@ nvmlReturn_t dev_state(nvmlDevice_t h)
 	if (!h)
 		return NVML_ERROR_INVALID_ARGUMENT;
 	struct fdev *d = dev_of(h);
+	calls_count(d);
 	json_t *g = S.gpus[d->gpu].j;
 	long long at = jint(g, "lost_at_poll", -1);
 	if (at >= 0 && (long long)S.polls >= at) {
@@ -261,6 +334,8 @@ static nvmlReturn_t do_shutdown(void)
 	if (S.inits <= 0)
 		return NVML_ERROR_UNINITIALIZED;
 	S.inits--;
+	calls_count(NULL);
+	calls_write();
 	return NVML_SUCCESS;
 }
 EXPORT nvmlReturn_t nvmlShutdown(void) { LOCKED(do_shutdown()); }
@@ -288,6 +363,12 @@ static nvmlReturn_t do_handle(unsigned int i, nvmlDevice_t *h)
 		return r;
 	if (!h || i >= S.ngpus)
 		return NVML_ERROR_INVALID_ARGUMENT;
+	/* "handle_error": e.g. NO_PERMISSION (4) for a GPU that GetCount
+	 * counts but this process may not open (cgroup device rules). */
+	long long e = jint(S.gpus[i].j, "handle_error", 0);
+	calls_count(&S.gpus[i]);
+	if (e)
+		return (nvmlReturn_t)e;
 	*h = (nvmlDevice_t)&S.gpus[i];
 	return dev_state(*h);
 }
@@ -304,8 +385,8 @@ static nvmlReturn_t get_u64(nvmlDevice_t h, const char *key, const char *ns, uns
 	if (!out)
 		return NVML_ERROR_INVALID_ARGUMENT;
 	struct fdev *d = dev_of(h);
-	if (unsupported(d, ns))
-		return NVML_ERROR_NOT_SUPPORTED;
+	if ((r = refusal(d, ns)))
+		return r;
 	maybe_hang(key);
 	json_t *v = json_object_get(d->j, key);
 	if (!v && d->mig >= 0)
@@ -359,17 +440,42 @@ EXPORT nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t h, char *buf, unsigned int le
 	LOCKED(get_str(h, "uuid", "GPU-00000000-0000-0000-0000-000000000000", buf, len));
 }
 
-static nvmlReturn_t do_pci(nvmlDevice_t h, nvmlPciInfo_t *pci)
+/* The layout the plain and _v2 entry points fill: a 16-byte bus id at
+ * offset 0, then the numbers and four reserved words: 52 bytes. */
+struct old_pci_info {
+	char busId[16];
+	unsigned int domain, bus, device, pciDeviceId, pciSubSystemId;
+	unsigned int reserved[4];
+};
+_Static_assert(sizeof(struct old_pci_info) == 52, "the old nvmlPciInfo_t is 52 bytes");
+
+static nvmlReturn_t do_pci(nvmlDevice_t h, void *out, bool old)
 {
 	nvmlReturn_t r = dev_state(h);
 	unsigned dom = 0, bus = 0, dev = 0;
 	if (r)
 		return r;
-	if (!pci)
+	if (!out)
 		return NVML_ERROR_INVALID_ARGUMENT;
+	if ((r = refusal(dev_of(h), "pci")))
+		return r;
 	const char *s = json_string_value(json_object_get(S.gpus[dev_of(h)->gpu].j, "pci"));
 	if (!s || sscanf(s, "%x:%x:%x", &dom, &bus, &dev) != 3)
 		return NVML_ERROR_NOT_SUPPORTED;
+	if (old) {
+		/* Only its own 52 bytes: the rest of a bigger struct is left as
+		 * the caller had it. */
+		struct old_pci_info o;
+		memset(&o, 0, sizeof(o));
+		snprintf(o.busId, sizeof(o.busId), "%04X:%02X:%02X.0", dom & 0xffff, bus, dev);
+		o.domain = dom;
+		o.bus = bus;
+		o.device = dev;
+		o.pciDeviceId = 0x20B010DE;
+		memcpy(out, &o, sizeof(o));
+		return NVML_SUCCESS;
+	}
+	nvmlPciInfo_t *pci = out;
 	memset(pci, 0, sizeof(*pci));
 	snprintf(pci->busIdLegacy, sizeof(pci->busIdLegacy), "%04X:%02X:%02X.0", dom & 0xffff, bus, dev);
 	snprintf(pci->busId, sizeof(pci->busId), "%08X:%02X:%02X.0", dom, bus, dev);
@@ -379,10 +485,10 @@ static nvmlReturn_t do_pci(nvmlDevice_t h, nvmlPciInfo_t *pci)
 	pci->pciDeviceId = 0x20B010DE;
 	return NVML_SUCCESS;
 }
-EXPORT nvmlReturn_t nvmlDeviceGetPciInfo(nvmlDevice_t h, nvmlPciInfo_t *p) { LOCKED(do_pci(h, p)); }
+EXPORT nvmlReturn_t nvmlDeviceGetPciInfo(nvmlDevice_t h, nvmlPciInfo_t *p) { LOCKED(do_pci(h, p, true)); }
 #ifdef HAVE_NEW
-EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v2(nvmlDevice_t h, nvmlPciInfo_t *p) { LOCKED(do_pci(h, p)); }
-EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t h, nvmlPciInfo_t *p) { LOCKED(do_pci(h, p)); }
+EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v2(nvmlDevice_t h, nvmlPciInfo_t *p) { LOCKED(do_pci(h, p, true)); }
+EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t h, nvmlPciInfo_t *p) { LOCKED(do_pci(h, p, false)); }
 #endif
 
 static nvmlReturn_t do_pstate(nvmlDevice_t h, int *p)

@@ -16,13 +16,16 @@
 #define MAX_MIG 8
 
 #if !defined(FAKE_MODERN) && !defined(FAKE_CUDA13) && !defined(FAKE_LEGACY) && !defined(FAKE_CC32) && \
-	!defined(FAKE_MINIMAL)
+	!defined(FAKE_MINIMAL) && !defined(FAKE_WRONG32)
 #define FAKE_MODERN 1
 #endif
-#if defined(FAKE_MODERN) || defined(FAKE_CUDA13) || defined(FAKE_CC32)
+#if defined(FAKE_MODERN) || defined(FAKE_CUDA13) || defined(FAKE_CC32) || defined(FAKE_WRONG32)
 #define HAVE_NEW 1 /* _v2/_v3 entry points, MemoryInfo_v2, versioned structs */
 #endif
-#if defined(FAKE_MODERN) || defined(FAKE_LEGACY) || defined(FAKE_CC32)
+#if defined(FAKE_CC32) || defined(FAKE_WRONG32)
+#define V3_WRITES_32 1 /* the _v3 process lists write 32-byte entries */
+#endif
+#if defined(FAKE_MODERN) || defined(FAKE_LEGACY) || defined(FAKE_CC32) || defined(FAKE_WRONG32)
 #define HAVE_DEPRECATED 1 /* GetTemperature, ThrottleReasons */
 #endif
 #if !defined(FAKE_MINIMAL)
@@ -58,6 +61,10 @@ struct fake_state {
 	unsigned long lost_since_init[MAX_GPUS]; /* init count when it got lost, +1 */
 	unsigned long lib_fail_since_init;        /* likewise for the whole library */
 	bool hang_done;
+	/* Call counts ($FAKE_NVML_CALLS): the entry point being run and
+	 * whether it has been counted yet. */
+	const char *call_fn;
+	bool call_counted;
 };
 
 #define HIDDEN __attribute__((visibility("hidden")))
@@ -67,13 +74,22 @@ extern struct fake_state S HIDDEN;
 long long jint(json_t *o, const char *key, long long dflt) HIDDEN;
 bool value_at(json_t *v, unsigned long long *out) HIDDEN;
 bool unsupported(const struct fdev *d, const char *key) HIDDEN;
+/* What the scenario makes getter `key` answer for d: NOT_SUPPORTED when it
+ * is in "not_supported", the code in "errors": {key: code}, else SUCCESS. */
+nvmlReturn_t refusal(const struct fdev *d, const char *key) HIDDEN;
+/* Counts the running entry point once, for device d (NULL: no device). */
+void calls_count(const struct fdev *d) HIDDEN;
+void calls_begin(const char *fn) HIDDEN;
+void calls_end(void) HIDDEN;
 nvmlReturn_t dev_state(nvmlDevice_t h) HIDDEN;
 struct fdev *dev_of(nvmlDevice_t h) HIDDEN;
 
 #define LOCKED(body)                                                                                        \
 	do {                                                                                                \
 		pthread_mutex_lock(&S.mu);                                                                  \
+		calls_begin(__func__);                                                                      \
 		nvmlReturn_t r_ = (body);                                                                  \
+		calls_end();                                                                                \
 		pthread_mutex_unlock(&S.mu);                                                                \
 		return r_;                                                                                  \
 	} while (0)

@@ -16,8 +16,8 @@ static nvmlReturn_t do_procs(nvmlDevice_t h, unsigned int *count, void *infos, i
 	if (!count || (*count && !infos))
 		return NVML_ERROR_INVALID_ARGUMENT;
 	struct fdev *d = dev_of(h);
-	if (unsupported(d, "processes"))
-		return NVML_ERROR_NOT_SUPPORTED;
+	if ((r = refusal(d, "processes")))
+		return r;
 	size_t n = 0;
 	for (size_t i = 0; i < d->nprocs; i++)
 		n += (d->procs[i].type & want) || (want == 1 && d->procs[i].type == 3) ||
@@ -49,7 +49,7 @@ static nvmlReturn_t do_procs(nvmlDevice_t h, unsigned int *count, void *infos, i
 	*count = (unsigned)k;
 	return NVML_SUCCESS;
 }
-#ifdef FAKE_CC32
+#ifdef V3_WRITES_32
 #define V3_STRIDE sizeof(nvmlProcessDetail_v1_t)
 #else
 #define V3_STRIDE sizeof(nvmlProcessInfo_t)
@@ -66,7 +66,8 @@ EXPORT nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t h, uns
 EXPORT nvmlReturn_t nvmlDeviceGetMPSComputeRunningProcesses_v3(nvmlDevice_t h, unsigned int *c, nvmlProcessInfo_t *p) { LOCKED(do_procs(h, c, p, 4, V3_STRIDE)); }
 #endif
 #ifdef FAKE_CC32
-/* The drivers with the 32-byte _v3 stride have this and lack the next. */
+/* The drivers with the 32-byte _v3 stride have this and lack the next
+ * (FAKE_WRONG32 has both: the heuristic guesses 24 and is wrong). */
 EXPORT nvmlReturn_t nvmlDeviceGetConfComputeMemSizeInfo(nvmlDevice_t h, void *info) { (void)h; (void)info; return NVML_ERROR_NOT_SUPPORTED; }
 #elif defined(HAVE_NEW)
 EXPORT nvmlReturn_t nvmlDeviceGetConfComputeMemSizeInfo(nvmlDevice_t h, void *info) { (void)h; (void)info; return NVML_ERROR_NOT_SUPPORTED; }
@@ -83,7 +84,9 @@ static nvmlReturn_t do_putil(nvmlDevice_t h, nvmlProcessUtilizationSample_t *s, 
 	if (!n)
 		return NVML_ERROR_INVALID_ARGUMENT;
 	struct fdev *d = dev_of(h);
-	if (unsupported(d, "process_util") || json_object_get(d->j, "mig"))
+	if ((r = refusal(d, "process_util")))
+		return r;
+	if (json_object_get(d->j, "mig"))
 		return NVML_ERROR_NOT_SUPPORTED;
 	unsigned long long ts = 1700000000000000ULL + (unsigned long long)S.polls * 1000000ULL;
 	if (ts <= last)

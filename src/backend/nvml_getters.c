@@ -1,0 +1,343 @@
+/* nvml_getters: one table entry per NVML getter (symbol, calling shape,
+ * field(s), conversion, when it is read) and the loop that reads them. A
+ * getter whose answer means "never on this device" is remembered per device
+ * and not called again until re-initialisation. */
+#include <string.h>
+
+#include "backend/nvml_priv.h"
+
+enum shape {
+	SH_U32,      /* (dev, unsigned *) */
+	SH_ARG_U32,  /* (dev, int, unsigned *) */
+	SH_U64,      /* (dev, unsigned long long *) */
+	SH_INT,      /* (dev, int *) */
+	SH_CODEC,    /* (dev, unsigned *util, unsigned *period) */
+	SH_ECC,      /* (dev, int type, int counter, unsigned long long *) */
+	SH_UTIL,     /* (dev, nvmlUtilization_t *): field and field2 */
+	SH_MEM2,     /* (dev, nvmlMemory_v2_t *): used, total */
+	SH_MEM1,     /* (dev, nvmlMemory_t *): used, total */
+	SH_TEMPV,    /* (dev, nvmlTemperature_t *) */
+	SH_FIELDVAL, /* (dev, 1, nvmlFieldValue_t *) with fieldId arg */
+	SH_FANRPM,   /* (dev, nvmlFanSpeedInfo_t *) */
+};
+
+enum conv {
+	CV_PLAIN,
+	CV_MILLI,    /* mW, mJ -> W, J */
+	CV_PCT,      /* 0..100, else dropped */
+	CV_FAN,      /* NVIDIA documents fan speeds over 100 %; 1000 is garbage */
+	CV_PSTATE,   /* P0..P15; 32 is NVML_PSTATE_UNKNOWN */
+	CV_TEMP,     /* signed degrees, -273..1000 */
+	CV_ECC,      /* a count; the all-ones "not available" is dropped */
+	CV_THROTTLE, /* NVML's reason bits 0x1..0x100 are gpur's names in order */
+};
+
+#define G_POLL NVML_READ_POLL
+#define G_STATIC NVML_READ_STATIC
+#define G_MEMORY NVML_READ_MEMORY
+#define G_NOT_MIG 8u   /* not available in MIG mode */
+#define G_FALLBACK 16u /* only when the entry before it answers "never" */
+
+struct getter {
+	const char *symbol;
+	size_t fn; /* offset of the entry point in struct nvml_lib */
+	enum shape shape;
+	int arg, arg2;
+	enum gpu_field field, field2; /* field2: GPU_F__COUNT when none */
+	enum conv conv;
+	unsigned flags;
+};
+
+#define FN(m) offsetof(struct nvml_lib, m)
+#define NONE GPU_F__COUNT
+
+static const struct getter GETTERS[] = {
+	{"nvmlDeviceGetTemperatureThreshold(SLOWDOWN)", FN(get_temperature_threshold), SH_ARG_U32,
+	 NVML_TEMPERATURE_THRESHOLD_SLOWDOWN, 0, GPU_F_TEMP_SLOWDOWN, NONE, CV_TEMP, G_STATIC},
+	{"nvmlDeviceGetTemperatureThreshold(SHUTDOWN)", FN(get_temperature_threshold), SH_ARG_U32,
+	 NVML_TEMPERATURE_THRESHOLD_SHUTDOWN, 0, GPU_F_TEMP_SHUTDOWN, NONE, CV_TEMP, G_STATIC},
+	{"nvmlDeviceGetMaxClockInfo(GRAPHICS)", FN(get_max_clock_info), SH_ARG_U32, NVML_CLOCK_GRAPHICS, 0,
+	 GPU_F_CLOCK_GFX_MAX, NONE, CV_PLAIN, G_STATIC},
+	{"nvmlDeviceGetMaxClockInfo(MEM)", FN(get_max_clock_info), SH_ARG_U32, NVML_CLOCK_MEM, 0, GPU_F_CLOCK_MEM_MAX,
+	 NONE, CV_PLAIN, G_STATIC},
+	{"nvmlDeviceGetMaxPcieLinkGeneration", FN(get_max_pcie_link_generation), SH_U32, 0, 0, GPU_F_PCIE_GEN_MAX, NONE,
+	 CV_PLAIN, G_STATIC},
+	{"nvmlDeviceGetMaxPcieLinkWidth", FN(get_max_pcie_link_width), SH_U32, 0, 0, GPU_F_PCIE_WIDTH_MAX, NONE,
+	 CV_PLAIN, G_STATIC},
+
+	{"nvmlDeviceGetPerformanceState", FN(get_performance_state), SH_INT, 0, 0, GPU_F_PSTATE, NONE, CV_PSTATE,
+	 G_POLL},
+	{"nvmlDeviceGetUtilizationRates", FN(get_utilization_rates), SH_UTIL, 0, 0, GPU_F_UTIL, GPU_F_MEM_UTIL, CV_PCT,
+	 G_POLL | G_NOT_MIG},
+	{"nvmlDeviceGetMemoryInfo_v2", FN(get_memory_info_v2), SH_MEM2, 0, 0, GPU_F_MEM_USED, GPU_F_MEM_TOTAL, CV_PLAIN,
+	 G_POLL | G_MEMORY},
+	{"nvmlDeviceGetMemoryInfo", FN(get_memory_info), SH_MEM1, 0, 0, GPU_F_MEM_USED, GPU_F_MEM_TOTAL, CV_PLAIN,
+	 G_POLL | G_MEMORY | G_FALLBACK},
+	{"nvmlDeviceGetTemperatureV", FN(get_temperature_v), SH_TEMPV, NVML_TEMPERATURE_GPU, 0, GPU_F_TEMP, NONE,
+	 CV_TEMP, G_POLL},
+	{"nvmlDeviceGetTemperature", FN(get_temperature), SH_ARG_U32, NVML_TEMPERATURE_GPU, 0, GPU_F_TEMP, NONE,
+	 CV_TEMP, G_POLL | G_FALLBACK},
+	{"nvmlDeviceGetFieldValues(MEMORY_TEMP)", FN(get_field_values), SH_FIELDVAL, NVML_FI_DEV_MEMORY_TEMP, 0,
+	 GPU_F_TEMP_MEM, NONE, CV_TEMP, G_POLL},
+	{"nvmlDeviceGetPowerUsage", FN(get_power_usage), SH_U32, 0, 0, GPU_F_POWER, NONE, CV_MILLI, G_POLL},
+	{"nvmlDeviceGetEnforcedPowerLimit", FN(get_enforced_power_limit), SH_U32, 0, 0, GPU_F_POWER_LIMIT, NONE,
+	 CV_MILLI, G_POLL},
+	{"nvmlDeviceGetTotalEnergyConsumption", FN(get_total_energy_consumption), SH_U64, 0, 0, GPU_F_ENERGY, NONE,
+	 CV_MILLI, G_POLL},
+	{"nvmlDeviceGetFanSpeed", FN(get_fan_speed), SH_U32, 0, 0, GPU_F_FAN_PCT, NONE, CV_FAN, G_POLL},
+	{"nvmlDeviceGetFanSpeedRPM", FN(get_fan_speed_rpm), SH_FANRPM, 0, 0, GPU_F_FAN_RPM, NONE, CV_PLAIN, G_POLL},
+	{"nvmlDeviceGetClockInfo(GRAPHICS)", FN(get_clock_info), SH_ARG_U32, NVML_CLOCK_GRAPHICS, 0, GPU_F_CLOCK_GFX,
+	 NONE, CV_PLAIN, G_POLL},
+	{"nvmlDeviceGetClockInfo(MEM)", FN(get_clock_info), SH_ARG_U32, NVML_CLOCK_MEM, 0, GPU_F_CLOCK_MEM, NONE,
+	 CV_PLAIN, G_POLL},
+	{"nvmlDeviceGetEncoderUtilization", FN(get_encoder_utilization), SH_CODEC, 0, 0, GPU_F_ENC, NONE, CV_PCT,
+	 G_POLL | G_NOT_MIG},
+	{"nvmlDeviceGetDecoderUtilization", FN(get_decoder_utilization), SH_CODEC, 0, 0, GPU_F_DEC, NONE, CV_PCT,
+	 G_POLL | G_NOT_MIG},
+	{"nvmlDeviceGetCurrPcieLinkGeneration", FN(get_curr_pcie_link_generation), SH_U32, 0, 0, GPU_F_PCIE_GEN, NONE,
+	 CV_PLAIN, G_POLL},
+	{"nvmlDeviceGetCurrPcieLinkWidth", FN(get_curr_pcie_link_width), SH_U32, 0, 0, GPU_F_PCIE_WIDTH, NONE, CV_PLAIN,
+	 G_POLL},
+	{"nvmlDeviceGetTotalEccErrors(UNCORRECTED, VOLATILE)", FN(get_total_ecc_errors), SH_ECC,
+	 NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_VOLATILE_ECC, GPU_F_ECC_UNCORRECTED, NONE, CV_ECC, G_POLL},
+	{"nvmlDeviceGetCurrentClocksEventReasons", FN(get_clocks_event_reasons), SH_U64, 0, 0, GPU_F_THROTTLE, NONE,
+	 CV_THROTTLE, G_POLL},
+};
+
+#define NGETTERS (sizeof(GETTERS) / sizeof(GETTERS[0]))
+_Static_assert(NGETTERS <= 64, "one bit per getter in nvml_dev.never");
+
+bool nvml_never(nvmlReturn_t r)
+{
+	return r == NVML_ERROR_NOT_SUPPORTED || r == NVML_ERROR_INVALID_ARGUMENT ||
+	       r == NVML_ERROR_FUNCTION_NOT_FOUND || r == NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+}
+
+/* Assignments only, so the field types of struct gpu may change. */
+static void put(struct gpu *g, enum gpu_field f, long double v)
+{
+	switch (f) {
+	case GPU_F_PSTATE: g->pstate = (uint64_t)v; break;
+	case GPU_F_UTIL: g->util_pct = v; break;
+	case GPU_F_MEM_UTIL: g->mem_util_pct = v; break;
+	case GPU_F_MEM_USED: g->mem_used_bytes = (uint64_t)v; break;
+	case GPU_F_MEM_TOTAL: g->mem_total_bytes = (uint64_t)v; break;
+	case GPU_F_TEMP: g->temp_c = (int64_t)v; break;
+	case GPU_F_TEMP_MEM: g->temp_mem_c = (int64_t)v; break;
+	case GPU_F_TEMP_SLOWDOWN: g->temp_slowdown_c = (int64_t)v; break;
+	case GPU_F_TEMP_SHUTDOWN: g->temp_shutdown_c = (int64_t)v; break;
+	case GPU_F_POWER: g->power_w = v; break;
+	case GPU_F_POWER_LIMIT: g->power_limit_w = v; break;
+	case GPU_F_ENERGY: g->energy_j = v; break;
+	case GPU_F_FAN_PCT: g->fan_pct = v; break;
+	case GPU_F_FAN_RPM: g->fan_rpm = (uint64_t)v; break;
+	case GPU_F_CLOCK_GFX: g->clock_gfx_mhz = (uint64_t)v; break;
+	case GPU_F_CLOCK_GFX_MAX: g->clock_gfx_max_mhz = (uint64_t)v; break;
+	case GPU_F_CLOCK_MEM: g->clock_mem_mhz = (uint64_t)v; break;
+	case GPU_F_CLOCK_MEM_MAX: g->clock_mem_max_mhz = (uint64_t)v; break;
+	case GPU_F_ENC: g->enc_pct = v; break;
+	case GPU_F_DEC: g->dec_pct = v; break;
+	case GPU_F_PCIE_GEN: g->pcie_gen = (uint64_t)v; break;
+	case GPU_F_PCIE_WIDTH: g->pcie_width = (uint64_t)v; break;
+	case GPU_F_PCIE_GEN_MAX: g->pcie_gen_max = (uint64_t)v; break;
+	case GPU_F_PCIE_WIDTH_MAX: g->pcie_width_max = (uint64_t)v; break;
+	case GPU_F_ECC_UNCORRECTED: g->ecc_errors_uncorrected = (uint64_t)v; break;
+	case GPU_F_THROTTLE: g->throttle = (uint32_t)v; break;
+	default: return;
+	}
+	gpu_set(g, f);
+}
+
+/* Converts a raw answer; false when it is not a value. */
+static bool convert(enum conv c, long long raw, long double *out)
+{
+	switch (c) {
+	case CV_MILLI:
+		/* Divided in double, as the readings are stored. */
+		*out = (double)raw / 1000.0;
+		return raw >= 0;
+	case CV_PCT: *out = raw; return raw >= 0 && raw <= 100;
+	case CV_FAN: *out = raw; return raw >= 0 && raw <= 1000;
+	case CV_PSTATE: *out = raw; return raw >= 0 && raw <= 15;
+	case CV_TEMP: *out = raw; return raw > -273 && raw < 1000;
+	case CV_ECC: *out = raw; return raw >= 0 && raw < (1LL << 62);
+	case CV_THROTTLE: *out = (long double)(raw & ((1 << GPU_THROTTLE__COUNT) - 1)); return true;
+	case CV_PLAIN: *out = raw; return raw >= 0;
+	}
+	return false;
+}
+
+static void put_conv(struct gpu *g, enum gpu_field f, enum conv c, long long raw)
+{
+	long double v;
+
+	if (convert(c, raw, &v))
+		put(g, f, v);
+}
+
+/* The typed entry points, read from the lib table by offset. */
+#define ENTRY(name, ...)                                                                                        \
+	nvmlReturn_t (*name)(__VA_ARGS__);                                                                     \
+	memcpy(&name, (const char *)L + e->fn, sizeof(name))
+
+/* A field value's number, whatever its type; false when not an integer. */
+static bool field_number(const nvmlFieldValue_t *fv, long long *out)
+{
+	switch (fv->valueType) {
+	case NVML_VALUE_TYPE_UNSIGNED_INT: *out = fv->value.uiVal; return true;
+	case NVML_VALUE_TYPE_SIGNED_INT: *out = fv->value.siVal; return true;
+	case NVML_VALUE_TYPE_UNSIGNED_LONG_LONG: *out = (long long)fv->value.ullVal; return fv->value.ullVal < (1ULL << 62);
+	case NVML_VALUE_TYPE_SIGNED_LONG_LONG: *out = fv->value.sllVal; return true;
+	default: return false;
+	}
+}
+
+/* Sets the memory pair; a total of 0 (unified-memory superchips, where
+ * device memory is the host's) is unknown, not a 0-byte card. */
+static void put_memory(struct gpu *g, unsigned long long total, unsigned long long used)
+{
+	if (total == 0 || total == NVML_VALUE_NOT_AVAILABLE)
+		return;
+	put(g, GPU_F_MEM_TOTAL, total);
+	if (used <= total)
+		put(g, GPU_F_MEM_USED, used);
+}
+
+/* Calls one getter for rd's device; its answer. */
+static nvmlReturn_t call(struct rd *rd, const struct getter *e, struct gpu *g)
+{
+	const struct nvml_lib *L = &rd->n->lib;
+	nvmlDevice_t h = rd->h;
+	nvmlReturn_t r = NVML_ERROR_FUNCTION_NOT_FOUND;
+	unsigned v = 0, v2 = 0;
+	unsigned long long u = 0;
+	int i = 0;
+
+	switch (e->shape) {
+	case SH_U32: {
+		ENTRY(fn, nvmlDevice_t, unsigned *);
+		if ((r = fn(h, &v)) == NVML_SUCCESS)
+			put_conv(g, e->field, e->conv, v);
+		break;
+	}
+	case SH_ARG_U32: {
+		ENTRY(fn, nvmlDevice_t, int, unsigned *);
+		if ((r = fn(h, e->arg, &v)) == NVML_SUCCESS)
+			put_conv(g, e->field, e->conv, v);
+		break;
+	}
+	case SH_U64: {
+		ENTRY(fn, nvmlDevice_t, unsigned long long *);
+		if ((r = fn(h, &u)) == NVML_SUCCESS && u < (1ULL << 62))
+			put_conv(g, e->field, e->conv, (long long)u);
+		break;
+	}
+	case SH_INT: {
+		ENTRY(fn, nvmlDevice_t, int *);
+		if ((r = fn(h, &i)) == NVML_SUCCESS)
+			put_conv(g, e->field, e->conv, i);
+		break;
+	}
+	case SH_CODEC: {
+		ENTRY(fn, nvmlDevice_t, unsigned *, unsigned *);
+		if ((r = fn(h, &v, &v2)) == NVML_SUCCESS)
+			put_conv(g, e->field, e->conv, v);
+		break;
+	}
+	case SH_ECC: {
+		ENTRY(fn, nvmlDevice_t, int, int, unsigned long long *);
+		if ((r = fn(h, e->arg, e->arg2, &u)) == NVML_SUCCESS && u < (1ULL << 62))
+			put_conv(g, e->field, e->conv, (long long)u);
+		break;
+	}
+	case SH_UTIL: {
+		ENTRY(fn, nvmlDevice_t, nvmlUtilization_t *);
+		nvmlUtilization_t ut = {0, 0};
+		if ((r = fn(h, &ut)) == NVML_SUCCESS && ut.gpu <= 100 && ut.memory <= 100) {
+			put_conv(g, e->field, e->conv, ut.gpu);
+			put_conv(g, e->field2, e->conv, ut.memory);
+		}
+		break;
+	}
+	case SH_MEM2: {
+		ENTRY(fn, nvmlDevice_t, nvmlMemory_v2_t *);
+		nvmlMemory_v2_t m = {.version = nvmlMemory_v2};
+		if ((r = fn(h, &m)) == NVML_SUCCESS)
+			put_memory(g, m.total, m.used); /* v2 used: reserved excluded */
+		break;
+	}
+	case SH_MEM1: {
+		ENTRY(fn, nvmlDevice_t, nvmlMemory_t *);
+		nvmlMemory_t m = {0, 0, 0};
+		if ((r = fn(h, &m)) == NVML_SUCCESS)
+			put_memory(g, m.total, m.used);
+		break;
+	}
+	case SH_TEMPV: {
+		ENTRY(fn, nvmlDevice_t, nvmlTemperature_t *);
+		nvmlTemperature_t t = {.version = nvmlTemperature_v1, .sensorType = e->arg};
+		if ((r = fn(h, &t)) == NVML_SUCCESS)
+			put_conv(g, e->field, e->conv, t.temperature);
+		break;
+	}
+	case SH_FIELDVAL: {
+		ENTRY(fn, nvmlDevice_t, int, nvmlFieldValue_t *);
+		nvmlFieldValue_t fv;
+		long long t;
+		memset(&fv, 0, sizeof(fv));
+		fv.fieldId = (unsigned)e->arg;
+		if ((r = fn(h, 1, &fv)) != NVML_SUCCESS)
+			break;
+		/* The call succeeds; the field's own answer is in the entry. */
+		r = fv.nvmlReturn;
+		if (r == NVML_SUCCESS && field_number(&fv, &t))
+			put_conv(g, e->field, e->conv, t);
+		else if (r == NVML_SUCCESS)
+			r = NVML_ERROR_UNKNOWN;
+		break;
+	}
+	case SH_FANRPM: {
+		ENTRY(fn, nvmlDevice_t, nvmlFanSpeedInfo_t *);
+		nvmlFanSpeedInfo_t fs = {.version = nvmlFanSpeedInfo_v1, .fan = 0};
+		if ((r = fn(h, &fs)) == NVML_SUCCESS)
+			put_conv(g, e->field, e->conv, fs.speed);
+		break;
+	}
+	}
+	return r;
+}
+
+static bool has_entry(const struct nvml_lib *L, const struct getter *e)
+{
+	void *p;
+
+	memcpy(&p, (const char *)L + e->fn, sizeof(p));
+	return p != NULL;
+}
+
+void nvml_getters_read(struct rd *rd, struct gpu *g, unsigned which)
+{
+	const struct nvml_lib *L = &rd->n->lib;
+	struct nvml_dev *d = rd->d;
+	bool prev_never = false;
+
+	for (size_t k = 0; k < NGETTERS && rd->fatal == NV_OK; k++) {
+		const struct getter *e = &GETTERS[k];
+		uint64_t bit = UINT64_C(1) << k;
+		bool never_now = !has_entry(L, e) || (d->never & bit);
+		bool skip = !(e->flags & which) || ((e->flags & G_NOT_MIG) && d->mig) ||
+			    ((e->flags & G_FALLBACK) && !prev_never);
+		prev_never = never_now;
+		if (skip || never_now)
+			continue;
+		nvmlReturn_t r = call(rd, e, g);
+		if (r == NVML_SUCCESS)
+			continue;
+		if (nvml_never(r)) {
+			d->never |= bit;
+			prev_never = true;
+		} else {
+			nvml_took(rd, r);
+		}
+	}
+}
