@@ -94,6 +94,14 @@ void kvparse_iter_init(struct kvparse_iter *it, const char *buf, size_t len)
 	it->end = buf + len;
 }
 
+size_t kvparse_complete(const char *buf, size_t len, size_t bufsize)
+{
+	if (len + 1 < bufsize)
+		return len;
+	const char *nl = memrchr(buf, '\n', len);
+	return nl ? (size_t)(nl - buf) + 1 : 0;
+}
+
 bool kvparse_line(struct kvparse_iter *it, const char **line, size_t *len)
 {
 	while (it->p < it->end) {

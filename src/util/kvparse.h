@@ -50,6 +50,11 @@ struct kvparse_kv {
 };
 
 void kvparse_iter_init(struct kvparse_iter *it, const char *buf, size_t len);
+/* The bytes of a read worth splitting into lines: a read of len bytes into
+ * a buffer of bufsize (one byte kept for a NUL, as readfile's) that filled
+ * it may have cut its last line, which is then left out (everything up to
+ * the last '\n'); otherwise all len. */
+size_t kvparse_complete(const char *buf, size_t len, size_t bufsize);
 /* The next line of at most KVPARSE_MAX_LINE bytes (longer ones are
  * skipped). False at the end. */
 bool kvparse_line(struct kvparse_iter *it, const char **line, size_t *len);

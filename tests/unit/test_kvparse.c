@@ -173,6 +173,16 @@ static void test_lines(void **state)
 	assert_int_equal(n, KVPARSE_MAX_LINE);
 }
 
+/* A read that filled its buffer may have cut its last line: left out. */
+static void test_complete(void **state)
+{
+	(void)state;
+	assert_int_equal(kvparse_complete(S("a: 1\nb: 12"), 64), 11);       /* not full: all */
+	assert_int_equal(kvparse_complete(S("a: 1\nb: 12"), 12), 5);        /* full: up to the '\n' */
+	assert_int_equal(kvparse_complete(S("a: 1\nb: 12\n"), 13), 12);
+	assert_int_equal(kvparse_complete(S("btime 1700"), 11), 0);          /* no whole line */
+}
+
 static void test_kv(void **state)
 {
 	(void)state;
@@ -366,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_i64),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_complete),
 		cmocka_unit_test(test_kv),
 		cmocka_unit_test(test_long_key),
 		cmocka_unit_test(test_units),
