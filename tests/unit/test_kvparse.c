@@ -177,9 +177,9 @@ static void test_lines(void **state)
 static void test_complete(void **state)
 {
 	(void)state;
-	assert_int_equal(kvparse_complete(S("a: 1\nb: 12"), 64), 11);       /* not full: all */
-	assert_int_equal(kvparse_complete(S("a: 1\nb: 12"), 12), 5);        /* full: up to the '\n' */
-	assert_int_equal(kvparse_complete(S("a: 1\nb: 12\n"), 13), 12);
+	assert_int_equal(kvparse_complete(S("a: 1\nb: 12"), 64), 10);       /* not full: all */
+	assert_int_equal(kvparse_complete(S("a: 1\nb: 12"), 11), 5);        /* full: up to the '\n' */
+	assert_int_equal(kvparse_complete(S("a: 1\nb: 12\n"), 12), 11);
 	assert_int_equal(kvparse_complete(S("btime 1700"), 11), 0);          /* no whole line */
 }
 
