@@ -50,20 +50,30 @@ test-tsan:
 	cmake --build build-tsan -j$(JOBS)
 	TSAN_OPTIONS=halt_on_error=1 scripts/ctest-run.sh build-tsan -R 'sampler|composite|nvml'
 
+# Every harness in turn, FUZZ_SECONDS split evenly among them (at least 1 s
+# each); each starts from its seeds in tests/fuzz/corpus/NAME. A crash fails
+# the target with the end of that harness's log.
+FUZZ_HARNESSES = fuzz_record fuzz_line_reader fuzz_kvparse fuzz_gpusel fuzz_utf8
+
 test-fuzz: fuzz-build
-	rm -rf build-fuzz/corpus && mkdir -p build-fuzz/corpus
-	build-fuzz/tests/fuzz/fuzz_record -max_total_time=$(FUZZ_SECONDS) \
-		build-fuzz/corpus tests/fuzz/corpus/record >build-fuzz/fuzz.log 2>&1 \
-		|| { tail -n 60 build-fuzz/fuzz.log; exit 1; }
-	@tail -n 2 build-fuzz/fuzz.log
-	@echo "fuzz: fuzz_record ran $(FUZZ_SECONDS) s without a crash"
+	@each=$$(( $(FUZZ_SECONDS) / $(words $(FUZZ_HARNESSES)) )); [ $$each -ge 1 ] || each=1; \
+	for h in $(FUZZ_HARNESSES); do \
+		name=$${h#fuzz_}; corpus=build-fuzz/corpus/$$name; log=build-fuzz/$$h.log; \
+		rm -rf $$corpus && mkdir -p $$corpus tests/fuzz/corpus/$$name || exit 1; \
+		dict=; [ ! -f tests/fuzz/$$name.dict ] || dict=-dict=tests/fuzz/$$name.dict; \
+		build-fuzz/tests/fuzz/$$h -max_total_time=$$each -artifact_prefix=build-fuzz/$$h- $$dict \
+			$$corpus tests/fuzz/corpus/$$name >$$log 2>&1 \
+			|| { tail -n 60 $$log; echo "fuzz: $$h failed (log: $$log)"; exit 1; }; \
+		echo "fuzz: $$h ran $$each s without a crash ($$(grep -o 'Done [0-9]* runs' $$log | tail -n 1 | cut -d' ' -f2) inputs)"; \
+	done
 
 fuzz-build:
 	@scripts/deps.sh test
 	CC=clang cmake -S . -B build-fuzz -DGPUR_FUZZ=ON -DGPUR_TESTS=OFF >/dev/null
 	cmake --build build-fuzz -j$(JOBS)
 
-# Longer fuzzing, outside the suite: make fuzz FUZZ_SECONDS=600
+# Longer fuzzing, outside the suite: make fuzz (600 s in all, split among the
+# harnesses as above; FUZZ_SECONDS=N for another total)
 fuzz: FUZZ_SECONDS = 600
 fuzz: test-fuzz
 

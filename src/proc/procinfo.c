@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,9 @@
 #include <unistd.h>
 
 #include "proc/pidwant.h"
+#include "util/kvparse.h"
 #include "util/readfile.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 #define PROCINFO_BUCKETS 1024
@@ -91,12 +94,20 @@ struct procinfo *procinfo_new(const char *procfs)
 		pi->ticks = 100;
 	if (pi->page <= 0)
 		pi->page = 4096;
-	if (readfile_at(procfs, "stat", buf, sizeof(buf)) > 0) {
-		const char *b = strstr(buf, "\nbtime ");
-		unsigned long long bt;
-		if (b && sscanf(b + 7, "%llu", &bt) == 1 && bt < UINT64_MAX / 1000) {
-			pi->btime_ms = bt * 1000;
-			pi->have_btime = true;
+	ssize_t r = readfile_at(procfs, "stat", buf, sizeof(buf));
+	if (r > 0) {
+		struct kvparse_iter it;
+		struct kvparse_kv kv;
+		uint64_t bt;
+		kvparse_iter_init(&it, buf, kvparse_complete(buf, (size_t)r, sizeof(buf)));
+		while (kvparse_next(&it, ' ', &kv)) {
+			if (kvparse_key_is(&kv, "btime")) {
+				if (kvparse_value(kv.val, kv.vlen, KVPARSE_UNIT_NONE, &bt) == 0 && bt < UINT64_MAX / 1000) {
+					pi->btime_ms = bt * 1000;
+					pi->have_btime = true;
+				}
+				break;
+			}
 		}
 	}
 	return pi;
@@ -186,12 +197,12 @@ static char *passwd_lookup(const char *path, unsigned uid)
 	if (!f)
 		return NULL;
 	while (!found && fgets(line, sizeof(line), f)) {
-		char *name = line, *c1 = strchr(line, ':'), *c2, *end;
-		if (!c1 || !(c2 = strchr(c1 + 1, ':')))
+		char *name = line, *c1 = strchr(line, ':'), *c2, *c3;
+		uint64_t v;
+		if (!c1 || !(c2 = strchr(c1 + 1, ':')) || !(c3 = strchr(c2 + 1, ':')))
 			continue;
-		errno = 0;
-		unsigned long v = strtoul(c2 + 1, &end, 10);
-		if (!errno && *end == ':' && v == uid && c1 > name) {
+		size_t n = (size_t)(c3 - c2 - 1);
+		if (n && kvparse_u64(c2 + 1, n, UINT_MAX, &v) == (ssize_t)n && v == uid && c1 > name) {
 			*c1 = '\0';
 			found = xstrdup(name);
 		}
@@ -287,10 +298,14 @@ static bool read_stat(struct procinfo *pi, struct entry *e, unsigned pid, char *
 {
 	char buf[1024];
 	uint64_t f[25] = {0};
+	struct kvparse_cur c;
+	const char *field;
+	size_t flen;
 
-	if (read_stat_file(pi, e, pid, buf, sizeof(buf)) <= 0)
+	ssize_t r = read_stat_file(pi, e, pid, buf, sizeof(buf));
+	if (r <= 0)
 		return false;
-	char *open = strchr(buf, '('), *close = strrchr(buf, ')');
+	const char *open = memchr(buf, '(', (size_t)r), *close = memrchr(buf, ')', (size_t)r);
 	if (!open || !close || close < open)
 		return false;
 	size_t n = (size_t)(close - open - 1);
@@ -298,22 +313,16 @@ static bool read_stat(struct procinfo *pi, struct entry *e, unsigned pid, char *
 		n = commlen - 1;
 	memcpy(comm, open + 1, n);
 	comm[n] = '\0';
-	const char *p = close + 1;
+	kvparse_cur_init(&c, close + 1, (size_t)(buf + r - close - 1));
 	for (int i = 3; i <= 24; i++) {
-		if (*p != ' ')
-			return false;
-		p++;
+		/* Bounds that keep the sums and products below from wrapping:
+		 * utime + stime, starttime in ms, rss in bytes. */
+		uint64_t max = i == 22 ? UINT64_MAX / 1000 : i == 24 ? UINT64_MAX / (uint64_t)pi->page : UINT64_MAX / 2;
 		if (i == 14 || i == 15 || i == 22 || i == 24) {
-			uint64_t v = 0;
-			const char *d = p;
-			while (*p >= '0' && *p <= '9' && v < UINT64_MAX / 10)
-				v = v * 10 + (uint64_t)(*p++ - '0');
-			if (p == d)
+			if (!kvparse_field_u64(&c, max, &f[i]))
 				return false;
-			f[i] = v;
-		} else {
-			while (*p && *p != ' ')
-				p++;
+		} else if (!kvparse_field(&c, &field, &flen)) {
+			return false;
 		}
 	}
 	*cpu = f[14] + f[15];
@@ -322,15 +331,26 @@ static bool read_stat(struct procinfo *pi, struct entry *e, unsigned pid, char *
 	return true;
 }
 
+/* The length of cmdline s[0..n) without its trailing NULs. */
+static size_t strip_nuls(const char *s, size_t n)
+{
+	while (n > 0 && s[n - 1] == '\0')
+		n--;
+	return n;
+}
+
 static char *read_cmdline(struct procinfo *pi, unsigned pid)
 {
-	char buf[PROCESS_CMDLINE_MAX + 1];
-	ssize_t n = read_pid_file(pi, pid, "cmdline", buf, sizeof(buf));
-	if (n <= 0)
+	/* 3 bytes past the cap: a character the cap cuts is then there whole,
+	 * and the cut goes before it (utf8_trim), not into it. */
+	char buf[PROCESS_CMDLINE_MAX + 4];
+	ssize_t r = read_pid_file(pi, pid, "cmdline", buf, sizeof(buf));
+	if (r <= 0)
 		return NULL; /* kernel threads and zombies have none */
-	while (n > 0 && buf[n - 1] == '\0')
-		n--;
-	for (ssize_t i = 0; i < n; i++)
+	size_t n = strip_nuls(buf, (size_t)r);
+	if (n > PROCESS_CMDLINE_MAX)
+		n = strip_nuls(buf, utf8_trim(buf, n, PROCESS_CMDLINE_MAX));
+	for (size_t i = 0; i < n; i++)
 		if (buf[i] == '\0')
 			buf[i] = ' ';
 	buf[n] = '\0';
@@ -340,10 +360,26 @@ static char *read_cmdline(struct procinfo *pi, unsigned pid)
 static bool read_uid(struct procinfo *pi, unsigned pid, unsigned *uid)
 {
 	char buf[4096];
-	if (read_pid_file(pi, pid, "status", buf, sizeof(buf)) <= 0)
+	struct kvparse_iter it;
+	struct kvparse_kv kv;
+	struct kvparse_cur c;
+	uint64_t v;
+
+	ssize_t r = read_pid_file(pi, pid, "status", buf, sizeof(buf));
+	if (r <= 0)
 		return false;
-	const char *u = strstr(buf, "\nUid:");
-	return u && sscanf(u + 5, "%u", uid) == 1;
+	kvparse_iter_init(&it, buf, kvparse_complete(buf, (size_t)r, sizeof(buf)));
+	while (kvparse_next(&it, ':', &kv)) {
+		if (kvparse_key_is(&kv, "Uid")) {
+			/* "Uid:\treal\teffective\tsaved\tfs": the real one. */
+			kvparse_cur_init(&c, kv.val, kv.vlen);
+			if (!kvparse_field_u64(&c, UINT_MAX, &v))
+				return false;
+			*uid = (unsigned)v;
+			return true;
+		}
+	}
+	return false;
 }
 
 static struct entry *refresh(struct procinfo *pi, unsigned pid)
@@ -411,8 +447,9 @@ static struct entry *refresh(struct procinfo *pi, unsigned pid)
 	unsigned uid;
 	if (read_uid(pi, pid, &uid))
 		e->user = xstrdup(user_name(pi, uid));
-	if (pi->have_btime) {
-		e->start_ms = pi->btime_ms + start * 1000u / (uint64_t)pi->ticks;
+	uint64_t since_boot_ms = start * 1000u / (uint64_t)pi->ticks; /* start <= UINT64_MAX / 1000 */
+	if (pi->have_btime && since_boot_ms <= UINT64_MAX - pi->btime_ms) {
+		e->start_ms = pi->btime_ms + since_boot_ms;
 		e->have_start = true;
 	}
 sample:

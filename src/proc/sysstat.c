@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/kvparse.h"
 #include "util/readfile.h"
 #include "util/xalloc.h"
 
@@ -58,77 +59,91 @@ static ssize_t read_file(struct sysstat *s, int which, char *buf, size_t n)
 	return readfile_held(s->rootfd, SS_FILES[which], &s->held[which], s->hold, buf, n);
 }
 
-/* A decimal number at *s (after blanks), advancing *s past it; false when
- * there is none or it is over max. (By hand: strtoull and strtod cost more
- * than the rest of reading the host's figures.) */
-static bool parse_u64(const char **s, uint64_t max, uint64_t *out)
+/* Idle and total ticks from the "cpu" line's counters (user nice system
+ * idle iowait irq softirq steal): false when it has fewer than four. */
+static bool cpu_ticks(const char *val, size_t len, uint64_t *idle, uint64_t *total)
 {
-	const char *p = *s;
-	uint64_t v = 0;
+	struct kvparse_cur c;
+	uint64_t v[8] = {0};
+	int n = 0;
 
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (*p < '0' || *p > '9')
+	kvparse_cur_init(&c, val, len);
+	/* Each under 2^61: eight of them add up without wrapping. */
+	while (n < 8 && kvparse_field_u64(&c, UINT64_MAX / 8, &v[n]))
+		n++;
+	if (n < 4)
 		return false;
-	while (*p >= '0' && *p <= '9') {
-		uint64_t d = (uint64_t)(*p++ - '0');
-		if (v > (max - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
-	*s = p;
-	*out = v;
+	*total = 0;
+	for (int i = 0; i < n; i++)
+		*total += v[i];
+	*idle = v[3] + v[4]; /* idle + iowait */
 	return true;
 }
 
-/* Value of "Key:   123 kB" in meminfo, in bytes. */
-static bool meminfo_value(const char *buf, const char *key, uint64_t *out)
+/* MemTotal and MemAvailable from /proc/meminfo, in bytes (its "kB" is
+ * KiB); each found flag says whether the first line of that key parsed. */
+static void meminfo(const char *buf, size_t len, uint64_t *total, bool *have_total, uint64_t *avail,
+		    bool *have_avail)
 {
-	size_t klen = strlen(key);
-	const char *p = buf;
+	struct kvparse_iter it;
+	struct kvparse_kv kv;
+	bool seen_total = false, seen_avail = false;
 
-	while (p && *p) {
-		if (strncmp(p, key, klen) == 0 && p[klen] == ':') {
-			const char *v = p + klen + 1;
-			uint64_t kb;
-			if (!parse_u64(&v, UINT64_MAX / 1024, &kb))
-				return false;
-			*out = kb * 1024u;
-			return true;
+	*have_total = *have_avail = false;
+	kvparse_iter_init(&it, buf, len);
+	while ((!seen_total || !seen_avail) && kvparse_next(&it, ':', &kv)) {
+		if (!seen_total && kvparse_key_is(&kv, "MemTotal")) {
+			seen_total = true;
+			*have_total = kvparse_value(kv.val, kv.vlen, KVPARSE_UNIT_BYTES, total) == 0;
+		} else if (!seen_avail && kvparse_key_is(&kv, "MemAvailable")) {
+			seen_avail = true;
+			*have_avail = kvparse_value(kv.val, kv.vlen, KVPARSE_UNIT_BYTES, avail) == 0;
 		}
-		p = strchr(p, '\n');
-		if (p)
-			p++;
 	}
-	return false;
 }
 
-/* Up to max space-separated decimal counters from s (the "cpu" line);
- * returns how many, stopping at the first that is not one. */
-static int parse_counters(const char *s, uint64_t *v, int max)
+/* The 1-minute load, "12.34 ..." (the kernel writes two decimals). */
+static bool load1(const char *buf, size_t len, double *out)
 {
-	int n = 0;
+	struct kvparse_cur c;
+	const char *f;
+	size_t n;
+	uint64_t whole, frac = 0, scale = 1;
 
-	while (n < max && parse_u64(&s, UINT64_MAX, &v[n]))
-		n++;
-	return n;
+	kvparse_cur_init(&c, buf, len);
+	if (!kvparse_field(&c, &f, &n))
+		return false;
+	ssize_t w = kvparse_u64(f, n, 999999999, &whole);
+	if (w <= 0)
+		return false;
+	if ((size_t)w < n && f[w] == '.') {
+		size_t i = (size_t)w + 1, digits = n - i < 6 ? n - i : 6;
+		ssize_t d = kvparse_u64(f + i, digits, UINT64_MAX, &frac);
+		for (ssize_t k = 0; k < d; k++)
+			scale *= 10;
+		if (d <= 0)
+			frac = 0;
+	}
+	*out = (double)whole + (double)frac / (double)scale;
+	return true;
 }
 
 int sysstat_read(struct sysstat *s, struct system_stats *out)
 {
 	char buf[8192];
 	int got = 0;
+	ssize_t r;
+	struct kvparse_iter it;
+	struct kvparse_kv kv;
 
 	memset(out, 0, sizeof(*out));
 	/* Only its first line is wanted: the kernel makes the rest (a line per
 	 * CPU, every interrupt) anyway, but it need not be copied. */
-	if (read_file(s, SS_STAT, buf, 1024) > 0 && strncmp(buf, "cpu ", 4) == 0) {
-		uint64_t v[8] = {0}, total = 0;
-		int n = parse_counters(buf + 4, v, 8);
-		if (n >= 4) {
-			for (int i = 0; i < n; i++)
-				total += v[i];
-			uint64_t idle = v[3] + (n > 4 ? v[4] : 0); /* idle + iowait */
+	r = read_file(s, SS_STAT, buf, 1024);
+	if (r > 0) {
+		uint64_t total, idle;
+		kvparse_iter_init(&it, buf, kvparse_complete(buf, (size_t)r, 1024));
+		if (kvparse_next(&it, ' ', &kv) && kvparse_key_is(&kv, "cpu") && cpu_ticks(kv.val, kv.vlen, &idle, &total)) {
 			if (s->have_prev && total > s->prev_total && idle >= s->prev_idle) {
 				double busy = (double)((total - s->prev_total) - (idle - s->prev_idle));
 				double pct = 100.0 * busy / (double)(total - s->prev_total);
@@ -143,35 +158,25 @@ int sysstat_read(struct sysstat *s, struct system_stats *out)
 			got++;
 		}
 	}
-	if (read_file(s, SS_MEMINFO, buf, sizeof(buf)) > 0) {
+	r = read_file(s, SS_MEMINFO, buf, sizeof(buf));
+	if (r > 0) {
 		uint64_t total, avail;
-		if (meminfo_value(buf, "MemTotal", &total)) {
+		bool have_total, have_avail;
+		meminfo(buf, kvparse_complete(buf, (size_t)r, sizeof(buf)), &total, &have_total, &avail, &have_avail);
+		if (have_total) {
 			out->mem_total_bytes = total;
 			out->valid |= UINT64_C(1) << SYS_F_MEM_TOTAL;
-			if (meminfo_value(buf, "MemAvailable", &avail) && avail <= total) {
+			if (have_avail && avail <= total) {
 				out->mem_used_bytes = total - avail;
 				out->valid |= UINT64_C(1) << SYS_F_MEM_USED;
 			}
 			got++;
 		}
 	}
-	if (read_file(s, SS_LOADAVG, buf, sizeof(buf)) > 0) {
-		/* "12.34 ...": the kernel writes two decimals. */
-		const char *p = buf;
-		uint64_t whole, frac = 0, scale = 1;
-		bool ok = parse_u64(&p, 999999999, &whole);
-		if (ok && *p == '.') {
-			p++;
-			while (*p >= '0' && *p <= '9' && scale < 1000000) {
-				frac = frac * 10 + (uint64_t)(*p++ - '0');
-				scale *= 10;
-			}
-		}
-		if (ok) {
-			out->load_1m = (double)whole + (double)frac / (double)scale;
-			out->valid |= UINT64_C(1) << SYS_F_LOAD1;
-			got++;
-		}
+	r = read_file(s, SS_LOADAVG, buf, sizeof(buf));
+	if (r > 0 && load1(buf, (size_t)r, &out->load_1m)) {
+		out->valid |= UINT64_C(1) << SYS_F_LOAD1;
+		got++;
 	}
 	return got ? 0 : -ENOENT;
 }

@@ -101,15 +101,31 @@ void utf8_append_valid(struct buf *b, const char *s, size_t n, size_t max)
 	}
 }
 
+/* Bytes in the sequence that lead starts; 0 for a byte that starts none. */
+static size_t seq_len(unsigned char lead)
+{
+	return lead < 0x80 ? 1 : lead < 0xC2 ? 0 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : lead <= 0xF4 ? 4 : 0;
+}
+
 size_t utf8_trim(const char *s, size_t n, size_t max)
 {
 	if (n <= max)
 		return n;
+	/* The sequence the cut splits starts at most 3 bytes back. Only a
+	 * valid one (whole, or cut short by the end of s) moves the cut before
+	 * it: invalid bytes are cut where they fall, so a run of stray
+	 * continuation bytes does not pull the cut back. */
 	size_t i = max;
-	/* Step back over continuation bytes to the start of the cut sequence. */
-	while (i > 0 && ((unsigned char)s[i] & 0xC0) == 0x80)
+	while (i > 0 && max - i < 3 && ((unsigned char)s[i] & 0xC0) == 0x80)
 		i--;
-	return i;
+	if (i == max)
+		return max;
+	size_t want = seq_len((unsigned char)s[i]);
+	if (want < 2 || i + want <= max)
+		return max;
+	uint32_t cp;
+	size_t used = utf8_decode(s + i, n - i, &cp);
+	return used == want || i + used == n ? i : max;
 }
 
 bool utf8_is_unsafe(uint32_t cp)

@@ -22,7 +22,8 @@ size_t utf8_encode(uint32_t cp, char out[4]);
  * before the code point that would take the appended length past max bytes. */
 void utf8_append_valid(struct buf *b, const char *s, size_t n, size_t max);
 /* Length of the longest prefix of s[0..n) of at most max bytes that does not
- * split a (valid) UTF-8 sequence. */
+ * split a valid UTF-8 sequence: a character that does not fit is left out
+ * whole. Invalid bytes are not sequences: they are cut at max. */
 size_t utf8_trim(const char *s, size_t n, size_t max);
 /* True for code points that must not reach a terminal as themselves:
  * controls (C0, DEL, C1), and format characters that reorder or hide text

@@ -8,6 +8,7 @@
  * (0: one read for everything), the rest = the file's bytes. */
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * this is built with -DFUZZ_LINE_READER_SHORT_FIRST_READ=1. */
 #ifndef FUZZ_LINE_READER_SHORT_FIRST_READ
 #define FUZZ_LINE_READER_SHORT_FIRST_READ 0
+#endif
+
+/* The reader applies its cap to the first line with its byte-order mark
+ * still on it (tests/fuzz/crashes/line_reader-bom-counts-toward-cap): a
+ * first line that fits only without the mark is skipped as oversized. Until
+ * that is settled the model does the same, unless this is built with
+ * -DFUZZ_LINE_READER_BOM_OUTSIDE_CAP=1. */
+#ifndef FUZZ_LINE_READER_BOM_OUTSIDE_CAP
+#define FUZZ_LINE_READER_BOM_OUTSIDE_CAP 0
 #endif
 
 struct feed {
@@ -99,10 +109,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 
 	/* The model: a leading BOM goes; lines end at \n; one \r before it
-	 * goes; a last line without \n counts; lines over cap are skipped. */
+	 * goes; a last line without \n counts, unless nothing is left of it
+	 * once its \r (or a whole file's BOM) goes: then it is counted in
+	 * lineno but not returned (line_reader since ab9a73d); lines over cap
+	 * are skipped. */
 	size_t pos = 0, lineno = 0, oversized = 0;
-	if (n >= 3 && memcmp(in, "\xEF\xBB\xBF", 3) == 0)
+	bool bom = n >= 3 && memcmp(in, "\xEF\xBB\xBF", 3) == 0;
+	if (bom) {
 		pos = 3;
+		if (n == 3) { /* the mark alone: a last line, counted, not returned */
+			lineno = 1;
+			oversized = !FUZZ_LINE_READER_BOM_OUTSIDE_CAP && cap < 3;
+		}
+	}
 
 	line_reader_init(&lr, sv[0], cap);
 	while (pos < n) {
@@ -112,8 +131,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (want && in[end - 1] == '\r')
 			want--;
 		lineno++;
-		if (want > cap) {
+		size_t counted = want + (bom && pos == 3 && !FUZZ_LINE_READER_BOM_OUTSIDE_CAP ? 3 : 0);
+		if (counted > cap) {
 			oversized++;
+		} else if (!nl && want == 0) {
+			break;
 		} else {
 			int rc = line_reader_next(&lr, &line, &len);
 			if (rc != 1)

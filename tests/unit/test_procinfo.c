@@ -25,6 +25,7 @@
 #include "proc/procinfo.h"
 #include "proc/sysstat.h"
 #include "util/readfile.h"
+#include "util/utf8.h"
 #include "testutil.h"
 
 struct tree {
@@ -386,6 +387,151 @@ static void test_held_only_on_procfs(void **state)
 	free_tree(t);
 }
 
+/* A real /bin/sh whose last argument is arg, running until end_sh(): by
+ * the time spawn_sh returns it has written a line, so it has exec'd and
+ * its /proc/PID/cmdline is final. */
+struct sh {
+	pid_t pid;
+	int in; /* its stdin: closing it ends it */
+};
+
+#define SH_ARGV0 "/bin/sh\0-c\0echo; read x\0sh\0" /* its cmdline before arg */
+
+static struct sh spawn_sh(const char *arg)
+{
+	int in[2], out[2];
+	char c;
+
+	assert_int_equal(pipe(in), 0);
+	assert_int_equal(pipe(out), 0);
+	pid_t p = fork();
+	assert_true(p >= 0);
+	if (p == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		execl("/bin/sh", "/bin/sh", "-c", "echo; read x", "sh", arg, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	assert_int_equal(read(out[0], &c, 1), 1);
+	close(out[0]);
+	return (struct sh){p, in[1]};
+}
+
+static void end_sh(struct sh c)
+{
+	int st;
+	close(c.in);
+	assert_int_equal(waitpid(c.pid, &st, 0), c.pid);
+}
+
+/* The cmdline procinfo reads for pid on the real /proc; the caller frees. */
+static char *real_cmdline(pid_t pid)
+{
+	struct procinfo *pi = procinfo_new("/proc");
+	struct frame *f = frame_new();
+	struct gpu_process *p = frame_add_process(f);
+
+	procinfo_begin(pi, 1);
+	procinfo_fill(pi, (unsigned)pid, f, p);
+	procinfo_end(pi);
+	assert_true(process_has(p, PROC_F_CMDLINE));
+	char *s = strdup(p->cmdline);
+	frame_unref(f);
+	procinfo_free(pi);
+	return s;
+}
+
+/* What a cut at len of the full command line (SH_ARGV0 + arg) reads as. */
+static char *expected_cut(const char *arg, size_t len)
+{
+	size_t pre = sizeof(SH_ARGV0) - 1;
+	char *s = malloc(len + 1);
+	memcpy(s, SH_ARGV0, len < pre ? len : pre);
+	memcpy(s + pre, arg, len - pre);
+	for (size_t i = 0; i < len; i++)
+		if (!s[i])
+			s[i] = ' ';
+	s[len] = '\0';
+	return s;
+}
+
+/* The 4 KiB cap on a command line falls inside a 2-, 3- and 4-byte
+ * character (each split point), just before and just after one: the cut
+ * goes before the character that does not fit, and stays valid UTF-8. */
+static void test_real_cmdline_cut_utf8(void **state)
+{
+	(void)state;
+	static const char *const chars[] = {"\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80"};
+	const size_t pre = sizeof(SH_ARGV0) - 1, cap = PROCESS_CMDLINE_MAX;
+	char arg[PROCESS_CMDLINE_MAX + 64];
+
+	for (size_t c = 0; c < 3; c++) {
+		size_t clen = strlen(chars[c]);
+		/* k: bytes of the character before the cap (0: it starts right at
+		 * the cap; clen: it ends there). */
+		for (size_t k = 0; k <= clen; k++) {
+			size_t start = cap - k; /* the character's offset in the cmdline */
+			memset(arg, 'a', start - pre);
+			memcpy(arg + start - pre, chars[c], clen);
+			strcpy(arg + start - pre + clen, "tail");
+			struct sh sh = spawn_sh(arg);
+			char *got = real_cmdline(sh.pid);
+			end_sh(sh);
+
+			size_t want_len = k == clen ? cap : start;
+			char *want = expected_cut(arg, want_len);
+			size_t n = strlen(got);
+			assert_true(n <= cap);
+			assert_int_equal(n, want_len);
+			assert_string_equal(got, want);
+			for (size_t i = 0; i < n;) {
+				uint32_t cp;
+				i += utf8_decode(got + i, n - i, &cp);
+				assert_int_not_equal(cp, UTF8_REPLACEMENT);
+			}
+			free(want);
+			free(got);
+		}
+	}
+}
+
+/* Invalid UTF-8 across the cap is cut at the cap, as it always was: stray
+ * continuation bytes, a bad lead, an overlong lead, a truncated sequence
+ * followed by ASCII. */
+static void test_real_cmdline_cut_invalid(void **state)
+{
+	(void)state;
+	static const char *const bad[] = {"\x80\x80\x80\x80\x80\x80", "\xFF\xFF\xFF", "\xE0\x80\x80", "\xE2\x82" "zz"};
+	const size_t pre = sizeof(SH_ARGV0) - 1, cap = PROCESS_CMDLINE_MAX;
+	char arg[PROCESS_CMDLINE_MAX + 64];
+
+	for (size_t b = 0; b < 4; b++) {
+		size_t start = cap - 2;
+		memset(arg, 'a', start - pre);
+		strcpy(arg + start - pre, bad[b]);
+		struct sh sh = spawn_sh(arg);
+		char *got = real_cmdline(sh.pid);
+		end_sh(sh);
+		char *want = expected_cut(arg, cap);
+		assert_int_equal(strlen(got), cap);
+		assert_string_equal(got, want);
+		free(want);
+		free(got);
+	}
+	/* Under the cap, invalid bytes pass as they are (the writers replace them). */
+	struct sh sh = spawn_sh("x\xFF\xC3y");
+	char *got = real_cmdline(sh.pid);
+	end_sh(sh);
+	assert_string_equal(got, "/bin/sh -c echo; read x sh x\xFF\xC3y");
+	free(got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -396,6 +542,8 @@ int main(void)
 		cmocka_unit_test(test_real_proc_held),
 		cmocka_unit_test(test_held_only_on_procfs),
 		cmocka_unit_test(test_want_only_some),
+		cmocka_unit_test(test_real_cmdline_cut_utf8),
+		cmocka_unit_test(test_real_cmdline_cut_invalid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

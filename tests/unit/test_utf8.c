@@ -171,6 +171,14 @@ static void test_trim(void **state)
 	for (size_t max = 0; max < 4; max++)
 		assert_int_equal(utf8_trim(emoji, 4, max), 0);
 	assert_int_equal(utf8_trim(emoji, 4, 4), 4);
+	/* A valid character cut short by the end of s is left out too. */
+	assert_int_equal(utf8_trim("ab\xE2\x82", 4, 3), 2);
+	/* Invalid bytes are cut where they fall: stray continuation bytes (a
+	 * run of them, or one after a whole character), a bad sequence. */
+	assert_int_equal(utf8_trim("\x80\x80\x80\x80\x80\x80\x80\x80", 8, 5), 5);
+	assert_int_equal(utf8_trim("\xC3\xA9\xA9", 3, 2), 2);
+	assert_int_equal(utf8_trim("a\xE0\x80\x80", 4, 3), 3);
+	assert_int_equal(utf8_trim("a\xFF\x80\x80", 4, 3), 3);
 }
 
 static void test_append_valid(void **state)
