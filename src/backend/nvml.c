@@ -60,12 +60,8 @@ void nvml_note(struct nvml *n, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The notes go out from the backend's second poll on: gpur's detection
- * takes (and drops) the frames of its first poll (src/run.c). */
 static void flush_notes(struct nvml *n, struct frame *f)
 {
-	if (n->polls++ == 0)
-		return;
 	for (size_t i = 0; i < n->nnotes; i++) {
 		struct event *e = frame_note(f, EVENT_NOTE, "%s", n->notes[i]);
 		if (e) {

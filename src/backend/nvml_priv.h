@@ -45,7 +45,6 @@ struct nvml {
 	/* Notes for the next frame (a refused GPU, a corrected stride), each said once. */
 	char notes[4][200];
 	size_t nnotes;
-	unsigned long polls;
 	bool stride_fixed[NVML_PLIST__COUNT]; /* the list's stride was corrected */
 	bool stride_verified[NVML_PLIST__COUNT]; /* judged once with the pids' liveness */
 	char driver[NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE];
