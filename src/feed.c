@@ -251,6 +251,8 @@ struct feed *feed_start(const struct feed_opts *o)
 	sigemptyset(&sa.sa_mask);
 	sigaction(FEED_WAKE_SIGNAL, &sa, NULL);
 	source_set_cancel(o->source, &f->cancel);
+	for (size_t i = 0; o->early && i < o->early->nevents; i++)
+		feed_post_event(f, &o->early->events[i]);
 	pthread_mutex_init(&f->mu, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);

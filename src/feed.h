@@ -26,6 +26,7 @@ struct feed_opts {
 	uint64_t count;           /* finish after this many frames (0: no limit) */
 	bool hold;                /* at the end of the source, hold the last frame (TUI) instead of finishing */
 	struct clock_virtual *virt; /* waits move this clock instead of sleeping, or NULL */
+	const struct frame *early;  /* events that go into the first frame (detection's), or NULL */
 };
 
 enum feed_seek { FEED_SEEK_START, FEED_SEEK_END };

@@ -40,6 +40,7 @@ struct inputs {
 	struct sampler *sampler;
 	struct sysstat *sysstat;
 	struct source *source; /* one of the two above, as the pipeline sees it */
+	struct frame *early;   /* the events of detection's polls, for the first frame */
 	const char *replay_path;
 };
 
@@ -122,8 +123,17 @@ static int open_live(const struct config *cfg, struct inputs *src, const struct 
 	}
 	struct sampler_census c;
 	uint64_t start = clock_mono_ns(), first_open = 0;
+	src->early = frame_new();
 	for (;;) {
-		frame_unref(sampler_tick(src->sampler));
+		/* Detection's frames are not shown, but what they said is (a
+		 * GPU left out, a note): their events go into the first frame. */
+		struct frame *f = sampler_tick(src->sampler);
+		for (size_t i = 0; i < f->nevents; i++) {
+			struct event *e = frame_add_event(src->early);
+			if (e)
+				frame_copy_event(src->early, e, &f->events[i]);
+		}
+		frame_unref(f);
 		sampler_census(src->sampler, &c);
 		uint64_t now = clock_mono_ns();
 		if (c.open && !first_open)
@@ -143,8 +153,12 @@ static int open_live(const struct config *cfg, struct inputs *src, const struct 
 			demo_path());
 		return -1;
 	}
-	/* Backends that are absent here are not looked for again. */
-	sampler_drop_absent(src->sampler, NULL, NULL);
+	/* Backends that are absent here are not looked for again. When one is
+	 * dropped, GPU positions start afresh: detection's events keep what
+	 * they say, without an index that may now name another GPU. */
+	if (sampler_drop_absent(src->sampler, NULL, NULL))
+		for (size_t i = 0; i < src->early->nevents; i++)
+			src->early->events[i].valid &= ~(UINT64_C(1) << EVENT_F_GPU_INDEX);
 	return 0;
 }
 
@@ -194,6 +208,7 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 		.count = once ? 1 : cfg->count,
 		.hold = tui,
 		.virt = in->virt,
+		.early = in->early,
 	};
 	struct feed *feed = feed_start(&fo);
 
@@ -338,6 +353,7 @@ int run_main(const struct config *cfg)
 out:
 	sink_fini(&o);
 	source_free(src.source);
+	frame_unref(src.early);
 	sampler_free(src.sampler);
 	sysstat_free(src.sysstat);
 	replay_free(src.replay);
