@@ -13,9 +13,8 @@ const char *const GPU_THROTTLE_NAMES[GPU_THROTTLE__COUNT] = {
 #define R FIELD_READING
 #define STR(k, m, b, len, fl, h) {k, FIELD_STR, b, offsetof(struct gpu, m), 0, 0, len, NULL, 0, fl, NULL, h}
 #define U64(k, m, b, lo, hi, fl, p, h) {k, FIELD_U64, b, offsetof(struct gpu, m), lo, hi, 0, NULL, 0, fl, p, h}
-#define I64(k, m, b, lo, hi, fl, p, h) {k, FIELD_I64, b, offsetof(struct gpu, m), lo, hi, 0, NULL, 0, fl, p, h}
-#define F64(k, m, b, lo, hi, fl, p, h) {k, FIELD_F64, b, offsetof(struct gpu, m), lo, hi, 0, NULL, 0, fl, p, h}
-#define PCT(k, m, b, p, h) F64(k, m, b, 0, 100, R, p, h)
+#define NUM(k, m, b, lo, hi, fl, p, h) {k, FIELD_NUM, b, offsetof(struct gpu, m), lo, hi, 0, NULL, 0, fl, p, h}
+#define PCT(k, m, b, p, h) NUM(k, m, b, 0, 100, R, p, h)
 
 const struct field GPU_FIELDS[] = {
 	STR("name", name, GPU_F_NAME, 256, 0, "product name"),
@@ -31,27 +30,27 @@ const struct field GPU_FIELDS[] = {
 	PCT("util_pct", util_pct, GPU_F_UTIL, "DCGM_FI_DEV_GPU_UTIL", "GPU utilisation (%)"),
 	PCT("mem_util_pct", mem_util_pct, GPU_F_MEM_UTIL, "DCGM_FI_DEV_MEM_COPY_UTIL",
 	    "memory controller busy (%)"),
-	U64("mem_used_bytes", mem_used_bytes, GPU_F_MEM_USED, 0, FIELD_U64_MAX, R, NULL, "memory used (bytes)"),
-	U64("mem_total_bytes", mem_total_bytes, GPU_F_MEM_TOTAL, 0, FIELD_U64_MAX, 0, NULL, "memory total (bytes)"),
-	I64("temp_c", temp_c, GPU_F_TEMP, -273, 1000, R, "DCGM_FI_DEV_GPU_TEMP", "GPU temperature (C)"),
-	I64("temp_mem_c", temp_mem_c, GPU_F_TEMP_MEM, -273, 1000, R, "DCGM_FI_DEV_MEMORY_TEMP",
+	NUM("mem_used_bytes", mem_used_bytes, GPU_F_MEM_USED, 0, FIELD_U64_MAX, R, NULL, "memory used (bytes)"),
+	NUM("mem_total_bytes", mem_total_bytes, GPU_F_MEM_TOTAL, 0, FIELD_U64_MAX, 0, NULL, "memory total (bytes)"),
+	NUM("temp_c", temp_c, GPU_F_TEMP, -273, 1000, R, "DCGM_FI_DEV_GPU_TEMP", "GPU temperature (C)"),
+	NUM("temp_mem_c", temp_mem_c, GPU_F_TEMP_MEM, -273, 1000, R, "DCGM_FI_DEV_MEMORY_TEMP",
 	    "memory temperature (C)"),
-	I64("temp_slowdown_c", temp_slowdown_c, GPU_F_TEMP_SLOWDOWN, -273, 1000, 0, NULL,
+	NUM("temp_slowdown_c", temp_slowdown_c, GPU_F_TEMP_SLOWDOWN, -273, 1000, 0, NULL,
 	    "slowdown threshold (C)"),
-	I64("temp_shutdown_c", temp_shutdown_c, GPU_F_TEMP_SHUTDOWN, -273, 1000, 0, NULL,
+	NUM("temp_shutdown_c", temp_shutdown_c, GPU_F_TEMP_SHUTDOWN, -273, 1000, 0, NULL,
 	    "shutdown threshold (C)"),
-	F64("power_w", power_w, GPU_F_POWER, 0, 1e6, R, "DCGM_FI_DEV_POWER_USAGE", "power draw (W)"),
-	F64("power_limit_w", power_limit_w, GPU_F_POWER_LIMIT, 0, 1e6, 0, NULL, "power limit (W)"),
-	F64("energy_j", energy_j, GPU_F_ENERGY, 0, DBL_MAX, R, NULL, "energy since driver load (J)"),
+	NUM("power_w", power_w, GPU_F_POWER, 0, 1e6, R, "DCGM_FI_DEV_POWER_USAGE", "power draw (W)"),
+	NUM("power_limit_w", power_limit_w, GPU_F_POWER_LIMIT, 0, 1e6, 0, NULL, "power limit (W)"),
+	NUM("energy_j", energy_j, GPU_F_ENERGY, 0, DBL_MAX, R, NULL, "energy since driver load (J)"),
 	PCT("fan_pct", fan_pct, GPU_F_FAN_PCT, NULL, "fan 0 speed (%)"),
-	U64("fan_rpm", fan_rpm, GPU_F_FAN_RPM, 0, 1e6, R, NULL, "fan 0 speed (RPM)"),
-	U64("clock_gfx_mhz", clock_gfx_mhz, GPU_F_CLOCK_GFX, 0, 1e6, R, "DCGM_FI_DEV_SM_CLOCK",
+	NUM("fan_rpm", fan_rpm, GPU_F_FAN_RPM, 0, 1e6, R, NULL, "fan 0 speed (RPM)"),
+	NUM("clock_gfx_mhz", clock_gfx_mhz, GPU_F_CLOCK_GFX, 0, 1e6, R, "DCGM_FI_DEV_SM_CLOCK",
 	    "graphics clock (MHz)"),
-	U64("clock_gfx_max_mhz", clock_gfx_max_mhz, GPU_F_CLOCK_GFX_MAX, 0, 1e6, 0, NULL,
+	NUM("clock_gfx_max_mhz", clock_gfx_max_mhz, GPU_F_CLOCK_GFX_MAX, 0, 1e6, 0, NULL,
 	    "graphics clock maximum (MHz)"),
-	U64("clock_mem_mhz", clock_mem_mhz, GPU_F_CLOCK_MEM, 0, 1e6, R, "DCGM_FI_DEV_MEM_CLOCK",
+	NUM("clock_mem_mhz", clock_mem_mhz, GPU_F_CLOCK_MEM, 0, 1e6, R, "DCGM_FI_DEV_MEM_CLOCK",
 	    "memory clock (MHz)"),
-	U64("clock_mem_max_mhz", clock_mem_max_mhz, GPU_F_CLOCK_MEM_MAX, 0, 1e6, 0, NULL,
+	NUM("clock_mem_max_mhz", clock_mem_max_mhz, GPU_F_CLOCK_MEM_MAX, 0, 1e6, 0, NULL,
 	    "memory clock maximum (MHz)"),
 	PCT("enc_pct", enc_pct, GPU_F_ENC, "DCGM_FI_DEV_ENC_UTIL", "encoder utilisation (%)"),
 	PCT("dec_pct", dec_pct, GPU_F_DEC, "DCGM_FI_DEV_DEC_UTIL", "decoder utilisation (%)"),
@@ -59,11 +58,11 @@ const struct field GPU_FIELDS[] = {
 	U64("pcie_width", pcie_width, GPU_F_PCIE_WIDTH, 0, 64, R, NULL, "PCIe lanes now"),
 	U64("pcie_gen_max", pcie_gen_max, GPU_F_PCIE_GEN_MAX, 0, 64, 0, NULL, "PCIe generation maximum"),
 	U64("pcie_width_max", pcie_width_max, GPU_F_PCIE_WIDTH_MAX, 0, 64, 0, NULL, "PCIe lanes maximum"),
-	U64("pcie_rx_bytes_per_s", pcie_rx_bytes_per_s, GPU_F_PCIE_RX, 0, FIELD_U64_MAX, R,
+	NUM("pcie_rx_bytes_per_s", pcie_rx_bytes_per_s, GPU_F_PCIE_RX, 0, FIELD_U64_MAX, R,
 	    "DCGM_FI_PROF_PCIE_RX_BYTES", "PCIe receive (bytes/s)"),
-	U64("pcie_tx_bytes_per_s", pcie_tx_bytes_per_s, GPU_F_PCIE_TX, 0, FIELD_U64_MAX, R,
+	NUM("pcie_tx_bytes_per_s", pcie_tx_bytes_per_s, GPU_F_PCIE_TX, 0, FIELD_U64_MAX, R,
 	    "DCGM_FI_PROF_PCIE_TX_BYTES", "PCIe transmit (bytes/s)"),
-	U64("ecc_errors_uncorrected", ecc_errors_uncorrected, GPU_F_ECC_UNCORRECTED, 0, FIELD_U64_MAX, R, NULL,
+	NUM("ecc_errors_uncorrected", ecc_errors_uncorrected, GPU_F_ECC_UNCORRECTED, 0, FIELD_U64_MAX, R, NULL,
 	    "volatile uncorrected ECC errors"),
 	{"throttle", FIELD_FLAGS, GPU_F_THROTTLE, offsetof(struct gpu, throttle), 0, 0, 0,
 	 GPU_THROTTLE_NAMES, GPU_THROTTLE__COUNT, R, NULL, "active clock throttle reasons"},
