@@ -243,7 +243,7 @@ static void read_putil(struct rd *rd, struct prows *pr)
 		pr->v[k].util_known = true;
 }
 
-static void put_util(struct gpu_process *p, enum process_field f, double *slot, bool known, unsigned v)
+static void put_util(struct gpu_process *p, enum process_field f, long double *slot, bool known, unsigned v)
 {
 	if (!known || v > 100)
 		return;

@@ -1,6 +1,7 @@
 /* field: lookups and a self-check over descriptor tables. */
 #include "model/field.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "util/arena.h"
@@ -13,6 +14,24 @@ void field_dup_strings(void *obj, const struct field *tab, size_t n, struct aren
 		const char **s = field_ptr(obj, &tab[i]);
 		*s = field_valid(obj, &tab[i]) ? arena_strdup(a, *s) : NULL;
 	}
+}
+
+uint64_t field_num_u64(long double v)
+{
+	if (!(v > 0))
+		return 0; /* NaN too */
+	v = roundl(v);
+	return v >= 0x1p64L ? UINT64_MAX : (uint64_t)v;
+}
+
+int64_t field_num_i64(long double v)
+{
+	if (isnan(v))
+		return 0;
+	v = roundl(v);
+	if (v >= 0x1p63L)
+		return INT64_MAX;
+	return v <= -0x1p63L ? INT64_MIN : (int64_t)v;
 }
 
 const struct field *field_find(const struct field *tab, size_t n, const char *key, size_t keylen)
@@ -51,8 +70,7 @@ const char *field_table_check(const struct field *tab, size_t n, size_t struct_s
 				return f->key;
 			break;
 		case FIELD_U64:
-		case FIELD_I64:
-		case FIELD_F64:
+		case FIELD_NUM:
 			if (!(f->min <= f->max))
 				return f->key;
 			break;

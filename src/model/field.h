@@ -4,15 +4,23 @@
 #ifndef GPUR_FIELD_H
 #define GPUR_FIELD_H
 
+#include <float.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+/* FIELD_NUM holds any int64 and any double exactly in one long double:
+ * that needs a significand of at least 64 bits (x86-64's 80-bit extended,
+ * aarch64's IEEE quad). Where long double is only a double, integers past
+ * 2^53 would silently lose their last digits. */
+_Static_assert(LDBL_MANT_DIG >= 64,
+	       "gpur needs a long double with a 64-bit significand to keep record numbers exact");
+
 enum field_type {
 	FIELD_STR,   /* const char * (frame arena), max_len bytes of UTF-8 */
-	FIELD_U64,   /* uint64_t, integer in [min, max] */
-	FIELD_I64,   /* int64_t, integer in [min, max] */
-	FIELD_F64,   /* double, finite, in [min, max] */
+	FIELD_U64,   /* uint64_t, integer in [min, max]: identities, counts, timestamps */
+	FIELD_NUM,   /* long double, a measured quantity: any finite number in [min, max],
+	              * holding every int64 and every double exactly */
 	FIELD_BOOL,  /* bool */
 	FIELD_ENUM,  /* uint8_t index into names */
 	FIELD_FLAGS, /* uint32_t bitmask over names, a JSON array of strings */
@@ -21,7 +29,7 @@ enum field_type {
 /* FIELD_READING: a measurement, omitted while a GPU is lost or suspended. */
 #define FIELD_READING 0x1u
 
-/* Upper bound of unsigned integer fields: above every int64, since the
+/* Upper bound of byte and count fields: above every int64, since the
  * parser already rejects integers of 2^63 and more. */
 #define FIELD_U64_MAX 9.3e18
 
@@ -57,6 +65,13 @@ static inline const void *field_cptr(const void *obj, const struct field *f)
 {
 	return (const char *)obj + f->offset;
 }
+
+/* A FIELD_NUM value as a whole number for display or integer arithmetic:
+ * rounded to nearest, an exact half away from zero (41.5 gives 42, -2.5
+ * gives -3), clamped to the result type's range; NaN gives 0. Never a plain
+ * cast: that truncates 41.5 to 41 and is undefined out of range. */
+uint64_t field_num_u64(long double v);
+int64_t field_num_i64(long double v);
 
 struct arena;
 /* Re-homes every known string field of obj into arena a (NULL for unknown). */

@@ -21,13 +21,13 @@ const struct field FRAME_FIELDS[] = {
 const size_t FRAME_NFIELDS = sizeof(FRAME_FIELDS) / sizeof(FRAME_FIELDS[0]);
 
 const struct field SYSTEM_FIELDS[] = {
-	{"cpu_pct", FIELD_F64, SYS_F_CPU, offsetof(struct system_stats, cpu_pct), 0, 100, 0, NULL, 0, 0,
+	{"cpu_pct", FIELD_NUM, SYS_F_CPU, offsetof(struct system_stats, cpu_pct), 0, 100, 0, NULL, 0, 0,
 	 NULL, "host CPU, all cores (%)"},
-	{"mem_used_bytes", FIELD_U64, SYS_F_MEM_USED, offsetof(struct system_stats, mem_used_bytes), 0,
+	{"mem_used_bytes", FIELD_NUM, SYS_F_MEM_USED, offsetof(struct system_stats, mem_used_bytes), 0,
 	 FIELD_U64_MAX, 0, NULL, 0, 0, NULL, "host memory used (bytes)"},
-	{"mem_total_bytes", FIELD_U64, SYS_F_MEM_TOTAL, offsetof(struct system_stats, mem_total_bytes),
+	{"mem_total_bytes", FIELD_NUM, SYS_F_MEM_TOTAL, offsetof(struct system_stats, mem_total_bytes),
 	 0, FIELD_U64_MAX, 0, NULL, 0, 0, NULL, "host memory total (bytes)"},
-	{"load_1m", FIELD_F64, SYS_F_LOAD1, offsetof(struct system_stats, load_1m), 0, 1e9, 0, NULL, 0,
+	{"load_1m", FIELD_NUM, SYS_F_LOAD1, offsetof(struct system_stats, load_1m), 0, 1e9, 0, NULL, 0,
 	 0, NULL, "1-minute load average"},
 };
 const size_t SYSTEM_NFIELDS = sizeof(SYSTEM_FIELDS) / sizeof(SYSTEM_FIELDS[0]);

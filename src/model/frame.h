@@ -24,9 +24,9 @@ enum system_field { SYS_F_CPU, SYS_F_MEM_USED, SYS_F_MEM_TOTAL, SYS_F_LOAD1, SYS
 
 struct system_stats {
 	uint64_t valid;
-	double cpu_pct; /* all cores, 0-100 */
-	uint64_t mem_used_bytes, mem_total_bytes;
-	double load_1m;
+	long double cpu_pct; /* all cores, 0-100; every figure here is FIELD_NUM */
+	long double mem_used_bytes, mem_total_bytes;
+	long double load_1m;
 };
 
 enum frame_field { FRAME_F_TS, FRAME_F_HOST, FRAME_F_BACKEND, FRAME_F_DRIVER, FRAME_F_SYSTEM, FRAME_F__COUNT };
@@ -43,7 +43,7 @@ struct gpu_seen {
 
 struct frame {
 	uint64_t valid; /* bit (1 << enum frame_field) */
-	uint64_t ts_ms; /* wall clock, ms since the epoch */
+	uint64_t ts_ms; /* wall clock, ms since the epoch: an integer (FIELD_U64), never a fraction */
 	const char *host, *backend, *driver;
 	struct system_stats system;
 	struct gpu *gpus;

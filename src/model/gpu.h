@@ -46,17 +46,19 @@ struct gpu {
 	uint8_t state;  /* enum gpu_state */
 	bool mig_mode;
 	uint64_t pstate;
-	double util_pct, mem_util_pct;
-	uint64_t mem_used_bytes, mem_total_bytes;
-	int64_t temp_c, temp_mem_c, temp_slowdown_c, temp_shutdown_c;
-	double power_w, power_limit_w, energy_j;
-	double fan_pct;
-	uint64_t fan_rpm;
-	uint64_t clock_gfx_mhz, clock_gfx_max_mhz, clock_mem_mhz, clock_mem_max_mhz;
-	double enc_pct, dec_pct;
+	/* Measured quantities are FIELD_NUM: any finite number, kept exactly
+	 * (41.5 degrees, 2^53 + 1 bytes); readers round for display. */
+	long double util_pct, mem_util_pct;
+	long double mem_used_bytes, mem_total_bytes;
+	long double temp_c, temp_mem_c, temp_slowdown_c, temp_shutdown_c;
+	long double power_w, power_limit_w, energy_j;
+	long double fan_pct;
+	long double fan_rpm;
+	long double clock_gfx_mhz, clock_gfx_max_mhz, clock_mem_mhz, clock_mem_max_mhz;
+	long double enc_pct, dec_pct;
 	uint64_t pcie_gen, pcie_width, pcie_gen_max, pcie_width_max;
-	uint64_t pcie_rx_bytes_per_s, pcie_tx_bytes_per_s;
-	uint64_t ecc_errors_uncorrected;
+	long double pcie_rx_bytes_per_s, pcie_tx_bytes_per_s;
+	long double ecc_errors_uncorrected;
 	uint32_t throttle; /* bit (1 << enum gpu_throttle) = active */
 };
 

@@ -7,7 +7,7 @@ const char *const PROCESS_KIND_NAMES[PROCESS_KIND__COUNT] = {"compute", "graphic
 
 #define STR(k, m, b, len, h) {k, FIELD_STR, b, offsetof(struct gpu_process, m), 0, 0, len, NULL, 0, 0, NULL, h}
 #define U64(k, m, b, lo, hi, h) {k, FIELD_U64, b, offsetof(struct gpu_process, m), lo, hi, 0, NULL, 0, 0, NULL, h}
-#define F64(k, m, b, lo, hi, h) {k, FIELD_F64, b, offsetof(struct gpu_process, m), lo, hi, 0, NULL, 0, 0, NULL, h}
+#define NUM(k, m, b, lo, hi, h) {k, FIELD_NUM, b, offsetof(struct gpu_process, m), lo, hi, 0, NULL, 0, 0, NULL, h}
 
 const struct field PROCESS_FIELDS[] = {
 	U64("pid", pid, PROC_F_PID, 0, 4194304, "process id (in the reader's pid namespace)"),
@@ -17,13 +17,13 @@ const struct field PROCESS_FIELDS[] = {
 	STR("user", user, PROC_F_USER, 256, "user name, else the numeric uid"),
 	{"kind", FIELD_ENUM, PROC_F_KIND, offsetof(struct gpu_process, kind), 0, 0, 0,
 	 PROCESS_KIND_NAMES, PROCESS_KIND__COUNT, 0, NULL, "compute, graphics or both"},
-	U64("gpu_mem_bytes", gpu_mem_bytes, PROC_F_GPU_MEM, 0, FIELD_U64_MAX, "GPU memory used (bytes)"),
-	F64("gpu_util_pct", gpu_util_pct, PROC_F_GPU_UTIL, 0, 100, "SM utilisation (%)"),
-	F64("mem_bw_pct", mem_bw_pct, PROC_F_MEM_BW, 0, 100, "memory bandwidth utilisation (%)"),
-	F64("enc_pct", enc_pct, PROC_F_ENC, 0, 100, "encoder utilisation (%)"),
-	F64("dec_pct", dec_pct, PROC_F_DEC, 0, 100, "decoder utilisation (%)"),
-	F64("cpu_pct", cpu_pct, PROC_F_CPU, 0, 1e6, "CPU (% of one core)"),
-	U64("host_mem_bytes", host_mem_bytes, PROC_F_HOST_MEM, 0, FIELD_U64_MAX, "resident set size (bytes)"),
+	NUM("gpu_mem_bytes", gpu_mem_bytes, PROC_F_GPU_MEM, 0, FIELD_U64_MAX, "GPU memory used (bytes)"),
+	NUM("gpu_util_pct", gpu_util_pct, PROC_F_GPU_UTIL, 0, 100, "SM utilisation (%)"),
+	NUM("mem_bw_pct", mem_bw_pct, PROC_F_MEM_BW, 0, 100, "memory bandwidth utilisation (%)"),
+	NUM("enc_pct", enc_pct, PROC_F_ENC, 0, 100, "encoder utilisation (%)"),
+	NUM("dec_pct", dec_pct, PROC_F_DEC, 0, 100, "decoder utilisation (%)"),
+	NUM("cpu_pct", cpu_pct, PROC_F_CPU, 0, 1e6, "CPU (% of one core)"),
+	NUM("host_mem_bytes", host_mem_bytes, PROC_F_HOST_MEM, 0, FIELD_U64_MAX, "resident set size (bytes)"),
 	STR("container", container, PROC_F_CONTAINER, 256, "container (runtime:id or name)"),
 	U64("container_pid", container_pid, PROC_F_CONTAINER_PID, 0, 4194304, "pid inside the container"),
 	STR("pod", pod, PROC_F_POD, 256, "Kubernetes pod"),

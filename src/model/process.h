@@ -25,14 +25,15 @@ struct gpu_process {
 	uint64_t gpu_index; /* position in the frame's gpus; always < ngpus */
 	const char *name, *cmdline, *user;
 	uint8_t kind; /* enum process_kind */
-	uint64_t gpu_mem_bytes;
-	double gpu_util_pct, mem_bw_pct, enc_pct, dec_pct;
-	double cpu_pct; /* % of one core */
-	uint64_t host_mem_bytes;
+	/* Measured quantities (FIELD_NUM): any finite number, kept exactly. */
+	long double gpu_mem_bytes;
+	long double gpu_util_pct, mem_bw_pct, enc_pct, dec_pct;
+	long double cpu_pct; /* % of one core */
+	long double host_mem_bytes;
 	const char *container;
 	uint64_t container_pid;
 	const char *pod, *unit;
-	uint64_t start_ms;
+	uint64_t start_ms; /* an integer: ms since the epoch, like a record's ts_ms */
 	/* Not recorded: the pid is this machine's (a live local backend's row),
 	 * so /proc describes it and it may be signalled. Replayed and remote
 	 * rows are never local. */

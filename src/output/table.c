@@ -44,10 +44,10 @@ static size_t text_cols(const char *s, bool utf8)
 	return n;
 }
 
-static void put_mib(struct buf *out, bool known, uint64_t bytes, int width)
+static void put_mib(struct buf *out, bool known, long double bytes, int width)
 {
 	if (known)
-		buf_printf(out, "%*" PRIu64, width, bytes >> 20);
+		buf_printf(out, "%*" PRIu64, width, field_num_u64(bytes) >> 20);
 	else
 		buf_printf(out, "%*s", width, "--");
 }
@@ -91,12 +91,12 @@ void table_render(struct buf *out, const struct frame *f, const struct table_opt
 		put_text(out, gpu_has(g, GPU_F_NAME) ? g->name : "--", o->utf8, namew, true);
 		buf_puts(out, " | ");
 		if (gpu_has(g, GPU_F_TEMP))
-			buf_printf(out, "%3" PRId64 "%s", g->temp_c, o->utf8 ? "\u00b0C" : "C");
+			buf_printf(out, "%3" PRId64 "%s", field_num_i64(g->temp_c), o->utf8 ? "\u00b0C" : "C");
 		else
 			buf_printf(out, "%3s%s", "--", o->utf8 ? "\u00b0C" : "C");
 		buf_puts(out, ", ");
 		if (gpu_has(g, GPU_F_UTIL))
-			buf_printf(out, "%3.0f %%", g->util_pct);
+			buf_printf(out, "%3.0f %%", (double)g->util_pct);
 		else
 			buf_puts(out, " -- %");
 		buf_puts(out, " | ");
@@ -105,12 +105,12 @@ void table_render(struct buf *out, const struct frame *f, const struct table_opt
 		put_mib(out, gpu_has(g, GPU_F_MEM_TOTAL), g->mem_total_bytes, 6);
 		buf_puts(out, " MiB | ");
 		if (gpu_has(g, GPU_F_POWER))
-			buf_printf(out, "%4.0f", g->power_w);
+			buf_printf(out, "%4.0f", (double)g->power_w);
 		else
 			buf_puts(out, "  --");
 		buf_puts(out, " / ");
 		if (gpu_has(g, GPU_F_POWER_LIMIT))
-			buf_printf(out, "%4.0f W", g->power_limit_w);
+			buf_printf(out, "%4.0f W", (double)g->power_limit_w);
 		else
 			buf_puts(out, "  -- W");
 		if (st == GPU_STATE_LOST)

@@ -103,7 +103,7 @@ static void meminfo(const char *buf, size_t len, uint64_t *total, bool *have_tot
 }
 
 /* The 1-minute load, "12.34 ..." (the kernel writes two decimals). */
-static bool load1(const char *buf, size_t len, double *out)
+static bool load1(const char *buf, size_t len, long double *out)
 {
 	struct kvparse_cur c;
 	const char *f;

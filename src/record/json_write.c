@@ -107,3 +107,12 @@ void json_put_double(struct buf *b, double d)
 	}
 	buf_append(b, tmp, (size_t)n);
 }
+
+void json_put_num(struct buf *b, long double v)
+{
+	if (v == truncl(v) && v >= -0x1p63L && v < 0x1p63L) {
+		json_put_i64(b, (int64_t)v);
+		return;
+	}
+	json_put_double(b, (double)v);
+}

@@ -1,6 +1,6 @@
 /* json_write: JSON scalars into a buf, exactly and safely: strings always come
- * out as valid UTF-8 with control characters escaped, numbers in the shortest
- * form that reads back as the same double. */
+ * out as valid UTF-8 with control characters escaped, integers exactly, other
+ * numbers in the shortest form that reads back as the same double. */
 #ifndef GPUR_JSON_WRITE_H
 #define GPUR_JSON_WRITE_H
 
@@ -16,5 +16,10 @@ void json_put_u64(struct buf *b, uint64_t v);
 void json_put_i64(struct buf *b, int64_t v);
 /* Finite doubles only; integral values below 2^63 print as integers. */
 void json_put_double(struct buf *b, double d);
+/* A FIELD_NUM value: integral and within int64 as that exact integer
+ * (9007199254740993 stays itself); any other value as its nearest double
+ * in json_put_double()'s shortest form. Finite values only (the encoder
+ * leaves others out). */
+void json_put_num(struct buf *b, long double v);
 
 #endif

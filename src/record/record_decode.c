@@ -52,26 +52,27 @@ static enum decoded decode_value(struct decoder *d, const struct field *f, void 
 		*(const char **)p = frame_strn(d->f, d->s.data ? d->s.data : "", d->s.len);
 		return DEC_SET;
 	case FIELD_U64:
-	case FIELD_I64:
 		if (t != JSONP_NUMBER)
 			break;
-		if (!jsonp_number(jp, &num) || !integral(&num, f, &iv))
+		if (!jsonp_number(jp, &num) || !integral(&num, f, &iv) || iv < 0)
 			return DEC_BAD;
-		if (f->type == FIELD_U64) {
-			if (iv < 0)
-				return DEC_BAD;
-			*(uint64_t *)p = (uint64_t)iv;
-		} else {
-			*(int64_t *)p = iv;
-		}
+		*(uint64_t *)p = (uint64_t)iv;
 		return DEC_SET;
-	case FIELD_F64:
+	case FIELD_NUM: {
+		long double v;
 		if (t != JSONP_NUMBER)
 			break;
-		if (!jsonp_number(jp, &num) || num.overflow || !(num.d >= f->min && num.d <= f->max))
+		/* An integer literal is taken exactly (2^53 + 1 stays itself);
+		 * anything else is its double. overflow: an integer literal
+		 * outside int64 or a real outside double, both unknown. */
+		if (!jsonp_number(jp, &num) || num.overflow)
 			return DEC_BAD;
-		*(double *)p = num.d;
+		v = num.is_int ? (long double)num.i : (long double)num.d;
+		if (!(v >= f->min && v <= f->max))
+			return DEC_BAD;
+		*(long double *)p = v;
 		return DEC_SET;
+	}
 	case FIELD_BOOL:
 		if (t != JSONP_TRUE && t != JSONP_FALSE)
 			break;

@@ -1,6 +1,7 @@
 /* record_encode: table-driven JSON writing of frames. */
 #include "record/record_encode.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -18,8 +19,7 @@ static void put_value(struct buf *out, const struct field *f, const void *obj)
 		break;
 	}
 	case FIELD_U64: json_put_u64(out, *(const uint64_t *)p); break;
-	case FIELD_I64: json_put_i64(out, *(const int64_t *)p); break;
-	case FIELD_F64: json_put_double(out, *(const double *)p); break;
+	case FIELD_NUM: json_put_num(out, *(const long double *)p); break;
 	case FIELD_BOOL: buf_puts(out, *(const bool *)p ? "true" : "false"); break;
 	case FIELD_ENUM: {
 		uint8_t v = *(const uint8_t *)p;
@@ -62,6 +62,10 @@ void record_encode_fields(struct buf *out, const struct field *tab, size_t n, co
 		if (skip_key && strcmp(f->key, skip_key) == 0)
 			continue;
 		if (f->type == FIELD_STR && !*(const char *const *)field_cptr(obj, f))
+			continue;
+		/* No source should make a NaN, an infinity or a value past the
+		 * double range, but if one does it is unknown, not a null. */
+		if (f->type == FIELD_NUM && !isfinite((double)*(const long double *)field_cptr(obj, f)))
 			continue;
 		if (!first)
 			buf_putc(out, ',');

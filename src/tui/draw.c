@@ -29,7 +29,7 @@ static enum tui_color temp_color(const struct gpu *g)
 {
 	if (!known(g, GPU_F_TEMP))
 		return TC_NONE;
-	int64_t slow = known(g, GPU_F_TEMP_SLOWDOWN) ? g->temp_slowdown_c : 85;
+	long double slow = known(g, GPU_F_TEMP_SLOWDOWN) ? g->temp_slowdown_c : 85;
 	if (g->temp_c >= slow)
 		return TC_CRIT;
 	if (g->temp_c >= slow - 5)
@@ -63,9 +63,10 @@ static bool unattributed(const struct frame *f, size_t i, uint64_t *out)
 			continue;
 		if (!process_has(pr, PROC_F_GPU_MEM))
 			return false;
-		sum += pr->gpu_mem_bytes;
+		sum += field_num_u64(pr->gpu_mem_bytes);
 	}
-	*out = sum < g->mem_used_bytes ? g->mem_used_bytes - sum : 0;
+	uint64_t used = field_num_u64(g->mem_used_bytes);
+	*out = sum < used ? used - sum : 0;
 	return true;
 }
 
@@ -149,8 +150,8 @@ static void draw_header(struct tui *t, const struct frame *f)
 	if (f && frame_has(f, FRAME_F_SYSTEM)) {
 		const struct system_stats *s = &f->system;
 		char used[16], total[16];
-		tui_size(used, sizeof(used), s->valid >> SYS_F_MEM_USED & 1, s->mem_used_bytes);
-		tui_size(total, sizeof(total), s->valid >> SYS_F_MEM_TOTAL & 1, s->mem_total_bytes);
+		tui_size(used, sizeof(used), s->valid >> SYS_F_MEM_USED & 1, field_num_u64(s->mem_used_bytes));
+		tui_size(total, sizeof(total), s->valid >> SYS_F_MEM_TOTAL & 1, field_num_u64(s->mem_total_bytes));
 		char cpu[16] = "--", load[16] = "--";
 		if (s->valid >> SYS_F_CPU & 1) {
 			size_t at = fmt_fixed(cpu, sizeof(cpu) - 1, s->cpu_pct, 0);
@@ -220,7 +221,7 @@ static void draw_gpu_compact(struct tui *t, const struct frame *f, size_t i, int
 		tui_attr(t, TC_CRIT, false);
 		/* Its last known readings, dimmed: what it was doing when it went. */
 		const struct gpu_seen *l = f->seen && f->seen[i].seen ? &f->seen[i] : NULL;
-		tui_size(total, sizeof(total), known(g, GPU_F_MEM_TOTAL), g->mem_total_bytes);
+		tui_size(total, sizeof(total), known(g, GPU_F_MEM_TOTAL), field_num_u64(g->mem_total_bytes));
 		if (l) {
 			char when[16] = "--:--:--", util[8] = "--", temp[8] = "--", pw[8] = "--";
 			time_t ts = (time_t)((l->gone_ms ? l->gone_ms : l->ts_ms) / 1000);
@@ -228,12 +229,12 @@ static void draw_gpu_compact(struct tui *t, const struct frame *f, size_t i, int
 			if ((l->gone_ms || l->ts_ms) && localtime_r(&ts, &tm))
 				strftime(when, sizeof(when), "%H:%M:%S", &tm);
 			if (gpu_has(&l->g, GPU_F_UTIL))
-				snprintf(util, sizeof(util), "%.0f%%", l->g.util_pct);
+				snprintf(util, sizeof(util), "%.0f%%", (double)l->g.util_pct);
 			if (gpu_has(&l->g, GPU_F_TEMP))
-				snprintf(temp, sizeof(temp), "%" PRId64 "C", l->g.temp_c);
+				snprintf(temp, sizeof(temp), "%" PRId64 "C", field_num_i64(l->g.temp_c));
 			if (gpu_has(&l->g, GPU_F_POWER))
-				snprintf(pw, sizeof(pw), "%.0fW", l->g.power_w);
-			tui_size(used, sizeof(used), gpu_has(&l->g, GPU_F_MEM_USED), l->g.mem_used_bytes);
+				snprintf(pw, sizeof(pw), "%.0fW", (double)l->g.power_w);
+			tui_size(used, sizeof(used), gpu_has(&l->g, GPU_F_MEM_USED), field_num_u64(l->g.mem_used_bytes));
 			snprintf(buf, sizeof(buf), "last seen %s: %s %s/%s %s %s", when, util, used, total, temp, pw);
 		} else {
 			snprintf(buf, sizeof(buf), "mem --/%s", total);
@@ -256,8 +257,8 @@ static void draw_gpu_compact(struct tui *t, const struct frame *f, size_t i, int
 		tui_bar(t, y, cx, barw, mp, mp > 90 ? TC_CRIT : TC_BAR);
 		cx += barw;
 	}
-	tui_size(used, sizeof(used), known(g, GPU_F_MEM_USED), g->mem_used_bytes);
-	tui_size(total, sizeof(total), known(g, GPU_F_MEM_TOTAL), g->mem_total_bytes);
+	tui_size(used, sizeof(used), known(g, GPU_F_MEM_USED), field_num_u64(g->mem_used_bytes));
+	tui_size(total, sizeof(total), known(g, GPU_F_MEM_TOTAL), field_num_u64(g->mem_total_bytes));
 	snprintf(buf, sizeof(buf), "%s/%s", used, total);
 	if (mp > 90)
 		tui_attr(t, TC_CRIT, true);
@@ -265,11 +266,12 @@ static void draw_gpu_compact(struct tui *t, const struct frame *f, size_t i, int
 	cx += 12;
 	if (mp > 90)
 		tui_attr(t, TC_CRIT, false);
-	if (known(g, GPU_F_TEMP) && g->temp_c >= 0) {
-		fmt_u64(buf, sizeof(buf), (uint64_t)g->temp_c, 3, ' ');
+	int64_t temp = field_num_i64(g->temp_c);
+	if (known(g, GPU_F_TEMP) && temp >= 0) {
+		fmt_u64(buf, sizeof(buf), (uint64_t)temp, 3, ' ');
 		strcat(buf, t->utf8 ? "\u00b0C" : "C");
 	} else if (known(g, GPU_F_TEMP)) {
-		snprintf(buf, sizeof(buf), "%3" PRId64 "%s", g->temp_c, t->utf8 ? "\u00b0C" : "C");
+		snprintf(buf, sizeof(buf), "%3" PRId64 "%s", temp, t->utf8 ? "\u00b0C" : "C");
 	} else {
 		snprintf(buf, sizeof(buf), " --%s", t->utf8 ? "\u00b0C" : "C");
 	}
@@ -309,29 +311,29 @@ static void draw_gpu_details(struct tui *t, const struct frame *f, size_t i, int
 		return;
 #define ADD(...) n += (size_t)snprintf(buf + n, n < sizeof(buf) ? sizeof(buf) - n : 0, __VA_ARGS__)
 	if (known(g, GPU_F_CLOCK_GFX))
-		ADD("GFX %" PRIu64 "MHz  ", g->clock_gfx_mhz);
+		ADD("GFX %" PRIu64 "MHz  ", field_num_u64(g->clock_gfx_mhz));
 	else
 		ADD("GFX --  ");
 	if (known(g, GPU_F_CLOCK_MEM))
-		ADD("MCLK %" PRIu64 "MHz  ", g->clock_mem_mhz);
+		ADD("MCLK %" PRIu64 "MHz  ", field_num_u64(g->clock_mem_mhz));
 	if (known(g, GPU_F_FAN_PCT))
-		ADD("FAN %.0f%%  ", g->fan_pct);
+		ADD("FAN %.0f%%  ", (double)g->fan_pct);
 	else if (known(g, GPU_F_FAN_RPM))
-		ADD("FAN %" PRIu64 "rpm  ", g->fan_rpm);
+		ADD("FAN %" PRIu64 "rpm  ", field_num_u64(g->fan_rpm));
 	if (known(g, GPU_F_PCIE_GEN) && known(g, GPU_F_PCIE_WIDTH))
 		ADD("PCIe %" PRIu64 "x%" PRIu64 " ", g->pcie_gen, g->pcie_width);
 	if (known(g, GPU_F_PCIE_RX) || known(g, GPU_F_PCIE_TX)) {
-		tui_size(a, sizeof(a), known(g, GPU_F_PCIE_RX), g->pcie_rx_bytes_per_s);
-		tui_size(b, sizeof(b), known(g, GPU_F_PCIE_TX), g->pcie_tx_bytes_per_s);
+		tui_size(a, sizeof(a), known(g, GPU_F_PCIE_RX), field_num_u64(g->pcie_rx_bytes_per_s));
+		tui_size(b, sizeof(b), known(g, GPU_F_PCIE_TX), field_num_u64(g->pcie_tx_bytes_per_s));
 		ADD("RX %s/s TX %s/s  ", a, b);
 	}
 	if (known(g, GPU_F_ENC) || known(g, GPU_F_DEC)) {
 		if (known(g, GPU_F_ENC))
-			snprintf(a, sizeof(a), "%.0f%%", g->enc_pct);
+			snprintf(a, sizeof(a), "%.0f%%", (double)g->enc_pct);
 		else
 			snprintf(a, sizeof(a), "--");
 		if (known(g, GPU_F_DEC))
-			snprintf(b, sizeof(b), "%.0f%%", g->dec_pct);
+			snprintf(b, sizeof(b), "%.0f%%", (double)g->dec_pct);
 		else
 			snprintf(b, sizeof(b), "--");
 		ADD("ENC %s DEC %s  ", a, b);

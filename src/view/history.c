@@ -129,7 +129,7 @@ static void sample_gpu(const struct gpu *g, uint8_t out[HISTORY__COUNT])
 	if (gpu_has(g, GPU_F_MEM_USED) && gpu_has(g, GPU_F_MEM_TOTAL) && g->mem_total_bytes > 0)
 		out[HISTORY_MEM] = to_sample((double)g->mem_used_bytes * 100 / (double)g->mem_total_bytes);
 	if (gpu_has(g, GPU_F_TEMP))
-		out[HISTORY_TEMP] = g->temp_c < 0 ? 0 : g->temp_c > 254 ? 254 : (uint8_t)g->temp_c;
+		out[HISTORY_TEMP] = to_sample(g->temp_c); /* 41.5 C is 42, not 41 */
 	if (gpu_has(g, GPU_F_POWER) && gpu_has(g, GPU_F_POWER_LIMIT) && g->power_limit_w > 0)
 		out[HISTORY_POWER] = to_sample(g->power_w * 100 / g->power_limit_w);
 }

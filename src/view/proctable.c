@@ -85,11 +85,11 @@ static const char *kind_text(const struct gpu_process *p)
 }
 
 /* A double field when it is known and finite. */
-static bool known_f64(const struct gpu_process *p, enum process_field b, double v, double *out)
+static bool known_f64(const struct gpu_process *p, enum process_field b, long double v, double *out)
 {
-	if (!process_has(p, b) || !isfinite(v))
+	if (!process_has(p, b) || !isfinite((double)v))
 		return false;
-	*out = v;
+	*out = (double)v;
 	return true;
 }
 
@@ -410,13 +410,13 @@ void proctable_cell(const struct frame *f, const struct gpu_process *p, enum pro
 	}
 	case PROCTABLE_GPUMEM:
 		if (process_has(p, PROC_F_GPU_MEM)) {
-			put_bytes(buf, n, p->gpu_mem_bytes);
+			put_bytes(buf, n, field_num_u64(p->gpu_mem_bytes));
 			return;
 		}
 		break;
 	case PROCTABLE_HOSTMEM:
 		if (process_has(p, PROC_F_HOST_MEM)) {
-			put_bytes(buf, n, p->host_mem_bytes);
+			put_bytes(buf, n, field_num_u64(p->host_mem_bytes));
 			return;
 		}
 		break;

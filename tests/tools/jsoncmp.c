@@ -1,6 +1,9 @@
 /* jsoncmp: an independent oracle (jansson) for gpur's JSON Lines output.
  *   jsoncmp A B        compare two JSONL files record by record as parsed JSON
- *                      (key order ignored; 42 equals 42.0); 0 equal, 1 not
+ *                      (key order ignored; 42 equals 42.0); 0 equal, 1 not.
+ *                      Numbers compare exactly: integers as integers (never
+ *                      through a double: 9007199254740993 is not
+ *                      9007199254740992), reals as the same double bit for bit
  *   jsoncmp --valid F  0 when every line of F is one JSON object in valid
  *                      UTF-8 and F ends with a newline, else 1
  * Usage errors and unreadable files exit 2. */
@@ -87,8 +90,10 @@ static bool number_equal(const json_t *a, const json_t *b)
 {
 	if (json_is_integer(a) && json_is_integer(b))
 		return json_integer_value(a) == json_integer_value(b);
-	if (json_is_real(a) && json_is_real(b))
-		return json_real_value(a) == json_real_value(b);
+	if (json_is_real(a) && json_is_real(b)) {
+		double x = json_real_value(a), y = json_real_value(b);
+		return memcmp(&x, &y, sizeof(x)) == 0; /* -0.0 is not 0.0 */
+	}
 	const json_t *i = json_is_integer(a) ? a : b, *r = json_is_integer(a) ? b : a;
 	double d = json_real_value(r);
 	/* Exact: the real must be integral and in range before converting. */

@@ -73,8 +73,7 @@ static size_t type_size(enum field_type t)
 	switch (t) {
 	case FIELD_STR: return sizeof(const char *);
 	case FIELD_U64: return sizeof(uint64_t);
-	case FIELD_I64: return sizeof(int64_t);
-	case FIELD_F64: return sizeof(double);
+	case FIELD_NUM: return sizeof(long double);
 	case FIELD_BOOL: return sizeof(bool);
 	case FIELD_ENUM: return sizeof(uint8_t);
 	case FIELD_FLAGS: return sizeof(uint32_t);
@@ -147,10 +146,11 @@ static void test_entries_point_at_their_members(void **state)
 		{"name", offsetof(struct gpu, name), FIELD_STR, GPU_F_NAME},
 		{"state", offsetof(struct gpu, state), FIELD_ENUM, GPU_F_STATE},
 		{"mig_mode", offsetof(struct gpu, mig_mode), FIELD_BOOL, GPU_F_MIG_MODE},
-		{"temp_c", offsetof(struct gpu, temp_c), FIELD_I64, GPU_F_TEMP},
-		{"power_w", offsetof(struct gpu, power_w), FIELD_F64, GPU_F_POWER},
-		{"mem_total_bytes", offsetof(struct gpu, mem_total_bytes), FIELD_U64, GPU_F_MEM_TOTAL},
-		{"ecc_errors_uncorrected", offsetof(struct gpu, ecc_errors_uncorrected), FIELD_U64, GPU_F_ECC_UNCORRECTED},
+		{"temp_c", offsetof(struct gpu, temp_c), FIELD_NUM, GPU_F_TEMP},
+		{"power_w", offsetof(struct gpu, power_w), FIELD_NUM, GPU_F_POWER},
+		{"mem_total_bytes", offsetof(struct gpu, mem_total_bytes), FIELD_NUM, GPU_F_MEM_TOTAL},
+		{"ecc_errors_uncorrected", offsetof(struct gpu, ecc_errors_uncorrected), FIELD_NUM, GPU_F_ECC_UNCORRECTED},
+		{"pcie_gen", offsetof(struct gpu, pcie_gen), FIELD_U64, GPU_F_PCIE_GEN},
 		{"throttle", offsetof(struct gpu, throttle), FIELD_FLAGS, GPU_F_THROTTLE},
 	}, proc[] = {
 		{"pid", offsetof(struct gpu_process, pid), FIELD_U64, PROC_F_PID},
@@ -222,13 +222,13 @@ static void test_check_catches_broken_tables(void **state)
 {
 	struct obj {
 		uint64_t valid;
-		double a;
+		long double a;
 		const char *s;
 		uint8_t e;
 	};
 	static const char *const names[] = {"x"};
 	const struct field good[] = {
-		{"a", FIELD_F64, 0, offsetof(struct obj, a), 0, 1, 0, NULL, 0, 0, NULL, "a"},
+		{"a", FIELD_NUM, 0, offsetof(struct obj, a), 0, 1, 0, NULL, 0, 0, NULL, "a"},
 		{"s", FIELD_STR, 1, offsetof(struct obj, s), 0, 0, 8, NULL, 0, 0, NULL, "s"},
 		{"e", FIELD_ENUM, 2, offsetof(struct obj, e), 0, 0, 0, names, 1, 0, NULL, "e"},
 	};

@@ -93,8 +93,14 @@ static void test_metric_values(void **state)
 	gpu_set(g, GPU_F_POWER);
 	gpu_set(g, GPU_F_POWER_LIMIT);
 
+	/* A fractional temperature is rounded, not truncated. */
+	g = add_gpu(f, "GPU-fraction", -1);
+	g->temp_c = 41.5;
+	gpu_set(g, GPU_F_TEMP);
+
 	history_push(h, f);
 	assert_int_equal(history_len(h), 1);
+	assert_int_equal(last(h, "GPU-fraction", HISTORY_TEMP), 42);
 	assert_int_equal(last(h, "GPU-rounding", HISTORY_UTIL), 88);
 	assert_int_equal(last(h, "GPU-rounding", HISTORY_MEM), 33);
 	assert_int_equal(last(h, "GPU-rounding", HISTORY_TEMP), 65);

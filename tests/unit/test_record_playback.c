@@ -148,8 +148,9 @@ static void fill_all(struct frame *f, void *obj, const struct field *tab, size_t
 		case FIELD_U64:
 			*(uint64_t *)p = d->max > 1e12 ? UINT64_C(9223372036854775807) : (uint64_t)d->max;
 			break;
-		case FIELD_I64: *(int64_t *)p = (int64_t)d->min; break;
-		case FIELD_F64: *(double *)p = d->max / 3; break;
+		case FIELD_NUM: /* the largest integer, a negative one, a fraction */
+			*(long double *)p = d->max > 1e12 ? 9223372036854775807.0L : d->min < 0 ? d->min : d->max / 3;
+			break;
 		case FIELD_BOOL: *(bool *)p = true; break;
 		case FIELD_ENUM: *(uint8_t *)p = (uint8_t)(d->nnames - 1); break;
 		case FIELD_FLAGS: *(uint32_t *)p = (1u << d->nnames) - 1; break;
