@@ -482,11 +482,7 @@ static int nvml_poll(struct backend *b, struct frame *f)
 			g->state = GPU_STATE_LOST;
 			gpu_drop_readings(g);
 			f->ngpus = index + 1;
-			size_t keep = 0;
-			for (size_t p = 0; p < f->nprocs; p++)
-				if (f->procs[p].gpu_index < index + 1 && f->procs[p].gpu_index != index)
-					f->procs[keep++] = f->procs[p];
-			f->nprocs = keep;
+			frame_drop_rows_from(f, index);
 		}
 	}
 	if (n->driver[0]) {

@@ -1,6 +1,12 @@
 /* event: the event field table. */
 #include "model/event.h"
 
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/utf8.h"
+
 #define STR(k, m, b, len, h) {k, FIELD_STR, b, offsetof(struct event, m), 0, 0, len, NULL, 0, 0, NULL, h}
 #define U64(k, m, b, lo, hi, h) {k, FIELD_U64, b, offsetof(struct event, m), lo, hi, 0, NULL, 0, 0, NULL, h}
 
@@ -15,3 +21,43 @@ const struct field EVENT_FIELDS[] = {
 	STR("detail", detail, EVENT_F_DETAIL, 1024, "free text"),
 };
 const size_t EVENT_NFIELDS = sizeof(EVENT_FIELDS) / sizeof(EVENT_FIELDS[0]);
+
+size_t event_describe(const struct event *e, char *out, size_t n)
+{
+	char tmp[1024];
+	size_t len = 0;
+
+#define PUT(...) \
+	do { \
+		if (len < sizeof(tmp)) { \
+			int w = snprintf(tmp + len, sizeof(tmp) - len, __VA_ARGS__); \
+			len = w < 0 ? len : len + (size_t)w; \
+		} \
+	} while (0)
+	PUT("%s", event_has(e, EVENT_F_KIND) && e->kind ? e->kind : "event");
+	if (event_has(e, EVENT_F_GPU_INDEX))
+		PUT(" GPU %" PRIu64, e->gpu_index);
+	if (event_has(e, EVENT_F_BACKEND) && e->backend)
+		PUT(" (%s)", e->backend);
+	if (event_has(e, EVENT_F_PID))
+		PUT(" pid %" PRIu64, e->pid);
+	if (event_has(e, EVENT_F_SIGNAL) && e->signal)
+		PUT(" %s", e->signal);
+	if (event_has(e, EVENT_F_RESULT) && e->result)
+		PUT(" = %s", e->result);
+	if (event_has(e, EVENT_F_DETAIL) && e->detail)
+		PUT(": %s", e->detail);
+#undef PUT
+	if (len >= sizeof(tmp))
+		len = sizeof(tmp) - 1;
+	len = utf8_trim(tmp, len, n - 1);
+	memcpy(out, tmp, len);
+	out[len] = '\0';
+	return len;
+}
+
+bool event_is_bad(const struct event *e)
+{
+	return event_has(e, EVENT_F_KIND) && e->kind &&
+	       (strcmp(e->kind, EVENT_GPU_LOST) == 0 || strcmp(e->kind, EVENT_BACKEND_LOST) == 0);
+}

@@ -38,4 +38,14 @@ static inline bool event_has(const struct event *e, enum event_field f)
 	return (e->valid >> f) & 1u;
 }
 
+/* One line for humans, the same on the dashboard's events line and under
+ * the --once table: "kind GPU i (backend) pid P SIGNAL = result: detail",
+ * each part only when known. Written NUL-terminated into out (size n > 0),
+ * cut before a character that does not fit. Not made inert: the text is
+ * the recording's; the caller strips controls before a terminal sees it.
+ * Returns its length. */
+size_t event_describe(const struct event *e, char *out, size_t n);
+/* gpu_lost and backend_lost: worth a warning colour. */
+bool event_is_bad(const struct event *e);
+
 #endif

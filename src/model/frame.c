@@ -219,21 +219,23 @@ void frame_keep_gpus(struct frame *f, const bool *keep)
 	f->nevents = n;
 }
 
-void frame_normalize(struct frame *f)
+void frame_drop_rows_from(struct frame *f, size_t k)
 {
 	size_t n = 0;
 
+	for (size_t i = 0; i < f->nprocs; i++)
+		if (f->procs[i].gpu_index < k)
+			f->procs[n++] = f->procs[i];
+	f->nprocs = n;
+	for (size_t i = 0; i < f->nevents; i++)
+		if (event_has(&f->events[i], EVENT_F_GPU_INDEX) && f->events[i].gpu_index >= k)
+			f->events[i].valid &= ~(UINT64_C(1) << EVENT_F_GPU_INDEX);
+}
+
+void frame_normalize(struct frame *f)
+{
 	for (size_t i = 0; i < f->ngpus; i++)
 		if (gpu_is_unread(&f->gpus[i]))
 			gpu_drop_readings(&f->gpus[i]);
-	for (size_t i = 0; i < f->nprocs; i++)
-		if (f->procs[i].gpu_index < f->ngpus)
-			f->procs[n++] = f->procs[i];
-	f->nprocs = n;
-	/* An event naming a GPU the record does not have keeps what it says,
-	 * without the index (it is never drawn against a device that was not
-	 * recorded). */
-	for (size_t i = 0; i < f->nevents; i++)
-		if (event_has(&f->events[i], EVENT_F_GPU_INDEX) && f->events[i].gpu_index >= f->ngpus)
-			f->events[i].valid &= ~(UINT64_C(1) << EVENT_F_GPU_INDEX);
+	frame_drop_rows_from(f, f->ngpus);
 }

@@ -108,6 +108,10 @@ void frame_copy_event(struct frame *f, struct event *dst, const struct event *sr
 /* Keeps only GPUs whose keep[i] is true, renumbering process rows and events
  * and dropping those of removed GPUs. */
 void frame_keep_gpus(struct frame *f, const bool *keep);
+/* Drops the process rows of GPUs at or past position k, and takes the GPU
+ * index off events that name one (what they say stays): a row is never
+ * drawn against a device the frame does not have (DESIGN §2 rule 4). */
+void frame_drop_rows_from(struct frame *f, size_t k);
 /* Applies DESIGN §2 rules: readings of lost/suspended GPUs are omitted; rows
  * whose gpu_index is not below ngpus are dropped; events whose gpu_index is
  * not below ngpus lose it. */

@@ -141,19 +141,10 @@ void table_render(struct buf *out, const struct frame *f, const struct table_opt
 		}
 	}
 	for (size_t e = 0; e < f->nevents; e++) {
-		const struct event *ev = &f->events[e];
+		char desc[320];
+		event_describe(&f->events[e], desc, sizeof(desc));
 		buf_puts(out, "event: ");
-		put_text(out, ev->kind, o->utf8, 32, false);
-		if (event_has(ev, EVENT_F_GPU_INDEX))
-			buf_printf(out, " gpu %" PRIu64, ev->gpu_index);
-		if (event_has(ev, EVENT_F_BACKEND)) {
-			buf_putc(out, ' ');
-			put_text(out, ev->backend, o->utf8, 32, false);
-		}
-		if (event_has(ev, EVENT_F_DETAIL)) {
-			buf_puts(out, ": ");
-			put_text(out, ev->detail, o->utf8, 200, false);
-		}
+		put_text(out, desc, o->utf8, sizeof(desc), false);
 		buf_putc(out, '\n');
 	}
 }

@@ -118,18 +118,9 @@ static void add_events(struct tui *t, const struct frame *f)
 	for (size_t i = 0; i < f->nevents; i++) {
 		const struct event *e = &f->events[i];
 		struct tui_event *te = &t->events[t->nevents++ % TUI_EVENTS];
-		size_t n = 0;
 		te->ts_ms = frame_has(f, FRAME_F_TS) ? f->ts_ms : 0;
-		te->bad = strcmp(e->kind, EVENT_GPU_LOST) == 0 || strcmp(e->kind, EVENT_BACKEND_LOST) == 0;
-		n += (size_t)snprintf(te->text + n, sizeof(te->text) - n, "%s", e->kind);
-		if (event_has(e, EVENT_F_GPU_INDEX) && n < sizeof(te->text))
-			n += (size_t)snprintf(te->text + n, sizeof(te->text) - n, " GPU %" PRIu64, e->gpu_index);
-		if (event_has(e, EVENT_F_BACKEND) && n < sizeof(te->text))
-			n += (size_t)snprintf(te->text + n, sizeof(te->text) - n, " (%s)", e->backend);
-		if (event_has(e, EVENT_F_PID) && n < sizeof(te->text))
-			n += (size_t)snprintf(te->text + n, sizeof(te->text) - n, " pid %" PRIu64, e->pid);
-		if (event_has(e, EVENT_F_DETAIL) && n < sizeof(te->text))
-			snprintf(te->text + n, sizeof(te->text) - n, ": %s", e->detail);
+		te->bad = event_is_bad(e);
+		event_describe(e, te->text, sizeof(te->text));
 	}
 }
 

@@ -74,4 +74,13 @@ check "driver line is 'nvml · 550.1'" grep -qF 'nvml · 550.1' "$T/out"
 LC_ALL=C "$GPUR" --replay "$REC/seed_attribution.jsonl" --once > "$T/out" 2> "$T/err"
 check "driver line in ASCII names nvml and 550.1" grep -qE 'nvml.{1,5}550\.1' "$T/out"
 
+# Events: the table says them as the dashboard's events line does (one
+# description, model/event.c), controls made inert.
+printf '%s\n' '{"ts_ms":1764583200000,"gpus":[{"name":"G","device_id":"GPU-x","state":"lost"}],"processes":[],"events":[{"kind":"gpu_lost","gpu_index":0,"device_id":"GPU-x","backend":"nvml","detail":"fell \u001b[31moff"},{"kind":"signal","pid":4242,"signal":"SIGTERM","result":"ok"}]}' > "$T/ev.jsonl"
+run --replay "$T/ev.jsonl" --once
+expect_rc 0 "--once with events"
+check "the table says the gpu_lost event as the dashboard does" grep -q '^event: gpu_lost GPU 0 (nvml): fell ' "$T/out"
+check "the table says a signal event with its pid, signal and result" grep -qx 'event: signal pid 4242 SIGTERM = ok' "$T/out"
+check "an escape in an event's detail never reaches the terminal" sh -c "! grep -q \"\$(printf '\\033')\" '$T/out'"
+
 finish
