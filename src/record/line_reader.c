@@ -55,9 +55,18 @@ static void skip_bom(struct line_reader *lr, const char **line, size_t *len)
 	}
 }
 
+/* Bytes of a byte-order mark at the start of the line being read: not part
+ * of the line, so not counted against the cap. */
+static size_t bom_len(const struct line_reader *lr, size_t n, size_t slack)
+{
+	return slack && n >= 3 && memcmp(lr->line.data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
 int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
 {
 	bool skipping = false;
+	/* The first line has room for a byte-order mark besides the cap. */
+	size_t slack = !lr->bof_done && lr->lineno == 0 ? 3 : 0;
 
 	buf_reset(&lr->line);
 	for (;;) {
@@ -74,7 +83,7 @@ int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
 		size_t take = nl ? (size_t)(nl - start) : avail;
 		lr->pos += take + (nl ? 1 : 0);
 		/* Keep one byte past the cap for a trailing \r. */
-		if (!skipping && lr->line.len + take > lr->cap + 1) {
+		if (!skipping && lr->line.len + take > lr->cap + 1 + slack) {
 			skipping = true;
 			buf_fini(&lr->line);
 		}
@@ -84,8 +93,8 @@ int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
 			size_t need = lr->line.len + take + 1;
 			if (need > lr->line.cap) {
 				size_t cap = lr->line.cap * 2 > need ? lr->line.cap * 2 : need;
-				if (cap > lr->cap + 2)
-					cap = lr->cap + 2;
+				if (cap > lr->cap + 2 + slack)
+					cap = lr->cap + 2 + slack;
 				lr->line.data = xreallocarray(lr->line.data, cap, 1);
 				lr->line.cap = cap;
 			}
@@ -98,7 +107,7 @@ int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
 			size_t n = lr->line.len;
 			if (n && lr->line.data[n - 1] == '\r')
 				n--;
-			if (n <= lr->cap) {
+			if (n - bom_len(lr, n, slack) <= lr->cap) {
 				*line = lr->line.data ? lr->line.data : "";
 				*len = n;
 				skip_bom(lr, line, len);
@@ -107,6 +116,7 @@ int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
 		}
 		lr->oversized++;
 		skipping = false;
+		slack = 0;
 		buf_reset(&lr->line);
 	}
 	/* End of input: a last line without \n counts. */
@@ -115,7 +125,7 @@ int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
 		size_t n = lr->line.len;
 		if (n && lr->line.data[n - 1] == '\r')
 			n--;
-		if (!skipping && n <= lr->cap) {
+		if (!skipping && n - bom_len(lr, n, slack) <= lr->cap) {
 			*line = lr->line.data;
 			*len = n;
 			skip_bom(lr, line, len);

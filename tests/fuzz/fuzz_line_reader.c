@@ -22,23 +22,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define FUZZ_MAX_INPUT (1u << 20)
 
-/* The reader checks for a byte-order mark in its first read only. A pipe can
- * deliver the first bytes in a read shorter than the 3-byte mark, and then
- * the mark is kept (tests/fuzz/crashes/line_reader-short-first-read-bom).
- * Until that is settled, the first read here is at least 3 bytes long unless
- * this is built with -DFUZZ_LINE_READER_SHORT_FIRST_READ=1. */
-#ifndef FUZZ_LINE_READER_SHORT_FIRST_READ
-#define FUZZ_LINE_READER_SHORT_FIRST_READ 0
-#endif
-
-/* The reader applies its cap to the first line with its byte-order mark
- * still on it (tests/fuzz/crashes/line_reader-bom-counts-toward-cap): a
- * first line that fits only without the mark is skipped as oversized. Until
- * that is settled the model does the same, unless this is built with
- * -DFUZZ_LINE_READER_BOM_OUTSIDE_CAP=1. */
-#ifndef FUZZ_LINE_READER_BOM_OUTSIDE_CAP
-#define FUZZ_LINE_READER_BOM_OUTSIDE_CAP 0
-#endif
+/* Both findings of this harness are fixed and kept as seeds
+ * (corpus/line_reader/regress-*): a byte-order mark split over short first
+ * reads is still a mark, and it does not count against the first line's
+ * cap. The model below says so; reads may be as short as one byte. */
 
 struct feed {
 	int fd;
@@ -47,7 +34,7 @@ struct feed {
 	unsigned seed;
 };
 
-static size_t packet_size(unsigned *state, unsigned seed, size_t left, int first)
+static size_t packet_size(unsigned *state, unsigned seed, size_t left)
 {
 	size_t n;
 
@@ -55,8 +42,6 @@ static size_t packet_size(unsigned *state, unsigned seed, size_t left, int first
 		return left;
 	*state = *state * 1103515245u + 12345u;
 	n = 1 + (*state >> 16) % (seed % 64 + 1);
-	if (first && !FUZZ_LINE_READER_SHORT_FIRST_READ && n < 3)
-		n = 3;
 	return n < left ? n : left;
 }
 
@@ -67,7 +52,7 @@ static void *writer(void *arg)
 	size_t off = 0;
 
 	while (off < fd->n) {
-		size_t n = packet_size(&state, fd->seed, fd->n - off, off == 0);
+		size_t n = packet_size(&state, fd->seed, fd->n - off);
 		ssize_t w = send(fd->fd, fd->p + off, n, MSG_NOSIGNAL);
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -119,7 +104,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pos = 3;
 		if (n == 3) { /* the mark alone: a last line, counted, not returned */
 			lineno = 1;
-			oversized = !FUZZ_LINE_READER_BOM_OUTSIDE_CAP && cap < 3;
 		}
 	}
 
@@ -131,7 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (want && in[end - 1] == '\r')
 			want--;
 		lineno++;
-		size_t counted = want + (bom && pos == 3 && !FUZZ_LINE_READER_BOM_OUTSIDE_CAP ? 3 : 0);
+		size_t counted = want;
 		if (counted > cap) {
 			oversized++;
 		} else if (!nl && want == 0) {

@@ -229,6 +229,23 @@ static void test_cap(void **state)
 	lr = reader(fx, DATA("123456789\r"), 8);
 	expect_end(lr);
 	assert_int_equal(lr->oversized, 1);
+
+	/* The byte-order mark is not part of the first line: it does not count
+	 * against the cap (with and without a newline, with \r), and a line of
+	 * 9 after it is still too long. */
+	lr = reader(fx, DATA("\xEF\xBB\xBF" "12345678\n" "\xEF\xBB\xBF" "123456\n" "\xEF\xBB\xBF" "12345\n"), 8);
+	LINE(lr, "12345678");
+	LINE(lr, "\xEF\xBB\xBF" "12345"); /* not at the start: bytes like any, 9 too many */
+	assert_int_equal(lr->oversized, 1);
+	lr = reader(fx, DATA("\xEF\xBB\xBF" "12345678\r"), 8);
+	LINE(lr, "12345678");
+	expect_end(lr);
+	lr = reader(fx, DATA("\xEF\xBB\xBF" "123456789\nok\n"), 8);
+	LINE(lr, "ok");
+	assert_int_equal(lr->oversized, 1);
+	lr = reader(fx, DATA("123456789\n" "\xEF\xBB\xBF" "123456\n" "\xEF\xBB\xBF" "12345\n"), 8);
+	LINE(lr, "\xEF\xBB\xBF" "12345");
+	assert_int_equal(lr->oversized, 2);
 }
 
 /* Lines that straddle the reader's 256 KiB chunks come out whole. */
