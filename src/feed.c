@@ -6,12 +6,12 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "util/msg.h"
 #include "util/xalloc.h"
 
 struct feed {
@@ -30,6 +30,7 @@ struct feed {
 	struct frame *latest;
 	uint64_t seq, position;
 	struct frame *posted; /* events waiting for the next frame */
+	char error[256];      /* why the feed finished on a failure */
 	/* Feed thread only. */
 	uint64_t produced;
 	uint64_t target_ns; /* when the last frame was due */
@@ -50,7 +51,10 @@ static void publish(struct feed *f, struct frame *fr)
 	f->seq++;
 	f->position++;
 	pthread_mutex_unlock(&f->mu);
-	wake_reader(f);
+	/* Headless, nobody reads frame by frame: a write and a wake-up per
+	 * record would halve a replay's speed. */
+	if (f->o.notify)
+		wake_reader(f);
 }
 
 /* Waits until deadline (monotonic ns) or a control message; true when
@@ -66,42 +70,46 @@ static bool wait_until(struct feed *f, uint64_t deadline_ns)
 	return true;
 }
 
-/* Moves the posted events into fr. Called with mu held. */
-static void take_posted(struct feed *f, struct frame *fr)
+/* Copies the events of src into fr. */
+static void add_events(struct frame *fr, const struct frame *src)
 {
-	if (!f->posted)
-		return;
-	for (size_t i = 0; i < f->posted->nevents; i++) {
+	for (size_t i = 0; src && i < src->nevents; i++) {
 		struct event *e = frame_add_event(fr);
 		if (e)
-			frame_copy_event(fr, e, &f->posted->events[i]);
+			frame_copy_event(fr, e, &src->events[i]);
 	}
-	frame_reset(f->posted);
 }
 
-/* One frame through the pipeline: posted events, the --gpus selection
- * (checked against the first frame), the sink, publication. False when the
- * feed is finished. */
+/* One frame through the pipeline: detection's events (first frame only),
+ * the --gpus selection (checked against the first frame), the events the
+ * dashboard posted (which name GPUs as it sees them, after --gpus), the
+ * sink, publication. False when the feed is finished. */
 static bool deliver(struct feed *f, struct frame *fr)
 {
-	pthread_mutex_lock(&f->mu);
-	take_posted(f, fr);
-	pthread_mutex_unlock(&f->mu);
+	if (f->produced == 0)
+		add_events(fr, f->o.early);
 	if (f->o.sel) {
 		const char *miss = f->produced == 0 ? gpusel_unmatched(f->o.sel, fr) : NULL;
 		if (miss) {
 			/* A --gpus item that names no GPU is a mistake worth saying,
-			 * not an empty screen. */
-			msg_error("--gpus: no GPU matches '%s' (%zu GPU%s here)", miss, fr->ngpus,
-				  fr->ngpus == 1 ? "" : "s");
-			frame_unref(fr);
+			 * not an empty screen; said by the caller, once the
+			 * terminal is its own. */
 			pthread_mutex_lock(&f->mu);
+			snprintf(f->error, sizeof(f->error), "--gpus: no GPU matches '%s' (%zu GPU%s here)", miss,
+				 fr->ngpus, fr->ngpus == 1 ? "" : "s");
 			f->result = 1;
 			pthread_mutex_unlock(&f->mu);
+			frame_unref(fr);
 			return false;
 		}
 		gpusel_apply(f->o.sel, fr);
 	}
+	pthread_mutex_lock(&f->mu);
+	if (f->posted) {
+		add_events(fr, f->posted);
+		frame_reset(f->posted);
+	}
+	pthread_mutex_unlock(&f->mu);
 	bool more = !f->o.sink || sink_emit(f->o.sink, fr); /* false: stdout went away */
 	publish(f, fr);
 	f->produced++;
@@ -129,8 +137,9 @@ static bool wait_due(struct feed *f, uint64_t due_ms)
 	return false;
 }
 
-/* Home and End: the sought frame is shown at once. Called with mu held. */
-static void do_seek(struct feed *f)
+/* Home and End: the sought frame is shown at once. Called with mu held.
+ * False when the feed is finished (--count, stdout gone). */
+static bool do_seek(struct feed *f)
 {
 	enum feed_seek where = f->seek;
 	struct frame *last = NULL;
@@ -141,7 +150,8 @@ static void do_seek(struct feed *f)
 	int e = source_seek(f->o.source, where == FEED_SEEK_END ? SOURCE_SEEK_END : SOURCE_SEEK_START, &last, &skipped);
 	pthread_mutex_lock(&f->mu);
 	if (e < 0)
-		return;
+		return true;
+	bool more = true;
 	f->at_end = false;
 	f->steps = 0;
 	f->target_ns = 0;
@@ -150,17 +160,18 @@ static void do_seek(struct feed *f)
 		f->at_end = true;
 		if (last) {
 			pthread_mutex_unlock(&f->mu);
-			deliver(f, last);
+			more = deliver(f, last);
 			pthread_mutex_lock(&f->mu);
 		}
-		return;
+		return more;
 	}
 	pthread_mutex_unlock(&f->mu);
 	struct frame *fr = source_next(f->o.source);
 	if (fr)
-		deliver(f, fr);
+		more = deliver(f, fr);
 	pthread_mutex_lock(&f->mu);
 	f->target_ns = clock_mono_ns();
+	return more;
 }
 
 /* Sent by feed_stop() to the feed's thread alone, to end a read that waits
@@ -187,7 +198,8 @@ static void *feed_main(void *arg)
 	while (!f->stop) {
 		if (f->seek_pending) {
 			if (seekable) {
-				do_seek(f);
+				if (!do_seek(f))
+					break;
 				continue;
 			}
 			f->seek_pending = false;
@@ -244,6 +256,11 @@ struct feed *feed_start(const struct feed_opts *o)
 		free(f);
 		return NULL;
 	}
+	pthread_mutex_init(&f->mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&f->cv, &ca);
+	pthread_condattr_destroy(&ca);
 	/* No SA_RESTART: the signal interrupts the read it is sent to. */
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
@@ -251,13 +268,6 @@ struct feed *feed_start(const struct feed_opts *o)
 	sigemptyset(&sa.sa_mask);
 	sigaction(FEED_WAKE_SIGNAL, &sa, NULL);
 	source_set_cancel(o->source, &f->cancel);
-	for (size_t i = 0; o->early && i < o->early->nevents; i++)
-		feed_post_event(f, &o->early->events[i]);
-	pthread_mutex_init(&f->mu, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&f->cv, &ca);
-	pthread_condattr_destroy(&ca);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	int rc = pthread_create(&f->tid, NULL, feed_main, f);
@@ -265,6 +275,7 @@ struct feed *feed_start(const struct feed_opts *o)
 		pthread_setname_np(f->tid, "gpur-feed"); /* as top -H shows it */
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
+		source_set_cancel(o->source, NULL);
 		close(f->efd);
 		pthread_mutex_destroy(&f->mu);
 		pthread_cond_destroy(&f->cv);
@@ -285,9 +296,21 @@ void feed_stop(struct feed *f)
 	bool finished = f->finished;
 	pthread_cond_broadcast(&f->cv);
 	pthread_mutex_unlock(&f->mu);
-	if (!finished)
-		pthread_kill(f->tid, FEED_WAKE_SIGNAL);
-	pthread_join(f->tid, NULL);
+	/* A read waiting for input gives up when the signal interrupts it; a
+	 * signal that came just before the read began is sent again. */
+	for (;;) {
+		if (!finished)
+			pthread_kill(f->tid, FEED_WAKE_SIGNAL);
+		struct timespec dl;
+		clock_gettime(CLOCK_REALTIME, &dl);
+		dl.tv_nsec += 100000000L;
+		if (dl.tv_nsec >= 1000000000L) {
+			dl.tv_sec++;
+			dl.tv_nsec -= 1000000000L;
+		}
+		if (pthread_timedjoin_np(f->tid, NULL, &dl) == 0)
+			break;
+	}
 	source_set_cancel(f->o.source, NULL);
 	frame_unref(f->latest);
 	frame_unref(f->posted);
@@ -321,10 +344,12 @@ void feed_wait(struct feed *f, const volatile sig_atomic_t *stop)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-int feed_result(struct feed *f)
+int feed_result(struct feed *f, char *msg, size_t n)
 {
 	pthread_mutex_lock(&f->mu);
 	int r = f->result;
+	if (msg && n)
+		snprintf(msg, n, "%s", f->error);
 	pthread_mutex_unlock(&f->mu);
 	return r;
 }
@@ -380,7 +405,8 @@ void feed_status(struct feed *f, struct feed_status *st)
 	st->at_end = f->at_end;
 	st->finished = f->finished;
 	st->speed = f->speed;
-	st->interval = src->cadence_ms ? (double)src->cadence_ms / 1000.0 : f->interval;
+	uint64_t cadence = atomic_load(&src->cadence_ms);
+	st->interval = cadence ? (double)cadence / 1000.0 : f->interval;
 	st->position = f->position;
 	pthread_mutex_unlock(&f->mu);
 	st->busy_ms = source_busy_ms(src, &st->busy_backend);

@@ -26,7 +26,8 @@ struct feed_opts {
 	uint64_t count;           /* finish after this many frames (0: no limit) */
 	bool hold;                /* at the end of the source, hold the last frame (TUI) instead of finishing */
 	struct clock_virtual *virt; /* waits move this clock instead of sleeping, or NULL */
-	const struct frame *early;  /* events that go into the first frame (detection's), or NULL */
+	const struct frame *early;  /* events that go into the first frame (detection's; borrowed), or NULL */
+	bool notify;                /* feed_fd() wakes for every frame (the dashboard), not only at the end */
 };
 
 enum feed_seek { FEED_SEEK_START, FEED_SEEK_END };
@@ -50,18 +51,21 @@ void feed_stop(struct feed *f);
  * not held, stdout gone, a failure) or *stop is set by a signal handler
  * (SIGINT, SIGTERM and SIGHUP are taken only while it waits). */
 void feed_wait(struct feed *f, const volatile sig_atomic_t *stop);
-/* 0, or 1 when the feed finished on a failure it has reported (a --gpus
- * item that matches no GPU of the first frame). */
-int feed_result(struct feed *f);
+/* 0, or 1 when the feed finished on a failure (a --gpus item that matches
+ * no GPU of the first frame); the message for it, without "gpur: ", is
+ * copied into msg (size n) for the caller to print once the terminal is
+ * its own again. */
+int feed_result(struct feed *f, char *msg, size_t n);
 /* The latest frame (a reference the caller unrefs, NULL before the first)
  * and its sequence number, which grows with every publication. */
 struct frame *feed_latest(struct feed *f, uint64_t *seq);
-/* Puts a copy of e into the next frame (its gpu_index as in that frame
- * before --gpus). At most FEED_MAX_POSTED wait; more are dropped (false). */
+/* Puts a copy of e into the next frame (its gpu_index as in the frames the
+ * feed publishes, after --gpus). At most FEED_MAX_POSTED wait; more are
+ * dropped (false). */
 #define FEED_MAX_POSTED 64
 bool feed_post_event(struct feed *f, const struct event *e);
-/* A descriptor that becomes readable when a frame is published; drain it
- * with feed_drain(). */
+/* A descriptor that becomes readable when a frame is published (with
+ * notify) and when the feed has finished; drain it with feed_drain(). */
 int feed_fd(const struct feed *f);
 void feed_drain(struct feed *f);
 void feed_status(struct feed *f, struct feed_status *st);

@@ -209,6 +209,7 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 		.hold = tui,
 		.virt = in->virt,
 		.early = in->early,
+		.notify = tui,
 	};
 	struct feed *feed = feed_start(&fo);
 
@@ -223,14 +224,17 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 	} else {
 		feed_wait(feed, &run_stop_requested);
 	}
-		struct frame *last = feed_latest(feed, NULL);
-	int result = feed_result(feed);
+	struct frame *last = feed_latest(feed, NULL);
+	char why[256];
+	int result = feed_result(feed, why, sizeof(why));
 	feed_stop(feed);
 	o->quiet = false;
-	if (result)
+	if (result) {
+		msg_error("%s", why);
 		status = result;
-	else if (once && last && !cfg->json)
+	} else if (once && last && !cfg->json) {
 		print_table(last, cfg);
+	}
 	frame_unref(last);
 	return status;
 }

@@ -76,16 +76,14 @@ static void worker_free(struct worker *w)
 /* The /proc side of a local backend's rows, once per poll, here on the
  * backend's own watched worker: a process stuck in the kernel (its cmdline
  * unreadable) stalls this backend alone, never the screen. Rows of a remote
- * backend are left as they came. */
-static void fill_processes(struct worker *w, const struct backend_env *env, const struct clock *clk, struct frame *fr)
+ * backend are left as they came. now_ms: the sampler's clock when the poll
+ * began. Touches nothing of the sampler: a worker abandoned in a hung call
+ * gets here after the sampler has gone. */
+static void fill_processes(struct worker *w, uint64_t now_ms, struct frame *fr)
 {
 	if (!backend_is_local(w->b))
 		return;
-	if (!w->pi) {
-		w->pi = procinfo_new(env && env->procfs ? env->procfs : "/proc");
-		procinfo_set_want(w->pi, env ? env->want : NULL);
-	}
-	procinfo_begin(w->pi, clock_mono(clk) * 1000000u);
+	procinfo_begin(w->pi, now_ms * 1000000u);
 	for (size_t i = 0; i < fr->nprocs; i++) {
 		struct gpu_process *p = &fr->procs[i];
 		p->local = true;
@@ -110,7 +108,7 @@ static void *worker_main(void *arg)
 		enum job job = w->job;
 		const struct backend_env *env = s->o.env;
 		w->state = W_BUSY;
-		w->busy_since = now_ms(s);
+		uint64_t started = w->busy_since = now_ms(s);
 		pthread_mutex_unlock(mu);
 
 		struct frame *fr = NULL;
@@ -130,7 +128,7 @@ static void *worker_main(void *arg)
 				fr = NULL;
 				backend_close(w->b);
 			} else {
-				fill_processes(w, env, s->o.clock, fr);
+				fill_processes(w, started, fr);
 			}
 		}
 
@@ -181,12 +179,15 @@ struct sampler *sampler_new(struct backend **backends, size_t n, const struct sa
 		struct worker *w = xcalloc(1, sizeof(*w));
 		w->s = s;
 		w->b = backends[i];
+		w->pi = procinfo_new(o->env && o->env->procfs ? o->env->procfs : "/proc");
+		procinfo_set_want(w->pi, o->env ? o->env->want : NULL);
 		w->open = w->ever_open = backends[i]->priv != NULL;
 		w->open_backoff_ms = o->backoff_min_ms;
 		w->reinit_backoff_ms = o->backoff_min_ms;
 		w->next_open_ms = now_ms(s);
 		if (pthread_create(&w->tid, NULL, worker_main, w) != 0) {
 			/* No thread (a pids limit, say): undo what was started. */
+			procinfo_free(w->pi);
 			free(w);
 			for (size_t k = i; k < n; k++)
 				backend_free(backends[k]);

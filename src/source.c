@@ -93,9 +93,9 @@ static void read_ahead(struct recorded *rc)
 	/* The recorded cadence: the first positive gap of ts_ms (a longer
 	 * one is a pause in the recording). */
 	const struct frame *p = rc->prev, *n = rc->ahead;
-	if (!rc->s.cadence_ms && p && n && frame_has(p, FRAME_F_TS) && frame_has(n, FRAME_F_TS) && n->ts_ms > p->ts_ms &&
+	if (!atomic_load(&rc->s.cadence_ms) && p && n && frame_has(p, FRAME_F_TS) && frame_has(n, FRAME_F_TS) && n->ts_ms > p->ts_ms &&
 	    n->ts_ms - p->ts_ms <= REPLAY_MAX_GAP_MS)
-		rc->s.cadence_ms = n->ts_ms - p->ts_ms;
+		atomic_store(&rc->s.cadence_ms, n->ts_ms - p->ts_ms);
 }
 
 static struct frame *rec_next(struct source *s)
@@ -220,7 +220,7 @@ int source_seek(struct source *s, enum source_seek where, struct frame **last, u
 	if (where == SOURCE_SEEK_START)
 		return 0;
 	struct frame *f;
-	while ((f = take(s))) {
+	while (!(s->cancel && *s->cancel) && (f = take(s))) {
 		frame_unref(*last);
 		*last = f;
 		(*skipped)++;
@@ -238,6 +238,7 @@ uint64_t source_busy_ms(struct source *s, const char **name)
 
 void source_set_cancel(struct source *s, const volatile sig_atomic_t *cancel)
 {
+	s->cancel = cancel;
 	if (s->ops->set_cancel)
 		s->ops->set_cancel(s, cancel);
 }

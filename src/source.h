@@ -6,6 +6,7 @@
 #define GPUR_SOURCE_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -39,7 +40,8 @@ struct source {
 	bool recorded;        /* frames of another machine or time: never signalled */
 	bool asap;            /* recorded time is not waited for (headless replay) */
 	uint64_t first_due_ms; /* before the first frame (a live --once's rate sample) */
-	uint64_t cadence_ms;  /* the recorded spacing of frames, 0 = unknown */
+	_Atomic uint64_t cadence_ms; /* the recorded spacing of frames, 0 = unknown (read by any thread) */
+	const volatile sig_atomic_t *cancel; /* set: a long read (a seek to the end) gives up */
 	uint64_t yielded;     /* frames returned since the start */
 	struct seen seen;
 };

@@ -87,3 +87,8 @@ const char *field_table_check(const struct field *tab, size_t n, size_t struct_s
 	}
 	return NULL;
 }
+
+double field_num_whole(long double v)
+{
+	return (double)roundl(v);
+}

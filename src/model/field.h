@@ -72,6 +72,9 @@ static inline const void *field_cptr(const void *obj, const struct field *f)
  * cast: that truncates 41.5 to 41 and is undefined out of range. */
 uint64_t field_num_u64(long double v);
 int64_t field_num_i64(long double v);
+/* The same rounding, as a double for formatting with no decimals (so 42.5 %
+ * shows as 43 like 42.5 C does, where printf would round to even). */
+double field_num_whole(long double v);
 
 struct arena;
 /* Re-homes every known string field of obj into arena a (NULL for unknown). */

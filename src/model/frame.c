@@ -193,8 +193,11 @@ void frame_keep_gpus(struct frame *f, const bool *keep)
 
 	for (size_t i = 0; i < f->ngpus; i++) {
 		map[i] = keep[i] ? n : SIZE_MAX;
-		if (keep[i])
+		if (keep[i]) {
+			if (f->seen)
+				f->seen[n] = f->seen[i];
 			f->gpus[n++] = f->gpus[i];
+		}
 	}
 	f->ngpus = n;
 	n = 0;

@@ -58,7 +58,7 @@ struct frame {
 	const char *cuda;      /* CUDA version for the header, or NULL */
 	/* For each GPU, its last ok readings (see model/seen.h), or NULL; in
 	 * the arena. Filled by the frame pipeline for lost/suspended GPUs. */
-	const struct gpu_seen *seen;
+	struct gpu_seen *seen;
 	atomic_int refs;
 };
 

@@ -96,7 +96,7 @@ void table_render(struct buf *out, const struct frame *f, const struct table_opt
 			buf_printf(out, "%3s%s", "--", o->utf8 ? "\u00b0C" : "C");
 		buf_puts(out, ", ");
 		if (gpu_has(g, GPU_F_UTIL))
-			buf_printf(out, "%3.0f %%", (double)g->util_pct);
+			buf_printf(out, "%3.0f %%", field_num_whole(g->util_pct));
 		else
 			buf_puts(out, " -- %");
 		buf_puts(out, " | ");
@@ -105,12 +105,12 @@ void table_render(struct buf *out, const struct frame *f, const struct table_opt
 		put_mib(out, gpu_has(g, GPU_F_MEM_TOTAL), g->mem_total_bytes, 6);
 		buf_puts(out, " MiB | ");
 		if (gpu_has(g, GPU_F_POWER))
-			buf_printf(out, "%4.0f", (double)g->power_w);
+			buf_printf(out, "%4.0f", field_num_whole(g->power_w));
 		else
 			buf_puts(out, "  --");
 		buf_puts(out, " / ");
 		if (gpu_has(g, GPU_F_POWER_LIMIT))
-			buf_printf(out, "%4.0f W", (double)g->power_limit_w);
+			buf_printf(out, "%4.0f W", field_num_whole(g->power_limit_w));
 		else
 			buf_puts(out, "  -- W");
 		if (st == GPU_STATE_LOST)

@@ -30,8 +30,10 @@ static int fill(struct line_reader *lr)
 {
 	ssize_t n;
 
+	/* Looked at before each read too: a stop that came just before it
+	 * is not missed (its signal may already have been taken). */
 	do
-		n = read(lr->fd, lr->chunk, LINE_READER_CHUNK);
+		n = lr->cancel && *lr->cancel ? (errno = EINTR, -1) : read(lr->fd, lr->chunk, LINE_READER_CHUNK);
 	while (n < 0 && errno == EINTR && !(lr->cancel && *lr->cancel));
 	if (n < 0)
 		return lr->eof = -errno;

@@ -154,7 +154,7 @@ static void draw_header(struct tui *t, const struct frame *f)
 		tui_size(total, sizeof(total), s->valid >> SYS_F_MEM_TOTAL & 1, field_num_u64(s->mem_total_bytes));
 		char cpu[16] = "--", load[16] = "--";
 		if (s->valid >> SYS_F_CPU & 1) {
-			size_t at = fmt_fixed(cpu, sizeof(cpu) - 1, s->cpu_pct, 0);
+			size_t at = fmt_fixed(cpu, sizeof(cpu) - 1, field_num_whole(s->cpu_pct), 0);
 			cpu[at] = '%';
 			cpu[at + 1] = '\0';
 		}
@@ -193,7 +193,7 @@ static void draw_header(struct tui *t, const struct frame *f)
 static void fmt_pct(char *b, size_t n, const struct gpu *g, enum gpu_field f, double v)
 {
 	char num[32] = "--";
-	size_t len = known(g, f) ? fmt_fixed(num, sizeof(num), v, 0) : 2;
+	size_t len = known(g, f) ? fmt_fixed(num, sizeof(num), field_num_whole(v), 0) : 2;
 	join(b, n, (const char *const[]){len < 3 ? &"   "[len] : "", num, "%", NULL});
 }
 
@@ -229,11 +229,11 @@ static void draw_gpu_compact(struct tui *t, const struct frame *f, size_t i, int
 			if ((l->gone_ms || l->ts_ms) && localtime_r(&ts, &tm))
 				strftime(when, sizeof(when), "%H:%M:%S", &tm);
 			if (gpu_has(&l->g, GPU_F_UTIL))
-				snprintf(util, sizeof(util), "%.0f%%", (double)l->g.util_pct);
+				snprintf(util, sizeof(util), "%.0f%%", field_num_whole(l->g.util_pct));
 			if (gpu_has(&l->g, GPU_F_TEMP))
 				snprintf(temp, sizeof(temp), "%" PRId64 "C", field_num_i64(l->g.temp_c));
 			if (gpu_has(&l->g, GPU_F_POWER))
-				snprintf(pw, sizeof(pw), "%.0fW", (double)l->g.power_w);
+				snprintf(pw, sizeof(pw), "%.0fW", field_num_whole(l->g.power_w));
 			tui_size(used, sizeof(used), gpu_has(&l->g, GPU_F_MEM_USED), field_num_u64(l->g.mem_used_bytes));
 			snprintf(buf, sizeof(buf), "last seen %s: %s %s/%s %s %s", when, util, used, total, temp, pw);
 		} else {
@@ -281,7 +281,7 @@ static void draw_gpu_compact(struct tui *t, const struct frame *f, size_t i, int
 	tui_attr(t, tc, false);
 	if (known(g, GPU_F_POWER)) {
 		char num[32];
-		size_t len = fmt_fixed(num, sizeof(num), g->power_w, 0), at = 0;
+		size_t len = fmt_fixed(num, sizeof(num), field_num_whole(g->power_w), 0), at = 0;
 		while (len + at < 4)
 			buf[at++] = ' ';
 		memcpy(buf + at, num, len + 1);
@@ -291,7 +291,7 @@ static void draw_gpu_compact(struct tui *t, const struct frame *f, size_t i, int
 	if (w >= 70) {
 		char lim[16] = "--";
 		if (known(g, GPU_F_POWER_LIMIT))
-			fmt_fixed(lim, sizeof(lim), g->power_limit_w, 0);
+			fmt_fixed(lim, sizeof(lim), field_num_whole(g->power_limit_w), 0);
 		strncat(buf, "/", sizeof(buf) - strlen(buf) - 1);
 		strncat(buf, lim, sizeof(buf) - strlen(buf) - 1);
 	}
@@ -317,7 +317,7 @@ static void draw_gpu_details(struct tui *t, const struct frame *f, size_t i, int
 	if (known(g, GPU_F_CLOCK_MEM))
 		ADD("MCLK %" PRIu64 "MHz  ", field_num_u64(g->clock_mem_mhz));
 	if (known(g, GPU_F_FAN_PCT))
-		ADD("FAN %.0f%%  ", (double)g->fan_pct);
+		ADD("FAN %.0f%%  ", field_num_whole(g->fan_pct));
 	else if (known(g, GPU_F_FAN_RPM))
 		ADD("FAN %" PRIu64 "rpm  ", field_num_u64(g->fan_rpm));
 	if (known(g, GPU_F_PCIE_GEN) && known(g, GPU_F_PCIE_WIDTH))
@@ -329,11 +329,11 @@ static void draw_gpu_details(struct tui *t, const struct frame *f, size_t i, int
 	}
 	if (known(g, GPU_F_ENC) || known(g, GPU_F_DEC)) {
 		if (known(g, GPU_F_ENC))
-			snprintf(a, sizeof(a), "%.0f%%", (double)g->enc_pct);
+			snprintf(a, sizeof(a), "%.0f%%", field_num_whole(g->enc_pct));
 		else
 			snprintf(a, sizeof(a), "--");
 		if (known(g, GPU_F_DEC))
-			snprintf(b, sizeof(b), "%.0f%%", (double)g->dec_pct);
+			snprintf(b, sizeof(b), "%.0f%%", field_num_whole(g->dec_pct));
 		else
 			snprintf(b, sizeof(b), "--");
 		ADD("ENC %s DEC %s  ", a, b);

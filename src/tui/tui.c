@@ -606,7 +606,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 			dirty = true;
 			last_frame = clock_mono_ns() / 1000000u;
 		}
-		if (t.st.finished && (t.seq || feed_result(feed))) {
+		if (t.st.finished && (t.seq || feed_result(feed, NULL, 0))) {
 			feed_status(feed, &t.st);
 			if (t.st.finished)
 				break; /* --count reached, or nothing to show */

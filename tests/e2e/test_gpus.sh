@@ -59,4 +59,15 @@ check "--once --gpus shows no other GPU" test "$(grep -c '^\[' "$T/out")" -eq 1
 check "--once --gpus shows C's processes" grep -q '/31 ' "$T/out"
 check "--once --gpus hides other GPUs' processes" sh -c "! grep -q '/10 ' '$T/out'"
 
+# A --gpus item that names no GPU of the first frame is an error that says
+# so (exit 1), in every mode: nothing is printed or recorded for it.
+for mode in --json --once --headless; do
+	run --replay "$R" $mode --gpus 7 --log "$T/miss.jsonl"
+	expect_rc 1 "--gpus 7 $mode: no such GPU"
+	check "--gpus 7 $mode: the message names the item" grep -qx "gpur: --gpus: no GPU matches '7' (3 GPUs here)" "$T/err"
+	check "--gpus 7 $mode: nothing on stdout" test ! -s "$T/out"
+	check "--gpus 7 $mode: nothing recorded" test ! -s "$T/miss.jsonl"
+	rm -f "$T/miss.jsonl"
+done
+
 finish

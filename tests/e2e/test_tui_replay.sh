@@ -133,4 +133,21 @@ expect_screen 'last [0-9]+ s, newest right' "a 0.1 s recording: the history axis
 check "a 0.1 s recording: the history spans seconds, not 0.1 s per column as 1 s" \
 	screen_matches 'last (1[0-9]|[2-9]) s, newest right'
 
+# --gpus with a LOST GPU: its last readings are its own, not those of the
+# GPU that had its position before the selection.
+{
+	printf '{"ts_ms":1764583200000,"gpus":[{"name":"AAA","device_id":"GPU-a","state":"ok","util_pct":11,"temp_c":41},{"name":"BBB","device_id":"GPU-b","state":"ok","util_pct":99,"temp_c":77}],"processes":[]}\n'
+	printf '{"ts_ms":1764583201000,"gpus":[{"name":"AAA","device_id":"GPU-a","state":"lost"},{"name":"BBB","device_id":"GPU-b","state":"lost"}],"processes":[]}\n'
+} > "$T/lost2.jsonl"
+tui_start 120 30 -- --replay "$T/lost2.jsonl" --gpus 1
+expect_screen '^ 0 BBB +LOST +last seen 10:00:01: 99% ' "--gpus 1: the LOST GPU shows its own last readings"
+check "--gpus 1: no readings of the other GPU" screen_lacks '41C'
+
+# A --gpus item that matches nothing: the dashboard ends and says why once
+# the terminal is back (exit 1).
+tui_start 80 24 -- --replay "$SOURCE_DIR/share/demo/demo.jsonl" --gpus 9
+tui_wait_exit 10
+expect_rc 1 "--gpus 9 in the dashboard"
+expect_screen "^gpur: --gpus: no GPU matches '9' \\(8 GPUs here\\)" "--gpus 9: the message is on the terminal after the dashboard" 5
+
 finish

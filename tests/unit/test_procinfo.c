@@ -507,7 +507,7 @@ static void test_real_cmdline_cut_utf8(void **state)
 static void test_real_cmdline_cut_invalid(void **state)
 {
 	(void)state;
-	static const char *const bad[] = {"\x80\x80\x80\x80\x80\x80", "\xFF\xFF\xFF", "\xE0\x80\x80", "\xE2\x82" "zz"};
+	static const char *const bad[] = {"\x80\x80\x80\x80\x80\x80", "\xFF\xFF\xFF", "\xE0\x80\x80", ("\xE2\x82" "zz")};
 	const size_t pre = sizeof(SH_ARGV0) - 1, cap = PROCESS_CMDLINE_MAX;
 	char arg[PROCESS_CMDLINE_MAX + 64];
 
