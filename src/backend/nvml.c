@@ -182,14 +182,14 @@ static void read_mig(struct nvml *n, struct nvml_dev *d, struct frame *f, struct
 	if (!L->get_max_mig_device_count || !L->get_mig_device_handle_by_index ||
 	    !nvml_took(prd, L->get_max_mig_device_count(d->h, &max)))
 		return;
-	for (unsigned i = 0; i < max && i < 64 && prd->fatal == NV_OK; i++) {
+	for (unsigned i = 0; i < max && i < NVML_MIG_SLOTS && prd->fatal == NV_OK; i++) {
 		nvmlDevice_t mh;
 		nvmlReturn_t r = L->get_mig_device_handle_by_index(d->h, i, &mh);
 		if (r == NVML_ERROR_NOT_FOUND)
 			continue; /* an empty slot */
 		if (!nvml_took(prd, r))
 			continue;
-		struct nvml_dev mig = {.h = mh};
+		struct nvml_dev mig = {.h = mh, .never = d->mig_never[i], .plist_never = d->mig_plist_never[i]};
 		struct rd rd = {.n = n, .d = &mig, .h = mh};
 		struct gpu *g = frame_add_gpu(f);
 		if (!g)
@@ -217,6 +217,8 @@ static void read_mig(struct nvml *n, struct nvml_dev *d, struct frame *f, struct
 		nvml_getters_read(&rd, g, NVML_READ_MEMORY);
 		size_t index = f->ngpus - 1;
 		nvml_device_processes(&rd, f, index, false);
+		d->mig_never[i] = mig.never;
+		d->mig_plist_never[i] = mig.plist_never;
 		if (rd.fatal != NV_OK) {
 			prd->fatal = rd.fatal;
 			prd->fatal_code = rd.fatal_code;

@@ -13,6 +13,8 @@
 #define NVML_SLOW_PERIOD_MS 3000
 #define NVML_PID_MAX 4194304u
 
+#define NVML_MIG_SLOTS 64 /* instances read per MIG GPU */
+
 struct nvml_dev {
 	nvmlDevice_t h;
 	bool lost;
@@ -25,6 +27,10 @@ struct nvml_dev {
 	bool putil_unsupported;
 	unsigned long long last_seen; /* newest process-utilisation sample */
 	char id[128];           /* the device_id first reported: kept for the backend's life */
+	/* A MIG GPU's instances are read through a nvml_dev of one poll; what
+	 * their getters answered "never" is kept here, per slot. */
+	uint64_t mig_never[NVML_MIG_SLOTS];
+	unsigned mig_plist_never[NVML_MIG_SLOTS];
 };
 
 /* What the slow thread reads and owns, one per device, guarded by n->mu. */

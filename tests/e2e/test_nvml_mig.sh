@@ -42,4 +42,20 @@ nvml modern "$T/mig.json" --once --json --gpus MIG-two
 expect_get "$T/out" 1 gpus.length 1 "--gpus MIG-two"
 expect_get "$T/out" 1 processes.0.pid "$P2" "its process, re-indexed"
 expect_get "$T/out" 1 processes.0.gpu_index 0 "re-indexed to 0"
+# An instance's getter that answers "never" (here its process lists,
+# NOT_SUPPORTED) is asked once, not on every poll: instances are read
+# afresh each poll, but what they answered is kept for the next.
+scenario "$T/mig-never.json" <<JSON
+{"fast_pcie":1,"gpus":[
+ {"name":"NVIDIA A100-SXM4-40GB","uuid":"GPU-parent","pci":"0000:07:00.0","util":50,"mem_total":42949672960,"mem_used":0,
+  "errors":{"processes":3},
+  "mig":[{"uuid":"MIG-one","profile":"3g.20gb","gi":1,"ci":0,"mem_total":21474836480,"mem_used":1048576,"processes":[]}]}]}
+JSON
+FAKE_NVML_CALLS=$T/mig.calls nvml modern "$T/mig-never.json" --json --count 10 --interval 0.05
+expect_rc 0 "MIG, lists not supported"
+n=$(awk '$1 == "nvmlDeviceGetComputeRunningProcesses_v3" && $2 == "0/mig0" {print $3}' "$T/mig.calls")
+check "an instance's unsupported process list is asked once in 10 polls (asked ${n:-0} times)" test "${n:-0}" -eq 1
+n=$(awk '$1 == "nvmlDeviceGetMemoryInfo_v2" && $2 == "0/mig0" {print $3}' "$T/mig.calls")
+check "an instance's memory, which answers, is read every poll (${n:-0} times)" test "${n:-0}" -ge 10
+
 finish
