@@ -231,6 +231,10 @@ static void *feed_main(void *arg)
 		pthread_mutex_lock(&f->mu);
 		if (!fr && f->o.hold) {
 			f->at_end = true; /* the last frame holds */
+			pthread_mutex_unlock(&f->mu);
+			if (f->o.notify)
+				wake_reader(f); /* the screen says "end" */
+			pthread_mutex_lock(&f->mu);
 			continue;
 		}
 		if (!more)
