@@ -8,12 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "backend/backend.h"
 
 enum {
 	OPT_BACKEND = 256, OPT_GPUS, OPT_LOG, OPT_REPLAY, OPT_SPEED, OPT_ONCE, OPT_JSON,
-	OPT_HEADLESS, OPT_SERVE, OPT_PROMETHEUS, OPT_PROCFS, OPT_SYSFS, OPT_READ_ONLY,
+	OPT_HEADLESS, OPT_SERVE, OPT_PROMETHEUS, OPT_PROCFS, OPT_SYSFS, OPT_ROOTFS, OPT_READ_ONLY,
 	OPT_HOSTNAME, OPT_NO_COLOR,
 };
 
@@ -32,6 +33,7 @@ static const struct option LONG_OPTS[] = {
 	{"prometheus", required_argument, NULL, OPT_PROMETHEUS},
 	{"procfs", required_argument, NULL, OPT_PROCFS},
 	{"sysfs", required_argument, NULL, OPT_SYSFS},
+	{"rootfs", required_argument, NULL, OPT_ROOTFS},
 	{"read-only", no_argument, NULL, OPT_READ_ONLY},
 	{"hostname", required_argument, NULL, OPT_HOSTNAME},
 	{"no-color", no_argument, NULL, OPT_NO_COLOR},
@@ -60,6 +62,8 @@ void cli_usage(void)
 	      "      --prometheus URL    fleet view from a Prometheus server (not yet supported)\n"
 	      "      --procfs PATH       where procfs is mounted (default /proc)\n"
 	      "      --sysfs PATH        where sysfs is mounted (default /sys)\n"
+	      "      --rootfs PATH       the host's root, where container and pod names are read\n"
+	      "                          (default /; /host in a container with the host's / there)\n"
 	      "      --read-only         never signal processes\n"
 	      "      --hostname NAME     host name in records (default $NODE_NAME, else the system's)\n"
 	      "      --no-color          no colours (NO_COLOR=1 does the same)\n"
@@ -124,7 +128,7 @@ static int parse_backends(const char *list, uint32_t *mask, char *err, size_t er
 int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errlen)
 {
 	const char *interval_arg = NULL;
-	bool backend_given = false, procfs_given = false, sysfs_given = false;
+	bool backend_given = false, procfs_given = false, sysfs_given = false, rootfs_given = false;
 	int c;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -132,6 +136,7 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 	cfg->speed = 1.0;
 	cfg->procfs = "/proc";
 	cfg->sysfs = "/sys";
+	cfg->rootfs = "/";
 	cfg->backends = (1u << BACKEND_REGISTRY_LEN) - 1;
 	opterr = 0;
 	optind = 1;
@@ -203,6 +208,18 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 				sysfs_given = true;
 			}
 			break;
+		case OPT_ROOTFS: {
+			struct stat st;
+			if (!*optarg)
+				return usage_err(err, errlen, "--rootfs: empty path%s%s", "", "");
+			if (stat(optarg, &st) != 0)
+				return usage_err(err, errlen, "--rootfs %s: %s", optarg, strerror(errno));
+			if (!S_ISDIR(st.st_mode))
+				return usage_err(err, errlen, "--rootfs %s: %s", optarg, strerror(ENOTDIR));
+			cfg->rootfs = optarg;
+			rootfs_given = true;
+			break;
+		}
 		case OPT_READ_ONLY:
 			cfg->read_only = true;
 			break;
@@ -239,9 +256,10 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 	if (optind < argc)
 		return usage_err(err, errlen, "unexpected argument '%s' (try --help)%s", argv[optind], "");
 
-	if (cfg->replay_path && (backend_given || procfs_given || sysfs_given))
+	if (cfg->replay_path && (backend_given || procfs_given || sysfs_given || rootfs_given))
 		return usage_err(err, errlen, "--replay cannot be combined with %s (a replay reads no hardware)%s",
-				 backend_given ? "--backend" : procfs_given ? "--procfs" : "--sysfs", "");
+				 backend_given ? "--backend" : procfs_given ? "--procfs" : sysfs_given ? "--sysfs" : "--rootfs",
+				 "");
 	if (cfg->once && cfg->count)
 		return usage_err(err, errlen, "--once and --count conflict (--once is one poll)%s%s", "", "");
 	if (cfg->once && cfg->headless)

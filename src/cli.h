@@ -23,6 +23,7 @@ struct config {
 	uint64_t count;         /* 0 = no limit */
 	const char *serve, *prometheus;
 	const char *procfs, *sysfs;
+	const char *rootfs;     /* the host's root, for container and pod names; default "/" */
 	bool read_only, no_color;
 	const char *hostname;   /* NULL: NODE_NAME, else gethostname */
 	bool help, version;

@@ -272,7 +272,8 @@ int run_main(const struct config *cfg)
 	char host[256];
 	int status = 0;
 	sink_init(&o);
-	struct backend_env env = {.procfs = cfg->procfs, .sysfs = cfg->sysfs, .clock = &CLOCK_SYSTEM};
+	struct backend_env env = {
+		.procfs = cfg->procfs, .sysfs = cfg->sysfs, .rootfs = cfg->rootfs, .clock = &CLOCK_SYSTEM};
 	/* The dashboard alone, live and recording nothing, may ask for fresh
 	 * /proc figures of the processes on its screen only. */
 	if (cfg->mode == CLI_MODE_TUI && !cfg->log_path && !cfg->replay_path)

@@ -19,6 +19,7 @@ struct pidwant;
 struct backend_env {
 	const char *procfs; /* default "/proc" */
 	const char *sysfs;  /* default "/sys" */
+	const char *rootfs; /* default "/": the host's root, where container names are read; NULL: none */
 	const struct clock *clock;
 	struct pidwant *want; /* whose /proc figures are needed fresh; NULL: all */
 };

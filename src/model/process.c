@@ -25,8 +25,12 @@ const struct field PROCESS_FIELDS[] = {
 	NUM("cpu_pct", cpu_pct, PROC_F_CPU, 0, 1e6, "CPU (% of one core)"),
 	NUM("host_mem_bytes", host_mem_bytes, PROC_F_HOST_MEM, 0, FIELD_U64_MAX, "resident set size (bytes)"),
 	STR("container", container, PROC_F_CONTAINER, 256, "container (runtime:id or name)"),
+	STR("container_name", container_name, PROC_F_CONTAINER_NAME, PROCESS_CONTAINER_NAME_MAX,
+	    "container name (Docker, Podman or the kubelet)"),
 	U64("container_pid", container_pid, PROC_F_CONTAINER_PID, 0, 4194304, "pid inside the container"),
 	STR("pod", pod, PROC_F_POD, 256, "Kubernetes pod"),
+	STR("pod_name", pod_name, PROC_F_POD_NAME, PROCESS_POD_NAME_MAX, "Kubernetes pod name"),
+	STR("pod_namespace", pod_namespace, PROC_F_POD_NAMESPACE, PROCESS_POD_NAMESPACE_MAX, "Kubernetes namespace"),
 	STR("unit", unit, PROC_F_UNIT, 256, "systemd unit or batch job"),
 	U64("start_ms", start_ms, PROC_F_START, 0, FIELD_U64_MAX, "start time (ms since the epoch)"),
 };

@@ -9,6 +9,11 @@
 #include "model/field.h"
 
 #define PROCESS_CMDLINE_MAX 4096
+/* Name limits: Kubernetes caps pod names at 253 bytes (a DNS subdomain) and
+ * namespaces at 63 (a DNS label); container names get the common 256. */
+#define PROCESS_CONTAINER_NAME_MAX 256
+#define PROCESS_POD_NAME_MAX 253
+#define PROCESS_POD_NAMESPACE_MAX 63
 
 enum process_kind { PROCESS_COMPUTE, PROCESS_GRAPHICS, PROCESS_BOTH, PROCESS_KIND__COUNT };
 
@@ -16,7 +21,7 @@ enum process_field {
 	PROC_F_PID, PROC_F_GPU_INDEX, PROC_F_NAME, PROC_F_CMDLINE, PROC_F_USER, PROC_F_KIND,
 	PROC_F_GPU_MEM, PROC_F_GPU_UTIL, PROC_F_MEM_BW, PROC_F_ENC, PROC_F_DEC, PROC_F_CPU,
 	PROC_F_HOST_MEM, PROC_F_CONTAINER, PROC_F_CONTAINER_PID, PROC_F_POD, PROC_F_UNIT,
-	PROC_F_START, PROC_F__COUNT
+	PROC_F_START, PROC_F_CONTAINER_NAME, PROC_F_POD_NAME, PROC_F_POD_NAMESPACE, PROC_F__COUNT
 };
 
 struct gpu_process {
@@ -31,8 +36,9 @@ struct gpu_process {
 	long double cpu_pct; /* % of one core */
 	long double host_mem_bytes;
 	const char *container;
+	const char *container_name; /* the runtime's or the kubelet's name for it */
 	uint64_t container_pid;
-	const char *pod, *unit;
+	const char *pod, *pod_name, *pod_namespace, *unit;
 	uint64_t start_ms; /* an integer: ms since the epoch, like a record's ts_ms */
 	/* Not recorded: the pid is this machine's (a live local backend's row),
 	 * so /proc describes it and it may be signalled. Replayed and remote

@@ -61,6 +61,13 @@ usage_error --backend --backend ''
 usage_error --backend --replay "$R" --backend nvml
 usage_error --procfs --replay "$R" --procfs /proc
 usage_error --sysfs --replay "$R" --sysfs /sys
+usage_error --rootfs --replay "$R" --rootfs /
+usage_error --rootfs --rootfs "$FIXTURES/rootfs-node" --replay "$R" --json
+# --rootfs must be an existing directory.
+usage_error "gpur: --rootfs /nonexistent: " --rootfs /nonexistent --once
+usage_error "gpur: --rootfs $R: Not a directory" --rootfs "$R" --once
+usage_error --rootfs --rootfs ''
+usage_error --rootfs --rootfs
 usage_error --backend --backend amdgpu --replay "$R" --json
 # Conflicts
 usage_error --count --once --count 2 --replay "$R"
@@ -118,6 +125,10 @@ expect_rc 1 "--backend amdgpu,drm"
 expect_stderr_contains "gpur: amdgpu: " "--backend amdgpu,drm names amdgpu"
 expect_stderr_contains "gpur: drm: " "--backend amdgpu,drm names drm"
 check "--backend amdgpu,drm does not report nvml" sh -c "! grep -q '^gpur: nvml:' '$T/err'"
+# A good --rootfs is accepted: no GPU is a runtime failure, not a usage error.
+run_nogpu --rootfs "$FIXTURES/rootfs-node" --once
+expect_rc 1 "live --rootfs DIR without GPU"
+check "--rootfs DIR is not a usage error" sh -c "! grep -q -- '--rootfs' '$T/err'"
 # --log gets no records when there is nothing to monitor.
 run_nogpu --log "$T/live.jsonl"
 expect_rc 1 "live --log without GPU"

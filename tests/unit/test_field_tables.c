@@ -38,7 +38,7 @@ static const char *const DESIGN_GPU_READINGS[] = {
 static const char *const DESIGN_PROCESS_KEYS[] = {
 	"pid", "gpu_index", "name", "cmdline", "user", "kind", "gpu_mem_bytes", "gpu_util_pct",
 	"mem_bw_pct", "enc_pct", "dec_pct", "cpu_pct", "host_mem_bytes", "container",
-	"container_pid", "pod", "unit", "start_ms",
+	"container_name", "container_pid", "pod", "pod_name", "pod_namespace", "unit", "start_ms",
 };
 static const char *const DESIGN_EVENT_KEYS[] = {
 	"kind", "gpu_index", "device_id", "backend", "pid", "signal", "result", "detail",
@@ -135,6 +135,18 @@ static void test_tables_hold_the_design_keys(void **state)
 	check_keys("frame", FRAME_FIELDS, FRAME_NFIELDS, DESIGN_FRAME_KEYS, N(DESIGN_FRAME_KEYS));
 }
 
+/* A process's keys are written in DESIGN §2's order (names after the ids
+ * they name: container_name after container, pod_name after pod). */
+static void test_process_keys_in_design_order(void **state)
+{
+	(void)state;
+	assert_int_equal(PROCESS_NFIELDS, N(DESIGN_PROCESS_KEYS));
+	for (size_t i = 0; i < PROCESS_NFIELDS; i++)
+		if (strcmp(PROCESS_FIELDS[i].key, DESIGN_PROCESS_KEYS[i]) != 0)
+			fail_msg("process key %zu is \"%s\", DESIGN has \"%s\"", i, PROCESS_FIELDS[i].key,
+				 DESIGN_PROCESS_KEYS[i]);
+}
+
 static void test_entries_point_at_their_members(void **state)
 {
 	static const struct {
@@ -158,6 +170,9 @@ static void test_entries_point_at_their_members(void **state)
 		{"kind", offsetof(struct gpu_process, kind), FIELD_ENUM, PROC_F_KIND},
 		{"cmdline", offsetof(struct gpu_process, cmdline), FIELD_STR, PROC_F_CMDLINE},
 		{"start_ms", offsetof(struct gpu_process, start_ms), FIELD_U64, PROC_F_START},
+		{"container_name", offsetof(struct gpu_process, container_name), FIELD_STR, PROC_F_CONTAINER_NAME},
+		{"pod_name", offsetof(struct gpu_process, pod_name), FIELD_STR, PROC_F_POD_NAME},
+		{"pod_namespace", offsetof(struct gpu_process, pod_namespace), FIELD_STR, PROC_F_POD_NAMESPACE},
 	};
 
 	(void)state;
@@ -264,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_every_table_passes_its_check),
 		cmocka_unit_test(test_every_bit_has_exactly_one_entry),
 		cmocka_unit_test(test_tables_hold_the_design_keys),
+		cmocka_unit_test(test_process_keys_in_design_order),
 		cmocka_unit_test(test_entries_point_at_their_members),
 		cmocka_unit_test(test_readings_are_the_designs),
 		cmocka_unit_test(test_vocabularies),

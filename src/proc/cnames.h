@@ -1,0 +1,86 @@
+/* cnames: container, pod and namespace names from the node's own files
+ * under --rootfs, with no API and no socket (facts §6.3), looked up once
+ * per container and cached: Docker's config.v2.json, Podman's
+ * containers.json, the kubelet's log links and pod directories. */
+#ifndef GPUR_CNAMES_H
+#define GPUR_CNAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/process.h"
+#include "proc/cnames_parse.h"
+
+#define CNAMES_CACHE_SETS 1024
+#define CNAMES_CACHE_WAYS 4      /* 4,096 containers; the least recently used of a set goes */
+#define CNAMES_RETRY_MS 60000    /* a container with a name still unknown may be looked up again after this */
+#define CNAMES_RESCAN_MS 10000   /* var/log/containers and var/log/pods are listed at most this often */
+#define CNAMES_SCAN_MAX 4096     /* log links (and pod directories) kept from one listing */
+#define CNAMES_DOCKER_MAX (1u << 20)   /* bytes of config.v2.json read at most; larger: unknown */
+#define CNAMES_PODMAN_MAX (16u << 20)  /* bytes of containers.json read at most; larger: unknown */
+
+/* The runtime that a cgroup path names (procinfo's container prefix). */
+enum cnames_runtime { CNAMES_DOCKER, CNAMES_PODMAN, CNAMES_CONTAINERD, CNAMES_CRIO, CNAMES_OTHER };
+
+/* What a lookup found; "" = unknown (a known name is never empty). */
+struct cnames_result {
+	char container_name[PROCESS_CONTAINER_NAME_MAX + 1];
+	char pod_name[PROCESS_POD_NAME_MAX + 1];
+	char pod_namespace[PROCESS_POD_NAMESPACE_MAX + 1];
+};
+
+struct cnames;
+
+/* A name cache reading under rootfs (copied; "/" on the host, "/host" in a
+ * container with the host's root there; NULL or unopenable: every name is
+ * unknown). Freed with cnames_free() (NULL is a no-op). Not thread-safe:
+ * one caller, procinfo's thread. */
+struct cnames *cnames_new(const char *rootfs);
+void cnames_free(struct cnames *c);
+
+/* The runtime for a container prefix as DESIGN §2 writes it ("docker",
+ * "podman", "containerd", "crio"; "cri-containerd" too); CNAMES_OTHER for
+ * any other. */
+enum cnames_runtime cnames_runtime_from(const char *s, size_t len);
+
+/* Names of the container id (64 lowercase hex, NUL-terminated: the full id
+ * of the cgroup path, not the 12-digit short form) run by rt, in the pod of
+ * pod_uid (with dashes, as in a process's `pod`; NULL or "" outside
+ * Kubernetes), at monotonic time now_ms. Fills out (zeroed first); a name
+ * that cannot be read stays "": a missing or unreadable file, broken JSON
+ * or a container that is not listed is never an error.
+ *
+ * Where the names come from: with a pod uid, or for containerd and CRI-O,
+ * the kubelet's log links (pod name, namespace, container name), then the
+ * pod directory of pod_uid (pod name and namespace); then, for a name
+ * still unknown, Docker's config.v2.json or Podman's containers.json.
+ *
+ * Cost: a cached container reads nothing. A container is read again only
+ * when a name it could have is still unknown and CNAMES_RETRY_MS have
+ * passed since it was last read (a log link can appear after the
+ * container starts). The log-link and pod directories are listed at most
+ * once per CNAMES_RESCAN_MS, on a miss; one listing serves every
+ * container in it. Paths resolve inside rootfs: a symlink cannot lead
+ * out of it (openat2 RESOLVE_IN_ROOT; without openat2, under a rootfs
+ * other than "/", no symlink is followed at all).
+ *
+ * Returns 0, or -EINVAL (out zeroed) when id is not 64 lowercase hex.
+ *
+ * How procinfo calls it: once when it first sees a (pid, start time) whose
+ * cgroup names a container, with that container's runtime, full id and pod
+ * uid from its cache entry, copying each non-empty name of out into the
+ * frame's arena and setting PROC_F_CONTAINER_NAME, PROC_F_POD_NAME,
+ * PROC_F_POD_NAMESPACE; a known process reuses what its entry holds and
+ * never calls again. */
+int cnames_lookup(struct cnames *c, enum cnames_runtime rt, const char *id, const char *pod_uid, uint64_t now_ms,
+		  struct cnames_result *out);
+
+/* Files opened and directories listed so far, successful or not (tests:
+ * a cached lookup adds nothing). */
+unsigned long cnames_reads(const struct cnames *c);
+
+/* For tests: resolve paths as on a kernel without openat2(2). */
+void cnames_set_no_openat2(struct cnames *c, bool on);
+
+#endif
