@@ -35,3 +35,23 @@ const struct field PROCESS_FIELDS[] = {
 	U64("start_ms", start_ms, PROC_F_START, 0, FIELD_U64_MAX, "start time (ms since the epoch)"),
 };
 const size_t PROCESS_NFIELDS = sizeof(PROCESS_FIELDS) / sizeof(PROCESS_FIELDS[0]);
+
+static const char *known(const struct gpu_process *p, enum process_field b, const char *s)
+{
+	return process_has(p, b) && s && *s ? s : NULL;
+}
+
+const char *process_label(const struct gpu_process *p)
+{
+	const char *s = known(p, PROC_F_POD_NAME, p->pod_name);
+
+	if (!s)
+		s = known(p, PROC_F_CONTAINER_NAME, p->container_name);
+	if (!s)
+		s = known(p, PROC_F_CONTAINER, p->container);
+	if (!s)
+		s = known(p, PROC_F_POD, p->pod);
+	if (!s)
+		s = known(p, PROC_F_UNIT, p->unit);
+	return s;
+}

@@ -50,6 +50,12 @@ extern const struct field PROCESS_FIELDS[];
 extern const size_t PROCESS_NFIELDS;
 extern const char *const PROCESS_KIND_NAMES[PROCESS_KIND__COUNT];
 
+/* Who the row belongs to, in one word for a table cell: the pod's name,
+ * else the container's name, else the container as recorded
+ * ("docker:05cff9470056", "slurm:4242"), else the pod uid, else the systemd
+ * unit; NULL when none is known. Points into p's strings. */
+const char *process_label(const struct gpu_process *p);
+
 static inline bool process_has(const struct gpu_process *p, enum process_field f)
 {
 	return (p->valid >> f) & 1u;

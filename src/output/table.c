@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -50,6 +51,109 @@ static void put_mib(struct buf *out, bool known, long double bytes, int width)
 		buf_printf(out, "%*" PRIu64, width, field_num_u64(bytes) >> 20);
 	else
 		buf_printf(out, "%*s", width, "--");
+}
+
+/* " [name docker:05cff9470056 pod ns/name]": what is known of who the row
+ * belongs to, nothing when nothing is. */
+static void put_owner(struct buf *out, const struct gpu_process *p, bool utf8)
+{
+	const char *parts[3] = {NULL, NULL, NULL};
+	bool any = false;
+
+	if (process_has(p, PROC_F_CONTAINER_NAME))
+		parts[0] = p->container_name;
+	if (process_has(p, PROC_F_CONTAINER))
+		parts[1] = p->container;
+	else if (process_has(p, PROC_F_UNIT))
+		parts[1] = p->unit;
+	for (int k = 0; k < 2; k++) {
+		if (!parts[k] || !*parts[k])
+			continue;
+		buf_puts(out, any ? " " : " [");
+		put_text(out, parts[k], utf8, 64, false);
+		any = true;
+	}
+	if (process_has(p, PROC_F_POD_NAME) || process_has(p, PROC_F_POD)) {
+		buf_puts(out, any ? " pod " : " [pod ");
+		if (process_has(p, PROC_F_POD_NAMESPACE)) {
+			put_text(out, p->pod_namespace, utf8, 64, false);
+			buf_putc(out, '/');
+		}
+		put_text(out, process_has(p, PROC_F_POD_NAME) ? p->pod_name : p->pod, utf8, 64, false);
+		any = true;
+	}
+	if (any)
+		buf_putc(out, ']');
+}
+
+/* Totals per owner (process_label) when the frame has more than one:
+ * processes, GPU memory and the GPUs used. At most 64 owners are listed. */
+#define TABLE_MAX_GROUPS 64
+struct group {
+	const char *label;
+	const struct gpu_process *first;
+	size_t procs;
+	long double mem;
+	bool mem_known;
+	uint64_t gpus[FRAME_MAX_GPUS / 64];
+};
+
+static void put_groups(struct buf *out, const struct frame *f, bool utf8)
+{
+	struct group *g = calloc(TABLE_MAX_GROUPS, sizeof(*g));
+	size_t n = 0, more = 0;
+
+	if (!g)
+		return;
+	for (size_t i = 0; i < f->nprocs; i++) {
+		const struct gpu_process *p = &f->procs[i];
+		const char *label = process_label(p);
+		if (!label)
+			continue;
+		size_t k = 0;
+		while (k < n && strcmp(g[k].label, label) != 0)
+			k++;
+		if (k == n) {
+			if (n == TABLE_MAX_GROUPS) {
+				more++;
+				continue;
+			}
+			g[n++] = (struct group){.label = label, .first = p, .mem_known = true};
+		}
+		g[k].procs++;
+		if (process_has(p, PROC_F_GPU_MEM))
+			g[k].mem += p->gpu_mem_bytes;
+		else
+			g[k].mem_known = false;
+		if (p->gpu_index < FRAME_MAX_GPUS)
+			g[k].gpus[p->gpu_index / 64] |= UINT64_C(1) << (p->gpu_index % 64);
+	}
+	for (size_t k = 0; n > 1 && k < n; k++) {
+		const struct gpu_process *p = g[k].first;
+		buf_puts(out, "group ");
+		if (process_has(p, PROC_F_POD_NAME) && g[k].label == p->pod_name) {
+			buf_puts(out, "pod ");
+			if (process_has(p, PROC_F_POD_NAMESPACE)) {
+				put_text(out, p->pod_namespace, utf8, 64, false);
+				buf_putc(out, '/');
+			}
+		}
+		put_text(out, g[k].label, utf8, 64, false);
+		buf_printf(out, ": %zu process%s, ", g[k].procs, g[k].procs == 1 ? "" : "es");
+		put_mib(out, g[k].mem_known, g[k].mem, 0);
+		buf_puts(out, " MiB, GPU");
+		bool first = true;
+		for (size_t i = 0; i < FRAME_MAX_GPUS; i++) {
+			if (!(g[k].gpus[i / 64] >> (i % 64) & 1u))
+				continue;
+			buf_printf(out, "%s%zu", first ? " " : ",", i);
+			first = false;
+		}
+		buf_putc(out, '\n');
+	}
+	if (n > 1 && more)
+		buf_printf(out, "group (%zu more not listed)\n", more);
+	free(g);
 }
 
 void table_render(struct buf *out, const struct frame *f, const struct table_opts *o)
@@ -132,14 +236,11 @@ void table_render(struct buf *out, const struct frame *f, const struct table_opt
 			buf_puts(out, " (");
 			put_mib(out, process_has(pr, PROC_F_GPU_MEM), pr->gpu_mem_bytes, 0);
 			buf_puts(out, " MiB)");
-			if (process_has(pr, PROC_F_CONTAINER)) {
-				buf_puts(out, " [");
-				put_text(out, pr->container, o->utf8, 48, false);
-				buf_putc(out, ']');
-			}
+			put_owner(out, pr, o->utf8);
 			buf_putc(out, '\n');
 		}
 	}
+	put_groups(out, f, o->utf8);
 	for (size_t e = 0; e < f->nevents; e++) {
 		char desc[320];
 		event_describe(&f->events[e], desc, sizeof(desc));

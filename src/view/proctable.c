@@ -61,13 +61,7 @@ static const char *known_str(const struct gpu_process *p, enum process_field b, 
 
 static const char *container_text(const struct gpu_process *p)
 {
-	const char *s = known_str(p, PROC_F_CONTAINER, p->container);
-
-	if (!s)
-		s = known_str(p, PROC_F_POD, p->pod);
-	if (!s)
-		s = known_str(p, PROC_F_UNIT, p->unit);
-	return s;
+	return process_label(p);
 }
 
 static const char *command_text(const struct gpu_process *p)
@@ -266,7 +260,10 @@ static bool row_passes(const struct frame *f, const struct gpu_process *p, const
 	       contains_ci(known_str(p, PROC_F_NAME, p->name), q, qlen) ||
 	       contains_ci(known_str(p, PROC_F_CMDLINE, p->cmdline), q, qlen) ||
 	       contains_ci(known_str(p, PROC_F_CONTAINER, p->container), q, qlen) ||
+	       contains_ci(known_str(p, PROC_F_CONTAINER_NAME, p->container_name), q, qlen) ||
 	       contains_ci(known_str(p, PROC_F_POD, p->pod), q, qlen) ||
+	       contains_ci(known_str(p, PROC_F_POD_NAME, p->pod_name), q, qlen) ||
+	       contains_ci(known_str(p, PROC_F_POD_NAMESPACE, p->pod_namespace), q, qlen) ||
 	       contains_ci(known_str(p, PROC_F_UNIT, p->unit), q, qlen);
 }
 

@@ -83,4 +83,18 @@ check "the table says the gpu_lost event as the dashboard does" grep -q '^event:
 check "the table says a signal event with its pid, signal and result" grep -qx 'event: signal pid 4242 SIGTERM = ok' "$T/out"
 check "an escape in an event's detail never reaches the terminal" sh -c "! grep -q \"\$(printf '\\033')\" '$T/out'"
 
+# Who each process belongs to: the container's name and id, the pod as
+# namespace/name, a Slurm job; totals per owner when there are several.
+run --replay "$REC/attribution.jsonl" --once
+expect_rc 0 "--once with attribution"
+check "a pod's process shows its container name, id and pod" grep -q '/10 train (1024 MiB) \[trainer containerd:184c8653db58 pod ml/ddp-0\]$' "$T/out"
+check "a Docker container's process shows its name and id" grep -q '/12 jupyter (2048 MiB) \[notebook docker:05cff9470056\]$' "$T/out"
+check "a Slurm job's process shows the job" grep -q '/13 srun (4 MiB) \[slurm:4242\]$' "$T/out"
+check "a process of no container shows none" grep -q '/14 Xorg (1 MiB)$' "$T/out"
+check "group totals: the pod, over two GPUs" grep -qx 'group pod ml/ddp-0: 2 processes, 2048 MiB, GPU 0,1' "$T/out"
+check "group totals: the notebook" grep -qx 'group notebook: 1 process, 2048 MiB, GPU 1' "$T/out"
+check "group totals: the Slurm job" grep -qx 'group slurm:4242: 1 process, 4 MiB, GPU 0' "$T/out"
+run --replay "$REC/canonical.jsonl" --once
+check "one owner or none: no group totals" sh -c "! grep -q '^group ' '$T/out'"
+
 finish
