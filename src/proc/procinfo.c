@@ -1,4 +1,4 @@
-/* procinfo: /proc/PID/{stat,cmdline,status} with a per-(pid, start) cache.
+/* procinfo: /proc/PID/{stat,cmdline,status,cgroup} with a per-(pid, start) cache.
  *
  * On a real procfs each known process's /proc/PID/stat stays open and is
  * re-read with pread(2) at offset 0: the kernel then generates the line
