@@ -1,4 +1,4 @@
-/* procinfo: /proc/PID/{stat,cmdline,status} with a per-(pid, start) cache.
+/* procinfo: /proc/PID/{stat,cmdline,status,cgroup} with a per-(pid, start) cache.
  *
  * On a real procfs each known process's /proc/PID/stat stays open and is
  * re-read with pread(2) at offset 0: the kernel then generates the line
@@ -21,6 +21,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "proc/cgroup.h"
 #include "proc/pidwant.h"
 #include "util/kvparse.h"
 #include "util/readfile.h"
@@ -30,6 +31,8 @@
 #define PROCINFO_BUCKETS 1024
 #define PROCINFO_MIN_SAMPLE_NS 900000000ull
 #define PROCINFO_MAX_FDS 1024
+#define PROCINFO_PID_MAX 4194304u /* the kernel's PID_MAX_LIMIT */
+#define PROCINFO_NSPID_MAX 33     /* pid namespaces nest 32 deep below the first */
 
 struct entry {
 	struct entry *next;
@@ -37,6 +40,12 @@ struct entry {
 	uint64_t start_ticks; /* identity: (pid, start time) */
 	uint64_t gen;         /* poll in which it was last refreshed */
 	char *name, *cmdline, *user;
+	/* Attribution, read once per (pid, start): the record's strings (NULL:
+	 * unknown), and the runtime and its full id for a later name lookup. */
+	char *container, *pod, *unit, *cgroup_path, *cgroup_id;
+	enum cgroup_runtime runtime;
+	uint64_t container_pid;
+	bool have_cpid;
 	uint64_t start_ms;
 	bool have_start;
 	uint64_t cpu_ticks, cpu_ns; /* previous sample */
@@ -66,6 +75,7 @@ struct procinfo {
 	uint64_t btime_ms;
 	bool have_btime;
 	unsigned count;
+	unsigned long cgroup_reads; /* /proc/PID/cgroup reads, for tests */
 	unsigned nfds, max_fds; /* stat descriptors held, and the bound (0: none) */
 	struct pidwant *want;   /* which pids need fresh figures; NULL: all */
 	unsigned *snap;         /* its copy for this poll, sorted */
@@ -122,12 +132,22 @@ static void drop_statfd(struct procinfo *pi, struct entry *e)
 	}
 }
 
-static void entry_free(struct procinfo *pi, struct entry *e)
+static void entry_drop_strings(struct entry *e)
 {
-	drop_statfd(pi, e);
 	free(e->name);
 	free(e->cmdline);
 	free(e->user);
+	free(e->container);
+	free(e->pod);
+	free(e->unit);
+	free(e->cgroup_path);
+	free(e->cgroup_id);
+}
+
+static void entry_free(struct procinfo *pi, struct entry *e)
+{
+	drop_statfd(pi, e);
+	entry_drop_strings(e);
 	free(e);
 }
 
@@ -185,6 +205,11 @@ void procinfo_end(struct procinfo *pi)
 unsigned procinfo_cached(const struct procinfo *pi)
 {
 	return pi->count;
+}
+
+unsigned long procinfo_cgroup_reads(const struct procinfo *pi)
+{
+	return pi->cgroup_reads;
 }
 
 /* From a passwd(5) file: the name of uid, or NULL. */
@@ -357,29 +382,87 @@ static char *read_cmdline(struct procinfo *pi, unsigned pid)
 	return xstrdup(buf);
 }
 
-static bool read_uid(struct procinfo *pi, unsigned pid, unsigned *uid)
+int procinfo_nspid(const char *buf, size_t len, uint64_t *inner)
+{
+	struct kvparse_iter it;
+	struct kvparse_kv kv;
+	struct kvparse_cur c;
+	uint64_t v = 0;
+	unsigned n = 0;
+
+	kvparse_iter_init(&it, buf, len);
+	while (kvparse_next(&it, ':', &kv)) {
+		if (!kvparse_key_is(&kv, "NSpid"))
+			continue;
+		kvparse_cur_init(&c, kv.val, kv.vlen);
+		while (kvparse_field_u64(&c, PROCINFO_PID_MAX, &v))
+			if (++n > PROCINFO_NSPID_MAX)
+				return -EINVAL;
+		const char *rest;
+		size_t rlen;
+		if (n == 0 || kvparse_field(&c, &rest, &rlen))
+			return -EINVAL; /* empty, or something not a pid */
+		if (n == 1)
+			return 0;
+		*inner = v;
+		return 1;
+	}
+	return -ENOENT;
+}
+
+/* From /proc/PID/status: the real uid, and the innermost NSpid when the
+ * process is in a deeper pid namespace. */
+static bool read_status(struct procinfo *pi, unsigned pid, unsigned *uid, struct entry *e)
 {
 	char buf[4096];
 	struct kvparse_iter it;
 	struct kvparse_kv kv;
 	struct kvparse_cur c;
 	uint64_t v;
+	bool have_uid = false;
 
 	ssize_t r = read_pid_file(pi, pid, "status", buf, sizeof(buf));
 	if (r <= 0)
 		return false;
-	kvparse_iter_init(&it, buf, kvparse_complete(buf, (size_t)r, sizeof(buf)));
+	size_t len = kvparse_complete(buf, (size_t)r, sizeof(buf));
+	kvparse_iter_init(&it, buf, len);
 	while (kvparse_next(&it, ':', &kv)) {
 		if (kvparse_key_is(&kv, "Uid")) {
 			/* "Uid:\treal\teffective\tsaved\tfs": the real one. */
 			kvparse_cur_init(&c, kv.val, kv.vlen);
-			if (!kvparse_field_u64(&c, UINT_MAX, &v))
-				return false;
-			*uid = (unsigned)v;
-			return true;
+			if (kvparse_field_u64(&c, UINT_MAX, &v)) {
+				*uid = (unsigned)v;
+				have_uid = true;
+			}
+			break;
 		}
 	}
-	return false;
+	e->have_cpid = procinfo_nspid(buf, len, &e->container_pid) == 1;
+	return have_uid;
+}
+
+static char *dup_known(const char *s)
+{
+	return s[0] ? xstrdup(s) : NULL;
+}
+
+/* /proc/PID/cgroup, once per process (cgroup.h). */
+static void read_cgroup(struct procinfo *pi, unsigned pid, struct entry *e)
+{
+	/* Ten v1 hierarchies of a nested path fit many times over. */
+	char buf[16384];
+	struct cgroup_info ci;
+
+	pi->cgroup_reads++;
+	ssize_t r = read_pid_file(pi, pid, "cgroup", buf, sizeof(buf));
+	if (r <= 0 || cgroup_parse(buf, kvparse_complete(buf, (size_t)r, sizeof(buf)), &ci) != 0)
+		return;
+	e->runtime = ci.runtime;
+	e->container = dup_known(ci.container);
+	e->pod = dup_known(ci.pod);
+	e->unit = dup_known(ci.unit);
+	e->cgroup_path = dup_known(ci.path);
+	e->cgroup_id = dup_known(ci.id);
 }
 
 static struct entry *refresh(struct procinfo *pi, unsigned pid)
@@ -423,9 +506,7 @@ static struct entry *refresh(struct procinfo *pi, unsigned pid)
 		 * a descriptor just opened on the new process). */
 		if (!ok)
 			drop_statfd(pi, e);
-		free(e->name);
-		free(e->cmdline);
-		free(e->user);
+		entry_drop_strings(e);
 		struct entry *next = e->next;
 		int fd = e->statfd;
 		memset(e, 0, sizeof(*e));
@@ -445,8 +526,9 @@ static struct entry *refresh(struct procinfo *pi, unsigned pid)
 	e->name = xstrdup(comm);
 	e->cmdline = read_cmdline(pi, pid);
 	unsigned uid;
-	if (read_uid(pi, pid, &uid))
+	if (read_status(pi, pid, &uid, e))
 		e->user = xstrdup(user_name(pi, uid));
+	read_cgroup(pi, pid, e);
 	uint64_t since_boot_ms = start * 1000u / (uint64_t)pi->ticks; /* start <= UINT64_MAX / 1000 */
 	if (pi->have_btime && since_boot_ms <= UINT64_MAX - pi->btime_ms) {
 		e->start_ms = pi->btime_ms + since_boot_ms;
@@ -483,6 +565,22 @@ void procinfo_fill(struct procinfo *pi, unsigned pid, struct frame *f, struct gp
 	if (e->user) {
 		p->user = frame_str(f, e->user);
 		process_set(p, PROC_F_USER);
+	}
+	if (e->container) {
+		p->container = frame_str(f, e->container);
+		process_set(p, PROC_F_CONTAINER);
+	}
+	if (e->pod) {
+		p->pod = frame_str(f, e->pod);
+		process_set(p, PROC_F_POD);
+	}
+	if (e->unit) {
+		p->unit = frame_str(f, e->unit);
+		process_set(p, PROC_F_UNIT);
+	}
+	if (e->have_cpid) {
+		p->container_pid = e->container_pid;
+		process_set(p, PROC_F_CONTAINER_PID);
 	}
 	if (e->have_start) {
 		p->start_ms = e->start_ms;

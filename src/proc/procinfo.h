@@ -1,10 +1,12 @@
 /* procinfo: what /proc says about a GPU process — name, command line, user,
- * start time, CPU %, RSS — cached per (pid, start time) so each poll reads
- * only /proc/PID/stat for a known process. */
+ * start time, CPU %, RSS, container, pod, unit, pid in its container —
+ * cached per (pid, start time) so each poll reads only /proc/PID/stat for a
+ * known process. */
 #ifndef GPUR_PROCINFO_H
 #define GPUR_PROCINFO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model/frame.h"
@@ -19,9 +21,11 @@ void procinfo_free(struct procinfo *pi);
 /* Starts a poll at monotonic time now_ns: later lookups refresh each pid
  * at most once, and a known pid at most about once a second. */
 void procinfo_begin(struct procinfo *pi, uint64_t now_ns);
-/* Fills p's name, cmdline, user, cpu_pct, host_mem_bytes and start_ms from
- * /proc/PID (strings into f's arena). Unknown stays unknown: a pid that is
- * gone or unreadable leaves those fields unset. */
+/* Fills p's name, cmdline, user, cpu_pct, host_mem_bytes, start_ms,
+ * container, pod, unit and container_pid from /proc/PID (strings into f's
+ * arena). Unknown stays unknown: a pid that is gone or unreadable leaves
+ * those fields unset. cmdline, status (uid, NSpid) and cgroup are read
+ * once per (pid, start time), when the process is first seen. */
 void procinfo_fill(struct procinfo *pi, unsigned pid, struct frame *f, struct gpu_process *p);
 /* From the next poll on, a known process that want (kept, not owned; NULL:
  * every pid) does not list keeps its last CPU % and RSS instead of being
@@ -32,5 +36,13 @@ void procinfo_set_want(struct procinfo *pi, struct pidwant *want);
 void procinfo_end(struct procinfo *pi);
 /* Number of cached processes (tests, benchmarks). */
 unsigned procinfo_cached(const struct procinfo *pi);
+/* How many times /proc/PID/cgroup has been read (tests: once per process). */
+unsigned long procinfo_cgroup_reads(const struct procinfo *pi);
+
+/* The NSpid line of /proc/PID/status text buf[0..len) ("NSpid:\t48211\t7":
+ * outermost first). 1 with *inner = the innermost pid when there is more
+ * than one; 0 when there is one (the reader's own namespace); -ENOENT
+ * without the line; -EINVAL when it holds anything but 1 to 33 pids. */
+int procinfo_nspid(const char *buf, size_t len, uint64_t *inner);
 
 #endif

@@ -2,6 +2,8 @@
  * parsing stat (a comm with spaces and ')'), the cache per (pid, start
  * time) that reads cmdline and status once, pid reuse, CPU % from two
  * samples, users from the tree's etc/passwd; and the host's system figures.
+ * Attribution (container, pod, unit from /proc/PID/cgroup; container_pid
+ * from NSpid) read once per (pid, start time), whatever the files say later.
  * On the real /proc, with processes started here: /proc/PID/stat held open
  * within its bound, and let go when its process ends. */
 #include <setjmp.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -170,6 +173,162 @@ static void test_gone_and_swept(void **state)
 	frame_unref(f);
 	procinfo_free(pi);
 	free_tree(t);
+}
+
+/* The status file with an NSpid line (nspid: its values, tab-separated)
+ * and the cgroup file (NULL: none) of pid. */
+static void put_attrib(struct tree *t, unsigned pid, const char *cgroup, const char *nspid)
+{
+	char rel[64], buf[512];
+	snprintf(rel, sizeof(rel), "%u", pid);
+	char *dir = testutil_path(t->proc, rel);
+	snprintf(buf, sizeof(buf), "Name:\tx\nUmask:\t0022\nUid:\t1001\t1001\t1001\t1001\nNSpid:\t%s\nNStgid:\t9\t9\n", nspid);
+	write_at(dir, "status", buf);
+	char *cg = testutil_path(dir, "cgroup");
+	testutil_rmtree(cg);
+	if (cgroup)
+		testutil_write_str(cg, cgroup);
+	free(cg);
+	free(dir);
+}
+
+#define KID "184c8653db5806b9fdb57825115d6d8bdcf3c563a3b15da26c8a3cc497eb63ba"
+#define KCG "0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-podccd0a30e_12e9_4cab_a4ff_9124262dfbee.slice/cri-containerd-" KID ".scope\n"
+
+static struct gpu_process *poll_one(struct procinfo *pi, struct frame *f, unsigned pid, uint64_t now_ns)
+{
+	procinfo_begin(pi, now_ns);
+	struct gpu_process *p = frame_add_process(f);
+	procinfo_fill(pi, pid, f, p);
+	procinfo_end(pi);
+	return p;
+}
+
+static void test_attribution_once(void **state)
+{
+	(void)state;
+	struct tree *t = make_tree();
+	put_proc(t, 300, "trainer", 0, 100, 1, "trainer\0", 8, 1001);
+	put_attrib(t, 300, KCG, "300\t41\t7");
+	struct procinfo *pi = procinfo_new(t->proc);
+	struct frame *f = frame_new();
+
+	struct gpu_process *p = poll_one(pi, f, 300, 1000000000ull);
+	assert_true(process_has(p, PROC_F_CONTAINER));
+	assert_string_equal(p->container, "containerd:184c8653db58");
+	assert_string_equal(p->pod, "ccd0a30e-12e9-4cab-a4ff-9124262dfbee");
+	assert_string_equal(p->unit, "cri-containerd-" KID ".scope");
+	assert_true(process_has(p, PROC_F_CONTAINER_PID));
+	assert_int_equal(p->container_pid, 7);
+	assert_int_equal(procinfo_cgroup_reads(pi), 1);
+
+	/* The files change, then the cgroup file goes: the same process keeps
+	 * what it had, and no cgroup file is read again. */
+	put_attrib(t, 300, "0::/system.slice/other.service\n", "300");
+	for (int i = 2; i <= 4; i++) {
+		if (i == 3)
+			put_attrib(t, 300, NULL, "300");
+		p = poll_one(pi, f, 300, (uint64_t)i * 1000000000ull);
+		assert_string_equal(p->container, "containerd:184c8653db58");
+		assert_string_equal(p->unit, "cri-containerd-" KID ".scope");
+		assert_int_equal(p->container_pid, 7);
+		assert_true(process_has(p, PROC_F_CPU)); /* stat was re-read meanwhile */
+	}
+	assert_int_equal(procinfo_cgroup_reads(pi), 1);
+
+	/* The pid is reused (a new start time): read afresh, and nothing of
+	 * the old process stays — no cgroup file, one NSpid: unknown. */
+	put_proc(t, 300, "shell", 0, 999, 1, "sh\0", 3, 1001);
+	put_attrib(t, 300, NULL, "300");
+	p = poll_one(pi, f, 300, 5000000000ull);
+	assert_string_equal(p->name, "shell");
+	assert_false(process_has(p, PROC_F_CONTAINER));
+	assert_false(process_has(p, PROC_F_POD));
+	assert_false(process_has(p, PROC_F_UNIT));
+	assert_false(process_has(p, PROC_F_CONTAINER_PID));
+	assert_int_equal(procinfo_cgroup_reads(pi), 2);
+
+	/* Reused again, by a session process: a unit, no container. */
+	put_proc(t, 300, "bash", 0, 1500, 1, "bash\0", 5, 1001);
+	put_attrib(t, 300, "0::/user.slice/user-1001.slice/session-4.scope\n", "300");
+	p = poll_one(pi, f, 300, 6000000000ull);
+	assert_false(process_has(p, PROC_F_CONTAINER));
+	assert_string_equal(p->unit, "session-4.scope");
+	assert_int_equal(procinfo_cgroup_reads(pi), 3);
+	frame_unref(f);
+	procinfo_free(pi);
+	free_tree(t);
+}
+
+/* A cgroup file that cannot be read (a directory in its place), hostile or
+ * empty: no attribution, and the rest of the row is there. */
+static void test_attribution_unreadable(void **state)
+{
+	(void)state;
+	struct tree *t = make_tree();
+	static const char *const bad[] = {"", "garbage\n", "0::/\n", "0::/docker/notanid\n"};
+	struct procinfo *pi = procinfo_new(t->proc);
+	struct frame *f = frame_new();
+
+	put_proc(t, 400, "a", 0, 1, 1, "a\0", 2, 0);
+	put_attrib(t, 400, NULL, "400\tx");
+	char *cg = testutil_path(t->proc, "400/cgroup");
+	assert_int_equal(mkdir(cg, 0755), 0);
+	free(cg);
+	for (unsigned i = 0; i < 4; i++) {
+		put_proc(t, 401 + i, "b", 0, 1, 1, "b\0", 2, 0);
+		put_attrib(t, 401 + i, bad[i], "1\t2\t3\tnot");
+	}
+	for (unsigned pid = 400; pid <= 404; pid++) {
+		struct gpu_process *p = poll_one(pi, f, pid, 1000000000ull);
+		assert_true(process_has(p, PROC_F_NAME));
+		assert_true(process_has(p, PROC_F_USER));
+		assert_false(process_has(p, PROC_F_CONTAINER));
+		assert_false(process_has(p, PROC_F_POD));
+		assert_false(process_has(p, PROC_F_UNIT));
+		assert_false(process_has(p, PROC_F_CONTAINER_PID));
+	}
+	frame_unref(f);
+	procinfo_free(pi);
+	free_tree(t);
+}
+
+static void test_nspid(void **state)
+{
+	(void)state;
+	uint64_t v = 99;
+	char many[512] = "NSpid:";
+	const char *s;
+
+#define NSPID(text) procinfo_nspid(text, strlen(text), &v)
+	assert_int_equal(NSPID("Name:\tx\nNSpid:\t48211\t7\nNStgid:\t1\t2\n"), 1);
+	assert_int_equal(v, 7);
+	assert_int_equal(NSPID("NSpid:\t48211\t300\t1"), 1); /* no newline; nested twice */
+	assert_int_equal(v, 1);
+	v = 99;
+	assert_int_equal(NSPID("NSpid:\t48211\n"), 0);
+	assert_int_equal(NSPID("Name:\tx\nNStgid:\t1\t2\n"), -ENOENT);
+	assert_int_equal(NSPID(""), -ENOENT);
+	assert_int_equal(NSPID("NSpid:\n"), -EINVAL);
+	assert_int_equal(NSPID("NSpid:\t1\tx\n"), -EINVAL);
+	assert_int_equal(NSPID("NSpid:\t1\t-2\n"), -EINVAL);
+	assert_int_equal(NSPID("NSpid:\t1\t4194305\n"), -EINVAL);
+	assert_int_equal(v, 99); /* untouched on failure */
+	assert_int_equal(NSPID("NSpid:\t1\t4194304\n"), 1);
+	for (int i = 0; i < 33; i++)
+		strcat(many, "\t5");
+	assert_int_equal(NSPID(many), 1);
+	strcat(many, "\t5");
+	assert_int_equal(NSPID(many), -EINVAL);
+	/* The real /proc: whatever namespace the tests run in, it parses. */
+	char buf[4096];
+	ssize_t r = readfile_at("/proc", "self/status", buf, sizeof(buf));
+	assert_true(r > 0);
+	s = strstr(buf, "NSpid:");
+	assert_non_null(s);
+	int rc = procinfo_nspid(buf, (size_t)r, &v);
+	assert_true(rc == 0 || rc == 1);
+#undef NSPID
 }
 
 static void test_sysstat(void **state)
@@ -539,6 +698,9 @@ int main(void)
 		cmocka_unit_test(test_cache_and_cpu_rate),
 		cmocka_unit_test(test_gone_and_swept),
 		cmocka_unit_test(test_sysstat),
+		cmocka_unit_test(test_attribution_once),
+		cmocka_unit_test(test_attribution_unreadable),
+		cmocka_unit_test(test_nspid),
 		cmocka_unit_test(test_real_proc_held),
 		cmocka_unit_test(test_held_only_on_procfs),
 		cmocka_unit_test(test_want_only_some),

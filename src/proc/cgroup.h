@@ -1,0 +1,68 @@
+/* cgroup: which container, pod, systemd unit or batch job a process belongs
+ * to, from the text of /proc/PID/cgroup (cgroup v1, v2 and hybrid). A pure
+ * parser over (buf, len): no allocation, no file access. */
+#ifndef GPUR_CGROUP_H
+#define GPUR_CGROUP_H
+
+#include <stddef.h>
+
+#define CGROUP_ID_MAX 64     /* a container id: 64 hex digits */
+#define CGROUP_NAME_MAX 64   /* an LXC or nspawn name */
+#define CGROUP_STR_MAX 256   /* the record's string fields (a unit name is at most 255) */
+#define CGROUP_PATH_MAX 1024 /* the cgroup path kept for display (cut beyond) */
+
+enum cgroup_runtime {
+	CGROUP_RT_NONE,
+	CGROUP_RT_DOCKER,     /* docker-<id>.scope, /docker/<id> (cri-dockerd too) */
+	CGROUP_RT_PODMAN,     /* libpod-<id>.scope, libpod_parent/libpod-<id> */
+	CGROUP_RT_CONTAINERD, /* cri-containerd-<id>.scope */
+	CGROUP_RT_CRIO,       /* crio-<id>.scope, crio-<id> */
+	/* A Kubernetes container under the cgroupfs driver: pod<uid>/<id>. The
+	 * path does not say which runtime (containerd and cri-dockerd both
+	 * write it), so there is a full id but no record `container`. */
+	CGROUP_RT_CRI,
+	CGROUP_RT_LXC,    /* lxc.payload.<name>, lxc.payload/<name>, lxc/<name> */
+	CGROUP_RT_NSPAWN, /* machine-<name>.scope */
+	CGROUP_RT_SLURM,  /* .../job_<id>/ under slurm or *slurmstepd.scope */
+	CGROUP_RT__COUNT
+};
+
+struct cgroup_info {
+	enum cgroup_runtime runtime;
+	/* The runtime's full identity: 64 hex for docker, podman, containerd,
+	 * crio and CRI; the name for lxc and nspawn; the job id for slurm. */
+	char id[CGROUP_ID_MAX + 1];
+	/* The record's `container`: "docker:<12 hex>", "podman:…",
+	 * "containerd:…", "crio:…", "lxc:<name>", "nspawn:<name>",
+	 * "slurm:<job id>"; "" for none. */
+	char container[CGROUP_STR_MAX];
+	char pod[40];            /* Kubernetes pod UID with dashes (or a static pod's 32 hex); "" */
+	char unit[CGROUP_STR_MAX]; /* innermost systemd .service or .scope, escapes decoded; "" */
+	char slurm_step[24];     /* "0", "batch", "extern", "interactive" …; "" */
+	char path[CGROUP_PATH_MAX]; /* the cgroup the fields come from, without " (deleted)" */
+};
+
+/* Parses the whole text of /proc/PID/cgroup, buf[0..len) (need not be
+ * NUL-terminated; the last line needs no newline). On cgroup v2 the `0::`
+ * line is used; on v1 and hybrid systems the hierarchies in the order
+ * name=systemd, memory, cpu/cpuacct, pids, the others, then `0::`: the
+ * first that names a container or pod gives those, and the unit comes from
+ * that line, else from the first that names one. Fills *out completely
+ * (every string NUL-terminated, printable ASCII only, "" = unknown) and
+ * returns 0; -EINVAL, *out all unknown, when no line is a cgroup line.
+ * Unknown path forms give no container: never a guess. Work is linear in
+ * len; lines over KVPARSE_MAX_LINE bytes are skipped. */
+int cgroup_parse(const char *buf, size_t len, struct cgroup_info *out);
+
+/* Decodes systemd's \xHH escapes of s[0..len) into out (outsize > 0,
+ * always NUL-terminated, cut to fit). An escape that would give a control
+ * character, a non-ASCII byte or '/' is kept as its four characters, and
+ * any other control or non-ASCII byte becomes '?'. Returns the length
+ * written. */
+size_t cgroup_unescape(const char *s, size_t len, char *out, size_t outsize);
+
+/* The runtime's name as the record writes it ("docker", "lxc", ...; "" for
+ * CGROUP_RT_NONE and CGROUP_RT_CRI). */
+const char *cgroup_runtime_name(enum cgroup_runtime rt);
+
+#endif
