@@ -158,7 +158,7 @@ void dialog_signal_draw(struct tui *t)
 
 	if (!d->open)
 		return;
-	int w = t->cols - 4 < 76 ? t->cols - 4 : 76, h = 7 + DIALOG_SIGNAL_COUNT + 2;
+	int w = t->cols - 4 < 76 ? t->cols - 4 : 76, h = 6 + DIALOG_SIGNAL_COUNT + 2;
 	int y = (t->rows - h) / 2, x = (t->cols - w) / 2, iw = w - 4;
 	d->drawn = tui_box(t, y, x, h, w, " send a signal ");
 	if (!d->drawn) {
