@@ -22,7 +22,7 @@ alive() { ! finished "$1"; }
 # the --log, one a line.
 log_signal() {
 	local n i kind
-	for n in $(grep -n '"kind":"signal"' "$LOG" 2> /dev/null | cut -d: -f1); do
+	grep -n '"kind":"signal"' "$LOG" 2> /dev/null | cut -d: -f1 | while read -r n; do
 		for i in 0 1 2 3; do
 			kind=$(get "$LOG" "$n" "events.$i.kind" 2> /dev/null) || break
 			[ "$kind" = signal ] || continue
@@ -57,7 +57,8 @@ scenario_for() {
 {"fast_pcie":1,"driver":"550.54.15","cuda":12040,"gpus":[$(gpu_json 0 "Fake H100 0" ",\"processes\":[$procs]")]}
 JSON
 }
-NV() { echo GPUR_NVML_LIBRARY="$(fake modern)" FAKE_NVML_SCENARIO="$1"; }
+# nv FILE: the environment that runs gpur on the fake NVML with scenario FILE.
+nv() { NV=(GPUR_NVML_LIBRARY="$(fake modern)" FAKE_NVML_SCENARIO="$1"); }
 
 # The dialog's process line.
 dialog_for() { wait_screen "pid $1 +user $ME" 5; }
@@ -75,8 +76,8 @@ B=$SLEEPER
 spawn_sleeper
 C=$SLEEPER
 scenario_for "$T/abc.json" "$A" "$B" "$C"
-# shellcheck disable=SC2046 # NV prints two VAR=VALUE words
-tui_start 200 50 $(NV "$T/abc.json") -- --backend nvml --interval 0.25 --log "$LOG"
+nv "$T/abc.json"
+tui_start 200 50 "${NV[@]}" -- --backend nvml --interval 0.25 --log "$LOG"
 expect_screen "^ +$A $ME +0 C " "the first sleeper is in the table"
 expect_screen "^ +$C $ME +0 C " "the third sleeper is in the table"
 
@@ -148,8 +149,8 @@ mkdir -p "$T/etc"
 getent passwd "$(id -u)" > "$T/etc/passwd"
 scenario_for "$T/d.json" "$D"
 rm -f "$LOG"
-# shellcheck disable=SC2046
-tui_start 200 50 $(NV "$T/d.json") -- --backend nvml --interval 0.25 --log "$LOG" --procfs "$P"
+nv "$T/d.json"
+tui_start 200 50 "${NV[@]}" -- --backend nvml --interval 0.25 --log "$LOG" --procfs "$P"
 expect_screen "^ +$D $ME +0 C " "--procfs tree: the sleeper is in the table"
 keys K
 expect_screen "--procfs: signals are disabled \(the tree's self link does not name gpur: not this machine's /proc\)" \
@@ -177,8 +178,8 @@ spawn_sleeper
 D=$SLEEPER
 scenario_for "$T/e.json" "$D"
 rm -f "$LOG"
-# shellcheck disable=SC2046
-tui_start 200 50 $(NV "$T/e.json") -- --backend nvml --interval 0.25 --log "$LOG" --read-only
+nv "$T/e.json"
+tui_start 200 50 "${NV[@]}" -- --backend nvml --interval 0.25 --log "$LOG" --read-only
 expect_screen "^ +$D $ME +0 C " "--read-only: the sleeper is in the table"
 keys K
 expect_screen '--read-only: signals are disabled' "--read-only: K says why"
