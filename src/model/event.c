@@ -17,7 +17,7 @@ const struct field EVENT_FIELDS[] = {
 	STR("backend", backend, EVENT_F_BACKEND, 64, "backend name"),
 	U64("pid", pid, EVENT_F_PID, 0, 4194304, "process id"),
 	STR("signal", signal, EVENT_F_SIGNAL, 32, "signal name, e.g. SIGTERM"),
-	STR("result", result, EVENT_F_RESULT, 256, "ok, or the error"),
+	STR("result", result, EVENT_F_RESULT, 256, "sent, refused, or the errno's name (ESRCH, EPERM, ...)"),
 	STR("detail", detail, EVENT_F_DETAIL, 1024, "free text"),
 };
 const size_t EVENT_NFIELDS = sizeof(EVENT_FIELDS) / sizeof(EVENT_FIELDS[0]);

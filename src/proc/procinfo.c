@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "proc/cgroup.h"
+#include "proc/pidstart.h"
 #include "proc/pidwant.h"
 #include "util/kvparse.h"
 #include "util/readfile.h"
@@ -529,11 +530,7 @@ static struct entry *refresh(struct procinfo *pi, unsigned pid)
 	if (read_status(pi, pid, &uid, e))
 		e->user = xstrdup(user_name(pi, uid));
 	read_cgroup(pi, pid, e);
-	uint64_t since_boot_ms = start * 1000u / (uint64_t)pi->ticks; /* start <= UINT64_MAX / 1000 */
-	if (pi->have_btime && since_boot_ms <= UINT64_MAX - pi->btime_ms) {
-		e->start_ms = pi->btime_ms + since_boot_ms;
-		e->have_start = true;
-	}
+	e->have_start = pi->have_btime && pidstart_ms(start, pi->ticks, pi->btime_ms, &e->start_ms);
 sample:
 	e->gen = pi->gen;
 	e->cpu_valid = false;

@@ -530,4 +530,5 @@ void tui_draw(struct tui *t)
 	draw_events_line(t, bottom);
 	draw_footer(t, bottom + 1);
 	tui_draw_overlays(t);
+	dialog_signal_draw(t);
 }

@@ -171,8 +171,7 @@ void tui_draw_procs(struct tui *t, int y, int h)
 	}
 }
 
-/* A box with a title, cleared inside; returns false when it does not fit. */
-static bool draw_box(struct tui *t, int y, int x, int h, int w, const char *title)
+bool tui_box(struct tui *t, int y, int x, int h, int w, const char *title)
 {
 	if (h < 3 || w < 10 || y + h > t->rows || x + w > t->cols)
 		return false;
@@ -213,7 +212,7 @@ static const char *const HELP[] = {
 	"mouse              click a row to select it, a column title to sort",
 	"replay:  space pause/resume   . one record   + - speed x2 / /2",
 	"         Home / End           first / last record",
-	"K, F9              signals: not available yet",
+	"K, F9              send a signal to the selected process (a dialog)",
 	"Ctrl-L             draw the whole screen again",
 	"?, F1              this help (any key closes it)",
 };
@@ -224,7 +223,7 @@ void tui_draw_overlays(struct tui *t)
 		int n = (int)(sizeof(HELP) / sizeof(HELP[0]));
 		int w = t->cols - 4 < 72 ? t->cols - 4 : 72, h = n + 2;
 		int y = (t->rows - h) / 2, x = (t->cols - w) / 2;
-		if (draw_box(t, y, x, h, w, " gpur keys "))
+		if (tui_box(t, y, x, h, w, " gpur keys "))
 			for (int i = 0; i < n; i++)
 				tui_text(t, y + 1 + i, x + 2, HELP[i], w - 4);
 	}
@@ -234,7 +233,7 @@ void tui_draw_overlays(struct tui *t)
 		int y = (t->rows - h) / 2;
 		char title[64];
 		snprintf(title, sizeof(title), " pid %" PRIu64 " ", p ? p->pid : 0);
-		if (draw_box(t, y, 2, h, w, title)) {
+		if (tui_box(t, y, 2, h, w, title)) {
 			const char *cmd = p ? (process_has(p, PROC_F_CMDLINE) ? p->cmdline
 									     : process_has(p, PROC_F_NAME) ? p->name : "--")
 					    : "(no process selected)";
@@ -261,7 +260,7 @@ void tui_draw_overlays(struct tui *t)
 	if (t->pick_columns) {
 		int h = PROCTABLE__COUNT + 3, w = 40;
 		int y = (t->rows - h) / 2, x = (t->cols - w) / 2;
-		if (draw_box(t, y, x, h, w, " columns: space toggles ")) {
+		if (tui_box(t, y, x, h, w, " columns: space toggles ")) {
 			for (int c = 0; c < PROCTABLE__COUNT; c++) {
 				char line[64];
 				snprintf(line, sizeof(line), "[%c] %s", t->set.columns >> c & 1u ? 'x' : ' ', PROCTABLE_COLS[c].title);

@@ -65,7 +65,7 @@ static uint64_t wall_ms(void)
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-static void set_status(struct tui *t, const char *msg)
+void tui_set_status(struct tui *t, const char *msg)
 {
 	size_t n = strlen(msg) < sizeof(t->status) - 1 ? strlen(msg) : sizeof(t->status) - 1;
 	memcpy(t->status, msg, n);
@@ -214,7 +214,7 @@ static void change_interval(struct tui *t, int dir)
 	history_set_capacity(t->hist, history_capacity(steps[i]));
 	char msg[64];
 	snprintf(msg, sizeof(msg), "interval %gs", steps[i]);
-	set_status(t, msg);
+	tui_set_status(t, msg);
 }
 
 static void on_mouse(struct tui *t)
@@ -300,6 +300,10 @@ static bool on_key(struct tui *t, int ch)
 		on_filter_key(t, ch);
 		return true;
 	}
+	if (t->sig.open) {
+		dialog_signal_key(t, ch);
+		return true;
+	}
 	if (t->help) { /* any key closes the help */
 		t->help = false;
 		return ch != 'q' && ch != KEY_F(10);
@@ -369,12 +373,12 @@ static bool on_key(struct tui *t, int ch)
 	case 'u':
 		t->only_mine = !t->only_mine;
 		tui_build_view(t);
-		set_status(t, t->only_mine ? "only my processes" : "everyone's processes");
+		tui_set_status(t, t->only_mine ? "only my processes" : "everyone's processes");
 		break;
 	case 'i':
 		t->hide_idle = !t->hide_idle;
 		tui_build_view(t);
-		set_status(t, t->hide_idle ? "idle GPUs hidden" : "idle GPUs shown");
+		tui_set_status(t, t->hide_idle ? "idle GPUs hidden" : "idle GPUs shown");
 		break;
 	case 'c':
 		t->set.chart = (enum history_metric)((t->set.chart + 1) % HISTORY__COUNT);
@@ -403,8 +407,7 @@ static bool on_key(struct tui *t, int ch)
 		break;
 	case 'K':
 	case KEY_F(9):
-		set_status(t, t->st.replay ? "replay: signals are disabled (these pids belong to the recorded machine and time)"
-					   : "signals: not available in this version of gpur yet");
+		dialog_signal_open(t);
 		break;
 	case ' ':
 		if (t->st.replay)
@@ -465,7 +468,7 @@ static void load_settings(struct tui *t)
 	char err[512];
 
 	if (settings_load(&t->set, err, sizeof(err)) != 0)
-		set_status(t, err); /* reported and ignored, not fatal */
+		tui_set_status(t, err); /* reported and ignored, not fatal */
 	if (!t->set.columns)
 		settings_defaults(&t->set);
 }
@@ -595,7 +598,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 				char note[256];
 				sink_note(t.sink, note, sizeof(note));
 				if (note[0])
-					set_status(&t, note);
+					tui_set_status(&t, note);
 			}
 			/* The clock moves: redraw, unless a frame was drawn this
 			 * second already (at a 1 s interval, one draw a second). */

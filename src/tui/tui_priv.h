@@ -1,5 +1,6 @@
 /* tui_priv: the dashboard's state, shared by its files (tui.c: loop and keys;
- * draw.c: header, GPUs, charts; draw_procs.c: process table, overlays). */
+ * draw.c: header, GPUs, charts; draw_procs.c: process table, overlays;
+ * dialog_signal.c: the signal dialog). */
 #ifndef GPUR_TUI_PRIV_H
 #define GPUR_TUI_PRIV_H
 
@@ -55,6 +56,18 @@ struct canvas_term {
 	struct buf out;
 };
 
+#define DIALOG_SIGNAL_COUNT 6
+
+/* The signal dialog: the process it was opened on, copied then (frames go
+ * on under it), and the signal chosen. */
+struct tui_sigdlg {
+	bool open;
+	bool drawn; /* the last frame showed it whole: Enter may send */
+	int choice; /* 0 .. DIALOG_SIGNAL_COUNT - 1; 0 is SIGTERM */
+	uint64_t pid, start_ms;
+	char user[64], container[256], pod[128], command[512];
+};
+
 struct tui {
 	const struct config *cfg;
 	struct feed *feed;
@@ -74,6 +87,7 @@ struct tui {
 	bool hide_idle;
 	bool help, show_cmd, pick_columns;
 	int col_cursor;
+	struct tui_sigdlg sig;
 	size_t sel, top;     /* selected row and first visible row of the view */
 	size_t gpu_top;      /* first GPU shown when they do not all fit ([ and ]) */
 	uint64_t sel_pid, sel_dev; /* the selected row's identity, kept across frames */
@@ -149,6 +163,8 @@ void tui_bar(struct tui *t, int y, int x, int w, double pct, enum tui_color c);
 void tui_size(char *buf, size_t n, bool known, uint64_t bytes);
 
 /* tui.c */
+/* Shows msg (copied) on the status line for 5 s. */
+void tui_set_status(struct tui *t, const char *msg);
 
 /* draw.c */
 void tui_draw(struct tui *t);
@@ -160,5 +176,18 @@ void tui_draw_overlays(struct tui *t);
 /* Rebuilds the view of the process table for the current frame. */
 void tui_build_view(struct tui *t);
 const struct gpu_process *tui_selected(const struct tui *t);
+/* A box with a title at (y, x), h x w, cleared inside; false (nothing
+ * drawn) when it does not fit. */
+bool tui_box(struct tui *t, int y, int x, int h, int w, const char *title);
+
+/* dialog_signal.c */
+/* K / F9: opens the dialog on the selected row, or says on the status line
+ * why that row may not be signalled (--read-only, a replay, not this
+ * machine's pid, no start time to check its identity against). */
+void dialog_signal_open(struct tui *t);
+/* A key while the dialog is open: choose, Enter sends (the outcome on the
+ * status line and as a `signal` event through the feed), Esc cancels. */
+void dialog_signal_key(struct tui *t, int ch);
+void dialog_signal_draw(struct tui *t);
 
 #endif

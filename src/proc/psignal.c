@@ -1,0 +1,168 @@
+/* psignal: identity-checked signals (see psignal.h). */
+#include "proc/psignal.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "proc/pidstart.h"
+#include "util/kvparse.h"
+
+/* glibc has had wrappers only since 2.36: the raw syscalls, and ENOSYS
+ * where the headers do not know them. */
+static int sys_pidfd_open(unsigned pid)
+{
+#ifdef SYS_pidfd_open
+	long fd = syscall(SYS_pidfd_open, (long)pid, 0L);
+	return fd < 0 ? -errno : (int)fd;
+#else
+	(void)pid;
+	return -ENOSYS;
+#endif
+}
+
+static int sys_pidfd_send_signal(int fd, int signo)
+{
+#ifdef SYS_pidfd_send_signal
+	return syscall(SYS_pidfd_send_signal, fd, signo, NULL, 0U) < 0 ? -errno : 0;
+#else
+	(void)fd;
+	(void)signo;
+	return -ENOSYS;
+#endif
+}
+
+static const struct {
+	int signo;
+	const char *name;
+} NAMES[] = {
+	{SIGHUP, "SIGHUP"}, {SIGINT, "SIGINT"}, {SIGQUIT, "SIGQUIT"}, {SIGKILL, "SIGKILL"},
+	{SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"}, {SIGTERM, "SIGTERM"}, {SIGCONT, "SIGCONT"},
+	{SIGSTOP, "SIGSTOP"}, {SIGTSTP, "SIGTSTP"},
+};
+
+const char *psignal_name(int signo)
+{
+	for (size_t i = 0; i < sizeof(NAMES) / sizeof(NAMES[0]); i++)
+		if (NAMES[i].signo == signo)
+			return NAMES[i].name;
+	return NULL;
+}
+
+const char *psignal_result(int rc)
+{
+	switch (rc) {
+	case 0: return "sent";
+	case PSIGNAL_REFUSED: return "refused";
+	case -ESRCH: return "ESRCH";
+	case -EPERM: return "EPERM";
+	case -EACCES: return "EACCES";
+	case -EINVAL: return "EINVAL";
+	case -ENOSYS: return "ENOSYS";
+	case -ENODATA: return "ENODATA";
+	case -ENOMEM: return "ENOMEM";
+	case -EMFILE: return "EMFILE";
+	case -ENFILE: return "ENFILE";
+	case -EIO: return "EIO";
+	default: return "error";
+	}
+}
+
+/* The outcome in words: what a user reads on the status line and in the
+ * event's detail. */
+static void describe(int rc, unsigned pid, const char *sig, char state, const char *step, char *detail, size_t n)
+{
+	switch (rc) {
+	case 0:
+		if (state == 'Z')
+			snprintf(detail, n, "%s sent to pid %u, which has already exited (a zombie its parent has not reaped)",
+				 sig, pid);
+		else
+			snprintf(detail, n, "%s sent to pid %u", sig, pid);
+		break;
+	case PSIGNAL_REFUSED:
+		snprintf(detail, n, "pid %u now belongs to another process: %s not sent", pid, sig);
+		break;
+	case -ESRCH:
+		snprintf(detail, n, "no such process: pid %u has exited (%s not sent)", pid, sig);
+		break;
+	case -EPERM:
+		snprintf(detail, n, "permission denied: pid %u belongs to another user (%s not sent)", pid, sig);
+		break;
+	default:
+		snprintf(detail, n, "pid %u: %s failed: %s (%s not sent)", pid, step, strerror(-rc), sig);
+		break;
+	}
+}
+
+int psignal_send(const char *procfs, unsigned pid, uint64_t expect_start_ms, int signo, char *detail, size_t n)
+{
+	return psignal_send_via(procfs, pid, expect_start_ms, signo, PSIGNAL_ANY, detail, n);
+}
+
+int psignal_send_via(const char *procfs, unsigned pid, uint64_t expect_start_ms, int signo, enum psignal_way way,
+		     char *detail, size_t n)
+{
+	char state = '?', num[32];
+	const char *step = "pidfd_open";
+	const char *sig = psignal_name(signo);
+	uint64_t start_ms = 0;
+	int fd = -1, rc;
+
+	if (!sig) {
+		snprintf(num, sizeof(num), "signal %d", signo);
+		sig = num;
+	}
+	if (pid == 0 || pid > INT32_MAX) {
+		/* kill(2) reads 0 and negative pids as process groups. */
+		rc = -ESRCH;
+		goto out;
+	}
+	if (way != PSIGNAL_KILL) {
+		fd = sys_pidfd_open(pid);
+		/* Kernels before 5.3 have no pidfd_open (ENOSYS); a container's
+		 * seccomp filter may answer EPERM for a syscall it does not
+		 * know, which pidfd_open itself never does. */
+		if (fd < 0 && (way == PSIGNAL_PIDFD || (fd != -ENOSYS && fd != -EPERM))) {
+			rc = fd;
+			goto out;
+		}
+	}
+	/* With a pidfd opened first, a start time that matches proves the
+	 * pidfd names the expected process: that process held the pid from
+	 * before the row was read until now. */
+	step = "reading its start time";
+	rc = pidstart_read(procfs, pid, &start_ms, &state);
+	if (rc < 0)
+		goto out;
+	if (start_ms != expect_start_ms) {
+		rc = PSIGNAL_REFUSED;
+		goto out;
+	}
+	step = "pidfd_send_signal";
+	rc = fd >= 0 ? sys_pidfd_send_signal(fd, signo) : -ENOSYS;
+	if (rc == -ENOSYS && way != PSIGNAL_PIDFD) {
+		step = "kill";
+		rc = kill((pid_t)pid, signo) < 0 ? -errno : 0;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	describe(rc, pid, sig, state, step, detail, n);
+	return rc;
+}
+
+bool psignal_procfs_is_ours(const char *procfs)
+{
+	char path[4096], link[32];
+	uint64_t v;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/self", procfs) >= sizeof(path))
+		return false;
+	ssize_t r = readlink(path, link, sizeof(link) - 1);
+	if (r <= 0)
+		return false;
+	return kvparse_u64(link, (size_t)r, INT32_MAX, &v) == r && v == (uint64_t)getpid();
+}

@@ -1,0 +1,49 @@
+/* psignal: signals a process only while it is still the one the caller
+ * saw — the same pid and start time. Through a pidfd where the kernel has
+ * them (the check and the signal then name one process for certain), else
+ * a start-time re-check right before kill(2). No curses. */
+#ifndef GPUR_PSIGNAL_H
+#define GPUR_PSIGNAL_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The pid now names a process that started at another time. */
+#define PSIGNAL_REFUSED (-ESTALE)
+
+enum psignal_way {
+	PSIGNAL_ANY,   /* a pidfd, else (ENOSYS, or EPERM from a seccomp filter) kill(2) */
+	PSIGNAL_PIDFD, /* only a pidfd: -ENOSYS without one (tests) */
+	PSIGNAL_KILL,  /* only the re-check and kill(2) (tests) */
+};
+
+/* Sends signo to pid when PROCFS/PID/stat says it started at
+ * expect_start_ms (ms since the epoch, as procinfo computes it):
+ *   0                 sent;
+ *   PSIGNAL_REFUSED   the pid belongs to another process now: nothing sent;
+ *   -ESRCH            no such process (it has exited);
+ *   -EPERM            not allowed (another user's process);
+ *   other -errno      the start time could not be read (nothing sent), or
+ *                     the kernel refused the signal.
+ * detail (size n > 0) gets one line in words saying what happened, naming
+ * the pid and the signal. */
+int psignal_send(const char *procfs, unsigned pid, uint64_t expect_start_ms, int signo, char *detail, size_t n);
+/* The same by the way given. */
+int psignal_send_via(const char *procfs, unsigned pid, uint64_t expect_start_ms, int signo, enum psignal_way way,
+		     char *detail, size_t n);
+
+/* A signal event's result for rc: "sent", "refused", or the errno's name
+ * ("ESRCH", "EPERM", ...; "error" for one not known here). Static text. */
+const char *psignal_result(int rc);
+/* "SIGTERM" for SIGTERM, and so on for the usual signals; NULL for others.
+ * Static text. */
+const char *psignal_name(int signo);
+
+/* Whether the pids procfs names are the ones kill(2) takes here: its
+ * "self" link names this process's own pid (false for another pid
+ * namespace's procfs and for a fixture tree without such a link). */
+bool psignal_procfs_is_ours(const char *procfs);
+
+#endif

@@ -1,0 +1,188 @@
+/* dialog_signal: K / F9 — the signal dialog for the selected process: who
+ * it is (pid, user, container, command), which signal (TERM preselected),
+ * Enter sends through psignal, Esc cancels; every attempt becomes a
+ * `signal` event in the next frame (and so in --log). */
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/event.h"
+#include "proc/psignal.h"
+#include "tui/tui_priv.h"
+#include "util/utf8.h"
+
+#define KEY_ESC 27
+
+static const struct {
+	int signo;
+	const char *what;
+} SIGNALS[DIALOG_SIGNAL_COUNT] = {
+	{SIGTERM, "terminate (the default: the process may clean up)"},
+	{SIGINT, "interrupt, as Ctrl-C does"},
+	{SIGHUP, "hang up (many daemons reload)"},
+	{SIGKILL, "kill at once (cannot be caught)"},
+	{SIGSTOP, "stop (pause) the process"},
+	{SIGCONT, "continue a stopped process"},
+};
+
+/* Why the selected row may not be signalled, into buf; NULL when it may. */
+static const char *refusal(const struct tui *t, const struct gpu_process *p, char *buf, size_t n)
+{
+	const struct config *cfg = t->cfg;
+
+	if (cfg->read_only)
+		return "--read-only: signals are disabled";
+	if (t->st.replay)
+		return "replay: signals are disabled (these pids belong to the recorded machine and time)";
+	if (cfg->prometheus)
+		return "--prometheus: signals are disabled (these pids belong to other machines)";
+	if (!p)
+		return "no process selected";
+	if (!p->local || !process_has(p, PROC_F_PID) || p->pid == 0 || p->pid > INT32_MAX) {
+		snprintf(buf, n, "pid %" PRIu64 " is not this machine's: signals are disabled", p->pid);
+		return buf;
+	}
+	/* Rows from a --procfs tree of another machine or pid namespace: a
+	 * pid there is not the one kill(2) takes here. */
+	if (!psignal_procfs_is_ours(cfg->procfs)) {
+		return "--procfs: signals are disabled (the tree's self link does not name gpur: not this machine's /proc)";
+	}
+	if (!process_has(p, PROC_F_START)) {
+		snprintf(buf, n, "pid %" PRIu64 ": its start time is unknown, so its identity cannot be checked: not signalled",
+			 p->pid);
+		return buf;
+	}
+	return NULL;
+}
+
+/* src, or "--" when unknown, into dst (size n), never cut inside a UTF-8
+ * sequence. */
+static void copy_text(char *dst, size_t n, const char *src)
+{
+	if (!src || !*src)
+		src = "--";
+	size_t len = utf8_trim(src, strlen(src), n - 1);
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+void dialog_signal_open(struct tui *t)
+{
+	struct tui_sigdlg *d = &t->sig;
+	const struct gpu_process *p = tui_selected(t);
+	char why[512], cell[PROCESS_CMDLINE_MAX + 64];
+	const char *no = refusal(t, p, why, sizeof(why));
+
+	if (no) {
+		tui_set_status(t, no);
+		return;
+	}
+	/* The process as it is now: frames go on under the open dialog, and
+	 * what is sent must go to what was shown. */
+	memset(d, 0, sizeof(*d));
+	d->open = true;
+	d->pid = p->pid;
+	d->start_ms = p->start_ms;
+	copy_text(d->user, sizeof(d->user), process_has(p, PROC_F_USER) ? p->user : NULL);
+	proctable_cell(t->frame, p, PROCTABLE_CONTAINER, 0, cell, sizeof(cell));
+	copy_text(d->container, sizeof(d->container), cell);
+	copy_text(d->pod, sizeof(d->pod), process_has(p, PROC_F_POD) ? p->pod : NULL);
+	proctable_cell(t->frame, p, PROCTABLE_COMMAND, 0, cell, sizeof(cell));
+	copy_text(d->command, sizeof(d->command), cell);
+}
+
+static void send_chosen(struct tui *t)
+{
+	struct tui_sigdlg *d = &t->sig;
+	int signo = SIGNALS[d->choice].signo;
+	char detail[320], status[400];
+
+	int rc = psignal_send(t->cfg->procfs, (unsigned)d->pid, d->start_ms, signo, detail, sizeof(detail));
+	struct event e = {
+		.kind = EVENT_SIGNAL,
+		.pid = d->pid,
+		.signal = psignal_name(signo),
+		.result = psignal_result(rc),
+		.detail = detail,
+	};
+	e.valid = UINT64_C(1) << EVENT_F_KIND | UINT64_C(1) << EVENT_F_PID | UINT64_C(1) << EVENT_F_SIGNAL |
+		  UINT64_C(1) << EVENT_F_RESULT | UINT64_C(1) << EVENT_F_DETAIL;
+	bool logged = feed_post_event(t->feed, &e);
+	snprintf(status, sizeof(status), "%s%s", detail, logged ? "" : " (no event: too many are waiting)");
+	tui_set_status(t, status);
+}
+
+void dialog_signal_key(struct tui *t, int ch)
+{
+	struct tui_sigdlg *d = &t->sig;
+
+	switch (ch) {
+	case KEY_UP:
+	case 'k':
+		d->choice = d->choice > 0 ? d->choice - 1 : 0;
+		break;
+	case KEY_DOWN:
+	case 'j':
+		d->choice = d->choice + 1 < DIALOG_SIGNAL_COUNT ? d->choice + 1 : d->choice;
+		break;
+	case '1': case '2': case '3': case '4': case '5': case '6':
+		d->choice = ch - '1';
+		break;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		if (!d->drawn)
+			break; /* never sent to a process the user could not see */
+		d->open = false;
+		send_chosen(t);
+		break;
+	case KEY_ESC:
+	case 'q':
+	case KEY_F(10): {
+		char msg[96];
+		d->open = false;
+		snprintf(msg, sizeof(msg), "cancelled: no signal sent to pid %" PRIu64, d->pid);
+		tui_set_status(t, msg);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+void dialog_signal_draw(struct tui *t)
+{
+	struct tui_sigdlg *d = &t->sig;
+	char line[640];
+
+	if (!d->open)
+		return;
+	int w = t->cols - 4 < 76 ? t->cols - 4 : 76, h = 6 + DIALOG_SIGNAL_COUNT + 2;
+	int y = (t->rows - h) / 2, x = (t->cols - w) / 2, iw = w - 4;
+	d->drawn = tui_box(t, y, x, h, w, " send a signal ");
+	if (!d->drawn) {
+		/* Too small to show who would get it: Enter does nothing. */
+		tui_text(t, 0, 0, "signal: the terminal is too small for the dialog (Esc cancels)", t->cols);
+		return;
+	}
+	snprintf(line, sizeof(line), "pid %" PRIu64 "   user %s", d->pid, d->user);
+	tui_text(t, y + 1, x + 2, line, iw);
+	snprintf(line, sizeof(line), "container %s   pod %s", d->container, d->pod);
+	tui_text(t, y + 2, x + 2, line, iw);
+	/* The command is the process's own text: tui_text makes it inert and
+	 * cuts it to the box. */
+	tui_text(t, y + 3, x + 2, "command ", iw);
+	tui_text(t, y + 3, x + 10, d->command, iw - 8);
+	for (int i = 0; i < DIALOG_SIGNAL_COUNT; i++) {
+		bool sel = i == d->choice;
+		snprintf(line, sizeof(line), "%s %d %-8s %s", sel ? ">" : " ", i + 1, psignal_name(SIGNALS[i].signo),
+			 SIGNALS[i].what);
+		if (sel)
+			tui_attr(t, TC_SEL, true);
+		tui_text(t, y + 5 + i, x + 2, line, iw);
+		if (sel)
+			tui_attr(t, TC_SEL, false);
+	}
+	tui_text(t, y + h - 2, x + 2, "Enter sends   Esc cancels   Up/Down or 1-6 choose", iw);
+}

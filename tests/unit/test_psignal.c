@@ -1,0 +1,370 @@
+/* test_psignal: identity-checked signals on real child processes — sent
+ * through a pidfd and through kill(2), each child seen dying of that very
+ * signal; a start time that does not match is refused and the child lives
+ * on; a reaped pid is ESRCH, another user's process EPERM — and the start
+ * time they check, which must be procinfo's to the millisecond. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "proc/pidstart.h"
+#include "proc/procinfo.h"
+#include "proc/psignal.h"
+#include "testutil.h"
+
+/* A child that waits for a signal. */
+static pid_t spawn(void)
+{
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+static uint64_t start_of(pid_t pid)
+{
+	uint64_t ms = 0;
+	assert_int_equal(pidstart_read("/proc", (unsigned)pid, &ms, NULL), 0);
+	return ms;
+}
+
+/* The child has not been signalled (nor exited): still waiting. */
+static void assert_alive(pid_t pid)
+{
+	int st;
+	assert_int_equal(waitpid(pid, &st, WNOHANG), 0);
+}
+
+static void assert_died_of(pid_t pid, int signo)
+{
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), signo);
+}
+
+static void reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+static bool have_pidfd(void)
+{
+#ifdef SYS_pidfd_open
+	long fd = syscall(SYS_pidfd_open, (long)getpid(), 0L);
+	if (fd >= 0) {
+		close((int)fd);
+		return true;
+	}
+#endif
+	return false;
+}
+
+static void sends_by(enum psignal_way way, int signo)
+{
+	char detail[256];
+	pid_t pid = spawn();
+	int rc = psignal_send_via("/proc", (unsigned)pid, start_of(pid), signo, way, detail, sizeof(detail));
+	assert_int_equal(rc, 0);
+	assert_string_equal(psignal_result(rc), "sent");
+	char want[64];
+	snprintf(want, sizeof(want), "%s sent to pid %d", psignal_name(signo), (int)pid);
+	assert_string_equal(detail, want);
+	assert_died_of(pid, signo);
+}
+
+static void test_sends_through_pidfd(void **state)
+{
+	(void)state;
+	if (!have_pidfd()) {
+		skip();
+		return;
+	}
+	sends_by(PSIGNAL_PIDFD, SIGTERM);
+	sends_by(PSIGNAL_PIDFD, SIGKILL);
+	sends_by(PSIGNAL_ANY, SIGINT);
+}
+
+static void test_sends_through_kill(void **state)
+{
+	(void)state;
+	sends_by(PSIGNAL_KILL, SIGTERM);
+	sends_by(PSIGNAL_KILL, SIGHUP);
+}
+
+/* A pid whose start time is not the expected one is refused, by every
+ * way, and its process is not touched. */
+static void test_changed_identity_refused(void **state)
+{
+	(void)state;
+	char detail[256], want[96];
+	pid_t pid = spawn();
+	uint64_t start = start_of(pid);
+	for (int way = PSIGNAL_ANY; way <= PSIGNAL_KILL; way++) {
+		if (way == PSIGNAL_PIDFD && !have_pidfd())
+			continue;
+		uint64_t wrong[] = {start + 10, start - 10, 0};
+		for (size_t i = 0; i < 3; i++) {
+			int rc = psignal_send_via("/proc", (unsigned)pid, wrong[i], SIGKILL, (enum psignal_way)way, detail,
+						  sizeof(detail));
+			assert_int_equal(rc, PSIGNAL_REFUSED);
+			assert_string_equal(psignal_result(rc), "refused");
+			snprintf(want, sizeof(want), "pid %d now belongs to another process: SIGKILL not sent", (int)pid);
+			assert_string_equal(detail, want);
+			assert_alive(pid);
+		}
+	}
+	reap(pid);
+}
+
+static void test_reaped_pid_is_esrch(void **state)
+{
+	(void)state;
+	char detail[256];
+	pid_t pid = spawn();
+	uint64_t start = start_of(pid);
+	reap(pid);
+	for (int way = PSIGNAL_ANY; way <= PSIGNAL_KILL; way++) {
+		if (way == PSIGNAL_PIDFD && !have_pidfd())
+			continue;
+		int rc = psignal_send_via("/proc", (unsigned)pid, start, SIGTERM, (enum psignal_way)way, detail, sizeof(detail));
+		assert_int_equal(rc, -ESRCH);
+		assert_string_equal(psignal_result(rc), "ESRCH");
+		assert_non_null(strstr(detail, "no such process"));
+	}
+	/* Pids kill(2) would read as a process group or all processes. */
+	assert_int_equal(psignal_send("/proc", 0, 0, SIGTERM, detail, sizeof(detail)), -ESRCH);
+	assert_int_equal(psignal_send("/proc", 0x80000000u, 0, SIGTERM, detail, sizeof(detail)), -ESRCH);
+}
+
+/* Signalling pid 1 (root's) as another user: EPERM in words. As root, a
+ * child that has dropped to nobody tries; SIGCONT harms no one if it did
+ * get through. */
+static void test_other_users_process_is_eperm(void **state)
+{
+	(void)state;
+	char detail[256];
+	uint64_t start = start_of(1);
+	if (getuid() != 0) {
+		int rc = psignal_send("/proc", 1, start, SIGCONT, detail, sizeof(detail));
+		assert_int_equal(rc, -EPERM);
+		assert_string_equal(psignal_result(rc), "EPERM");
+		assert_string_equal(detail, "permission denied: pid 1 belongs to another user (SIGCONT not sent)");
+		return;
+	}
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (setgid(65534) != 0 || setuid(65534) != 0)
+			_exit(2);
+		int rc = psignal_send("/proc", 1, start, SIGCONT, detail, sizeof(detail));
+		_exit(rc == -EPERM && strstr(detail, "permission denied: pid 1 belongs to another user") ? 0 : 1);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+/* The start time psignal checks is the one procinfo gave the row. */
+static void test_start_matches_procinfo(void **state)
+{
+	(void)state;
+	pid_t pid = spawn();
+	struct procinfo *pi = procinfo_new("/proc");
+	struct frame *f = frame_new();
+	struct gpu_process *p = frame_add_process(f);
+	procinfo_begin(pi, 1000000000ull);
+	procinfo_fill(pi, (unsigned)pid, f, p);
+	procinfo_end(pi);
+	assert_true(process_has(p, PROC_F_START));
+	assert_int_equal(p->start_ms, start_of(pid));
+	frame_unref(f);
+	procinfo_free(pi);
+	reap(pid);
+}
+
+static void test_start_ms_arithmetic(void **state)
+{
+	(void)state;
+	uint64_t ms = 7;
+	assert_true(pidstart_ms(12345, 100, 1700000000000ull, &ms));
+	assert_int_equal(ms, 1700000123450ull);
+	assert_true(pidstart_ms(3, 250, 0, &ms));
+	assert_int_equal(ms, 12);
+	ms = 7;
+	assert_false(pidstart_ms(1, 0, 0, &ms));
+	assert_false(pidstart_ms(UINT64_MAX / 1000 + 1, 100, 0, &ms));
+	assert_false(pidstart_ms(UINT64_MAX / 1000, 1, 1000, &ms));
+	assert_int_equal(ms, 7);
+}
+
+struct tree {
+	char *root, *proc;
+};
+
+static void put(const char *dir, const char *rel, const char *s)
+{
+	char *p = testutil_path(dir, rel);
+	testutil_write_str(p, s);
+	free(p);
+}
+
+static void put_stat(struct tree *t, unsigned pid, const char *comm, unsigned long long start)
+{
+	char rel[32], buf[512];
+	snprintf(rel, sizeof(rel), "%u", pid);
+	char *dir = testutil_path(t->proc, rel);
+	mkdir(dir, 0755);
+	snprintf(buf, sizeof(buf), "%u (%s) S 1 %u %u 0 -1 4194560 100 0 0 0 5 5 0 0 20 0 1 0 %llu 123456 42 184467\n",
+		 pid, comm, pid, pid, start);
+	put(dir, "stat", buf);
+	free(dir);
+}
+
+static struct tree *make_tree(const char *proc_stat)
+{
+	struct tree *t = calloc(1, sizeof(*t));
+	t->root = testutil_tmpdir();
+	t->proc = testutil_path(t->root, "proc");
+	mkdir(t->proc, 0755);
+	if (proc_stat)
+		put(t->proc, "stat", proc_stat);
+	return t;
+}
+
+static void free_tree(struct tree *t)
+{
+	testutil_rmtree(t->root);
+	free(t->root);
+	free(t->proc);
+	free(t);
+}
+
+static void test_start_from_fixture(void **state)
+{
+	(void)state;
+	struct tree *t = make_tree("cpu  1 2 3 4\nbtime 1700000000\n");
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t ms = 0;
+	char st = 0;
+
+	put_stat(t, 4242, "a ) (b) c", (unsigned long long)hz * 5);
+	assert_int_equal(pidstart_read(t->proc, 4242, &ms, &st), 0);
+	assert_int_equal(ms, 1700000005000ull);
+	assert_int_equal(st, 'S');
+	assert_int_equal(pidstart_read(t->proc, 4243, &ms, NULL), -ESRCH);
+	put(t->proc, "4242/stat", "4242 (x) S 1 2\n");
+	assert_int_equal(pidstart_read(t->proc, 4242, &ms, NULL), -EINVAL);
+	put(t->proc, "stat", "cpu  1 2 3 4\n");
+	put_stat(t, 4242, "x", 5);
+	assert_int_equal(pidstart_read(t->proc, 4242, &ms, NULL), -ENODATA);
+	free_tree(t);
+}
+
+/* A real child seen through a fixture tree whose stat names another start
+ * time (the tree the e2e test changes under the dashboard): refused, and
+ * the child lives on; with its real start time, sent. */
+static void test_fixture_with_changed_start(void **state)
+{
+	(void)state;
+	char detail[256], rel[32], path[64];
+	char *real = testutil_read_file("/proc/stat", NULL);
+	struct tree *t = make_tree(real);
+	pid_t pid = spawn();
+	uint64_t start = start_of(pid), ms = 0, bt = 0;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	char *stat = testutil_read_file(path, NULL);
+	snprintf(rel, sizeof(rel), "%d/stat", (int)pid);
+	/* The process as it is: the same start time as through /proc. */
+	put_stat(t, (unsigned)pid, "sleep", 0);
+	put(t->proc, rel, stat);
+	assert_int_equal(pidstart_read(t->proc, (unsigned)pid, &ms, NULL), 0);
+	assert_int_equal(ms, start);
+	/* As if the pid had been reused by a process started 1 s later. */
+	assert_int_equal(pidstart_btime_ms(t->proc, &bt), 0);
+	put_stat(t, (unsigned)pid, "sleep", (unsigned long long)((start - bt) * (uint64_t)hz / 1000u + (uint64_t)hz));
+	for (int way = PSIGNAL_ANY; way <= PSIGNAL_KILL; way++) {
+		if (way == PSIGNAL_PIDFD && !have_pidfd())
+			continue;
+		assert_int_equal(psignal_send_via(t->proc, (unsigned)pid, start, SIGTERM, (enum psignal_way)way, detail,
+						  sizeof(detail)),
+				 PSIGNAL_REFUSED);
+		assert_alive(pid);
+	}
+	put(t->proc, rel, stat);
+	assert_int_equal(psignal_send(t->proc, (unsigned)pid, start, SIGTERM, detail, sizeof(detail)), 0);
+	assert_died_of(pid, SIGTERM);
+	free(stat);
+	free(real);
+	free_tree(t);
+}
+
+static void test_procfs_is_ours(void **state)
+{
+	(void)state;
+	char *link, pid[32];
+	struct tree *t = make_tree(NULL);
+
+	assert_true(psignal_procfs_is_ours("/proc"));
+	assert_false(psignal_procfs_is_ours(t->proc)); /* no self link */
+	link = testutil_path(t->proc, "self");
+	assert_int_equal(symlink("1", link), 0);
+	assert_false(psignal_procfs_is_ours(t->proc));
+	unlink(link);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	assert_int_equal(symlink(pid, link), 0);
+	assert_true(psignal_procfs_is_ours(t->proc));
+	unlink(link);
+	snprintf(pid, sizeof(pid), "%dx", (int)getpid());
+	assert_int_equal(symlink(pid, link), 0);
+	assert_false(psignal_procfs_is_ours(t->proc));
+	free(link);
+	free_tree(t);
+}
+
+static void test_names(void **state)
+{
+	(void)state;
+	assert_string_equal(psignal_name(SIGTERM), "SIGTERM");
+	assert_string_equal(psignal_name(SIGSTOP), "SIGSTOP");
+	assert_string_equal(psignal_name(SIGCONT), "SIGCONT");
+	assert_null(psignal_name(0));
+	assert_string_equal(psignal_result(-EACCES), "EACCES");
+	assert_string_equal(psignal_result(-EXDEV), "error");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sends_through_pidfd),
+		cmocka_unit_test(test_sends_through_kill),
+		cmocka_unit_test(test_changed_identity_refused),
+		cmocka_unit_test(test_reaped_pid_is_esrch),
+		cmocka_unit_test(test_other_users_process_is_eperm),
+		cmocka_unit_test(test_start_matches_procinfo),
+		cmocka_unit_test(test_start_ms_arithmetic),
+		cmocka_unit_test(test_start_from_fixture),
+		cmocka_unit_test(test_fixture_with_changed_start),
+		cmocka_unit_test(test_procfs_is_ours),
+		cmocka_unit_test(test_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
