@@ -344,6 +344,19 @@ static void from_docker(struct cnames *c, const char *id, struct cnames_result *
 	free(buf);
 }
 
+bool cnames_has_docker(struct cnames *c, const char *id)
+{
+	char rel[sizeof(DOCKER_DIR) + CNAMES_ID_LEN + 32];
+	if (!c || !id || !cnames_id_valid(id, strlen(id)))
+		return false;
+	snprintf(rel, sizeof(rel), "%s/%s", DOCKER_DIR, id);
+	int fd = open_under(c, rel, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
 static void from_podman(struct cnames *c, const char *id, struct cnames_result *r)
 {
 	for (size_t i = 0; i < sizeof(PODMAN_FILES) / sizeof(PODMAN_FILES[0]) && !*r->container_name; i++) {

@@ -76,6 +76,11 @@ enum cnames_runtime cnames_runtime_from(const char *s, size_t len);
 int cnames_lookup(struct cnames *c, enum cnames_runtime rt, const char *id, const char *pod_uid, uint64_t now_ms,
 		  struct cnames_result *out);
 
+/* Whether Docker keeps a directory for the container id (64 lowercase hex)
+ * under rootfs: a Kubernetes container under the cgroupfs driver is then
+ * cri-dockerd's. One directory open, not cached (asked once per process). */
+bool cnames_has_docker(struct cnames *c, const char *id);
+
 /* Files opened and directories listed so far, successful or not (tests:
  * a cached lookup adds nothing). */
 unsigned long cnames_reads(const struct cnames *c);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "proc/cgroup.h"
+#include "proc/cnames.h"
 #include "proc/pidstart.h"
 #include "proc/pidwant.h"
 #include "util/kvparse.h"
@@ -44,6 +45,7 @@ struct entry {
 	/* Attribution, read once per (pid, start): the record's strings (NULL:
 	 * unknown), and the runtime and its full id for a later name lookup. */
 	char *container, *pod, *unit, *cgroup_path, *cgroup_id;
+	char *container_name, *pod_name, *pod_namespace; /* from --rootfs (cnames.h) */
 	enum cgroup_runtime runtime;
 	uint64_t container_pid;
 	bool have_cpid;
@@ -79,6 +81,7 @@ struct procinfo {
 	unsigned long cgroup_reads; /* /proc/PID/cgroup reads, for tests */
 	unsigned nfds, max_fds; /* stat descriptors held, and the bound (0: none) */
 	struct pidwant *want;   /* which pids need fresh figures; NULL: all */
+	struct cnames *names;   /* container and pod names under --rootfs, or NULL */
 	unsigned *snap;         /* its copy for this poll, sorted */
 	size_t snap_cap;
 	long nsnap;             /* -1: every pid */
@@ -143,6 +146,9 @@ static void entry_drop_strings(struct entry *e)
 	free(e->unit);
 	free(e->cgroup_path);
 	free(e->cgroup_id);
+	free(e->container_name);
+	free(e->pod_name);
+	free(e->pod_namespace);
 }
 
 static void entry_free(struct procinfo *pi, struct entry *e)
@@ -168,6 +174,7 @@ void procinfo_free(struct procinfo *pi)
 	}
 	if (pi->rootfd >= 0)
 		close(pi->rootfd);
+	cnames_free(pi->names);
 	free(pi->snap);
 	free(pi->root);
 	free(pi);
@@ -178,6 +185,12 @@ void procinfo_begin(struct procinfo *pi, uint64_t now_ns)
 	pi->gen++;
 	pi->now_ns = now_ns;
 	pi->nsnap = pidwant_snapshot(pi->want, &pi->snap, &pi->snap_cap);
+}
+
+void procinfo_set_rootfs(struct procinfo *pi, const char *rootfs)
+{
+	cnames_free(pi->names);
+	pi->names = rootfs ? cnames_new(rootfs) : NULL;
 }
 
 void procinfo_set_want(struct procinfo *pi, struct pidwant *want)
@@ -447,6 +460,42 @@ static char *dup_known(const char *s)
 	return s[0] ? xstrdup(s) : NULL;
 }
 
+/* The container's and pod's names from the node's files (cnames.h), once
+ * per process: the cache there makes it once per container. A Kubernetes
+ * container under the cgroupfs driver (CGROUP_RT_CRI) gets its runtime
+ * here: Docker's directory for the id means cri-dockerd, the kubelet's log
+ * link for it means containerd; with neither it stays without one. */
+static void read_names(struct procinfo *pi, struct entry *e)
+{
+	enum cnames_runtime rt;
+	struct cnames_result r;
+	bool docker = false;
+
+	if (!pi->names || !e->cgroup_id)
+		return;
+	switch (e->runtime) {
+	case CGROUP_RT_DOCKER: rt = CNAMES_DOCKER; break;
+	case CGROUP_RT_PODMAN: rt = CNAMES_PODMAN; break;
+	case CGROUP_RT_CONTAINERD: rt = CNAMES_CONTAINERD; break;
+	case CGROUP_RT_CRIO: rt = CNAMES_CRIO; break;
+	case CGROUP_RT_CRI:
+		docker = cnames_has_docker(pi->names, e->cgroup_id);
+		rt = docker ? CNAMES_DOCKER : CNAMES_CONTAINERD;
+		break;
+	default: return; /* lxc, nspawn and Slurm jobs are named by their paths */
+	}
+	if (cnames_lookup(pi->names, rt, e->cgroup_id, e->pod, pi->now_ns / 1000000u, &r) != 0)
+		return;
+	e->container_name = dup_known(r.container_name);
+	e->pod_name = dup_known(r.pod_name);
+	e->pod_namespace = dup_known(r.pod_namespace);
+	if (e->runtime == CGROUP_RT_CRI && !e->container && (docker || r.container_name[0])) {
+		char c[32];
+		snprintf(c, sizeof(c), "%s:%.12s", docker ? "docker" : "containerd", e->cgroup_id);
+		e->container = xstrdup(c);
+	}
+}
+
 /* /proc/PID/cgroup, once per process (cgroup.h). */
 static void read_cgroup(struct procinfo *pi, unsigned pid, struct entry *e)
 {
@@ -464,6 +513,7 @@ static void read_cgroup(struct procinfo *pi, unsigned pid, struct entry *e)
 	e->unit = dup_known(ci.unit);
 	e->cgroup_path = dup_known(ci.path);
 	e->cgroup_id = dup_known(ci.id);
+	read_names(pi, e);
 }
 
 static struct entry *refresh(struct procinfo *pi, unsigned pid)
@@ -570,6 +620,18 @@ void procinfo_fill(struct procinfo *pi, unsigned pid, struct frame *f, struct gp
 	if (e->pod) {
 		p->pod = frame_str(f, e->pod);
 		process_set(p, PROC_F_POD);
+	}
+	if (e->container_name) {
+		p->container_name = frame_str(f, e->container_name);
+		process_set(p, PROC_F_CONTAINER_NAME);
+	}
+	if (e->pod_name) {
+		p->pod_name = frame_str(f, e->pod_name);
+		process_set(p, PROC_F_POD_NAME);
+	}
+	if (e->pod_namespace) {
+		p->pod_namespace = frame_str(f, e->pod_namespace);
+		process_set(p, PROC_F_POD_NAMESPACE);
 	}
 	if (e->unit) {
 		p->unit = frame_str(f, e->unit);

@@ -32,6 +32,9 @@ void procinfo_fill(struct procinfo *pi, unsigned pid, struct frame *f, struct gp
  * read again (see pidwant.h). New processes are always read. */
 struct pidwant;
 void procinfo_set_want(struct procinfo *pi, struct pidwant *want);
+/* Container and pod names are read under rootfs (the host's root: "/", or
+ * "/host" in a container), once per container; NULL: no names. */
+void procinfo_set_rootfs(struct procinfo *pi, const char *rootfs);
 /* Ends a poll: forgets pids not looked up since procinfo_begin. */
 void procinfo_end(struct procinfo *pi);
 /* Number of cached processes (tests, benchmarks). */

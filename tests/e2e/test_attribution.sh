@@ -118,6 +118,34 @@ run --replay "$F" --json
 expect_rc 0 "replay of the fixture record"
 check "replayed attribution equals the recorded" "$JSONCMP" "$F" "$T/out"
 
+# --- Names, from the node's own files (--rootfs) -----------------------------
+# The same fixture with the rootfs fixture of tests/fixtures/rootfs-node: the
+# Docker container's name (config.v2.json), Podman's (containers.json), the
+# Kubernetes pod, namespace and container (the kubelet's log links), and a
+# Kubernetes container under the cgroupfs driver, whose runtime only the
+# node's files tell. The default root (/) of this machine has none of them.
+expect_names() {
+	local f=$1 what=$2 pid=$3 got k want
+	shift 3
+	for k in container container_name pod_name pod_namespace; do
+		want=$1
+		shift
+		got=$(row_get "$f" "$pid" "$k")
+		if [ "$got" = "$want" ]; then ok; else fail "$what (pid $pid): $k is '$got', expected '$want'"; fi
+	done
+}
+nvml modern "$T/fix.json" --procfs "$T/root/proc" --rootfs "$FIXTURES/rootfs-node" --once --json
+expect_rc 0 "fixture with --rootfs"
+N=$T/names.jsonl
+cp "$T/out" "$N"
+expect_names "$N" "docker: its name" 2001 docker:05cff9470056 "$(grep -o '"Name":"/[^"]*"' "$FIXTURES"/rootfs-node/var/lib/docker/containers/*/config.v2.json | head -n 1 | sed 's/.*"\/\(.*\)"/\1/')" absent absent
+expect_names "$N" "k8s containerd: pod, namespace, container" 2007 containerd:184c8653db58 trainer train-llama-3-8b-0042-worker-0 research
+expect_names "$N" "k8s cri-dockerd: from the log link" 2009 docker:d8c32f2c636c inference llm-serving-0 serving
+expect_names "$N" "k8s cgroupfs: the log link says containerd" 2010 containerd:184c8653db58 trainer train-llama-3-8b-0042-worker-0 research
+expect_names "$N" "a Slurm job has no names" 2015 slurm:4242 absent absent absent
+check "podman: its name from containers.json" test "$(row_get "$N" 2004 container_name)" != absent
+check "without --rootfs names: none on this machine's own root" test "$(row_get "$F" 2007 container_name)" = absent
+
 # --- Real cgroups -----------------------------------------------------------
 CG_ROOTS=""
 cleanup_cgroups() {
