@@ -2,12 +2,14 @@
 #include "proc/pidstart.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "util/kvparse.h"
 #include "util/readfile.h"
+#include "util/xalloc.h"
 
 bool pidstart_ms(uint64_t start_ticks, long ticks_per_s, uint64_t btime_ms, uint64_t *start_ms)
 {
@@ -20,26 +22,40 @@ bool pidstart_ms(uint64_t start_ticks, long ticks_per_s, uint64_t btime_ms, uint
 	return true;
 }
 
+/* The btime line comes after a cpu line per CPU and the intr line, whose
+ * length grows with the interrupts: past 16 KiB on a large machine. The
+ * file is read in growing buffers up to this bound. */
+#define PIDSTART_STAT_MAX (8u << 20)
+
 int pidstart_btime_ms(const char *procfs, uint64_t *btime_ms)
 {
-	char buf[16384];
 	struct kvparse_iter it;
 	struct kvparse_kv kv;
 	uint64_t bt;
+	int rc = -ENODATA;
 
-	ssize_t r = readfile_at(procfs, "stat", buf, sizeof(buf));
-	if (r < 0)
-		return (int)r;
-	kvparse_iter_init(&it, buf, kvparse_complete(buf, (size_t)r, sizeof(buf)));
-	while (kvparse_next(&it, ' ', &kv)) {
-		if (kvparse_key_is(&kv, "btime")) {
-			if (kvparse_value(kv.val, kv.vlen, KVPARSE_UNIT_NONE, &bt) != 0 || bt >= UINT64_MAX / 1000u)
-				return -ENODATA;
-			*btime_ms = bt * 1000u;
-			return 0;
+	for (size_t cap = 16384; cap <= PIDSTART_STAT_MAX; cap *= 4) {
+		char *buf = xmalloc(cap);
+		ssize_t r = readfile_at(procfs, "stat", buf, cap);
+		if (r < 0) {
+			free(buf);
+			return (int)r;
 		}
+		kvparse_iter_init(&it, buf, kvparse_complete(buf, (size_t)r, cap));
+		while (kvparse_next(&it, ' ', &kv)) {
+			if (!kvparse_key_is(&kv, "btime"))
+				continue;
+			rc = kvparse_value(kv.val, kv.vlen, KVPARSE_UNIT_NONE, &bt) != 0 || bt >= UINT64_MAX / 1000u ? -ENODATA : 0;
+			if (rc == 0)
+				*btime_ms = bt * 1000u;
+			free(buf);
+			return rc;
+		}
+		free(buf);
+		if ((size_t)r + 1 < cap)
+			break; /* the whole file (readfile_at keeps a byte for the NUL), and no btime in it */
 	}
-	return -ENODATA;
+	return rc;
 }
 
 int pidstart_read(const char *procfs, unsigned pid, uint64_t *start_ms, char *state)

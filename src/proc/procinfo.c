@@ -90,7 +90,6 @@ struct procinfo {
 struct procinfo *procinfo_new(const char *procfs)
 {
 	struct procinfo *pi = xcalloc(1, sizeof(*pi));
-	char buf[16384];
 
 	pi->root = xstrdup(procfs);
 	pi->nsnap = -1;
@@ -108,22 +107,7 @@ struct procinfo *procinfo_new(const char *procfs)
 		pi->ticks = 100;
 	if (pi->page <= 0)
 		pi->page = 4096;
-	ssize_t r = readfile_at(procfs, "stat", buf, sizeof(buf));
-	if (r > 0) {
-		struct kvparse_iter it;
-		struct kvparse_kv kv;
-		uint64_t bt;
-		kvparse_iter_init(&it, buf, kvparse_complete(buf, (size_t)r, sizeof(buf)));
-		while (kvparse_next(&it, ' ', &kv)) {
-			if (kvparse_key_is(&kv, "btime")) {
-				if (kvparse_value(kv.val, kv.vlen, KVPARSE_UNIT_NONE, &bt) == 0 && bt < UINT64_MAX / 1000) {
-					pi->btime_ms = bt * 1000;
-					pi->have_btime = true;
-				}
-				break;
-			}
-		}
-	}
+	pi->have_btime = pidstart_btime_ms(procfs, &pi->btime_ms) == 0;
 	return pi;
 }
 

@@ -317,6 +317,34 @@ static void test_fixture_with_changed_start(void **state)
 	free_tree(t);
 }
 
+/* A large machine's /proc/stat has its btime line past 16 KiB (a cpu line
+ * per CPU, then an intr line of thousands of counters): still found, and a
+ * file with no btime says so. */
+static void test_btime_past_16k(void **state)
+{
+	(void)state;
+	size_t cap = 600000, n = 0;
+	char *text = malloc(cap);
+	uint64_t bt = 0;
+
+	for (int c = 0; c < 224; c++)
+		n += (size_t)snprintf(text + n, cap - n, "cpu%d 1 2 3 4 5 6 7 8 9 10\n", c);
+	n += (size_t)snprintf(text + n, cap - n, "intr 123456789");
+	for (int i = 0; i < 60000; i++)
+		n += (size_t)snprintf(text + n, cap - n, " %d", i % 7);
+	n += (size_t)snprintf(text + n, cap - n, "\nctxt 1\nbtime 1700000123\nprocesses 5\n");
+	assert_true(n > 100000);
+	struct tree *t = make_tree(text);
+	assert_int_equal(pidstart_btime_ms(t->proc, &bt), 0);
+	assert_int_equal(bt, 1700000123000ull);
+	free_tree(t);
+	text[n - strlen("btime 1700000123\nprocesses 5\n")] = '\0';
+	t = make_tree(text);
+	assert_int_equal(pidstart_btime_ms(t->proc, &bt), -ENODATA);
+	free_tree(t);
+	free(text);
+}
+
 static void test_procfs_is_ours(void **state)
 {
 	(void)state;
@@ -362,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_start_matches_procinfo),
 		cmocka_unit_test(test_start_ms_arithmetic),
 		cmocka_unit_test(test_start_from_fixture),
+		cmocka_unit_test(test_btime_past_16k),
 		cmocka_unit_test(test_fixture_with_changed_start),
 		cmocka_unit_test(test_procfs_is_ours),
 		cmocka_unit_test(test_names),
