@@ -85,9 +85,18 @@ void dialog_signal_open(struct tui *t)
 	d->pid = p->pid;
 	d->start_ms = p->start_ms;
 	copy_text(d->user, sizeof(d->user), process_has(p, PROC_F_USER) ? p->user : NULL);
-	proctable_cell(t->frame, p, PROCTABLE_CONTAINER, 0, cell, sizeof(cell));
+	/* The container by name and id, the pod as namespace/name (its uid
+	 * when no name is known). */
+	if (process_has(p, PROC_F_CONTAINER_NAME) && process_has(p, PROC_F_CONTAINER))
+		snprintf(cell, sizeof(cell), "%s (%s)", p->container_name, p->container);
+	else
+		proctable_cell(t->frame, p, PROCTABLE_CONTAINER, 0, cell, sizeof(cell));
 	copy_text(d->container, sizeof(d->container), cell);
-	copy_text(d->pod, sizeof(d->pod), process_has(p, PROC_F_POD) ? p->pod : NULL);
+	if (process_has(p, PROC_F_POD_NAME))
+		snprintf(cell, sizeof(cell), "%s%s%s", process_has(p, PROC_F_POD_NAMESPACE) ? p->pod_namespace : "",
+			 process_has(p, PROC_F_POD_NAMESPACE) ? "/" : "", p->pod_name);
+	copy_text(d->pod, sizeof(d->pod),
+		  process_has(p, PROC_F_POD_NAME) ? cell : process_has(p, PROC_F_POD) ? p->pod : NULL);
 	proctable_cell(t->frame, p, PROCTABLE_COMMAND, 0, cell, sizeof(cell));
 	copy_text(d->command, sizeof(d->command), cell);
 }
