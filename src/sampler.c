@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "backend/composite.h"
+#include "proc/pidns.h"
 #include "proc/procinfo.h"
 #include "proc/sysstat.h"
 #include "util/xalloc.h"
@@ -21,6 +22,8 @@ struct worker {
 	struct sampler *s;
 	struct backend *b;
 	struct procinfo *pi;  /* the /proc side of its rows (worker thread only) */
+	bool nested;          /* procfs is a PID namespace below the host's */
+	bool hidden_said;     /* the note about pids it cannot see is out */
 	pthread_t tid;
 	/* Guarded by s->mu: */
 	enum wstate state;
@@ -81,16 +84,37 @@ static void worker_free(struct worker *w)
  * gets here after the sampler has gone. */
 static void fill_processes(struct worker *w, uint64_t now_ms, struct frame *fr)
 {
+	size_t missing = 0, listed = 0;
+
 	if (!backend_is_local(w->b))
 		return;
 	procinfo_begin(w->pi, now_ms * 1000000u);
 	for (size_t i = 0; i < fr->nprocs; i++) {
 		struct gpu_process *p = &fr->procs[i];
 		p->local = true;
-		if (process_has(p, PROC_F_PID) && p->pid > 0 && p->pid <= UINT32_MAX)
-			procinfo_fill(w->pi, (unsigned)p->pid, fr, p);
+		if (!process_has(p, PROC_F_PID) || p->pid == 0 || p->pid > UINT32_MAX)
+			continue;
+		listed++;
+		if (!procinfo_fill(w->pi, (unsigned)p->pid, fr, p) && w->nested) {
+			p->pid_hidden = true;
+			missing++;
+		}
 	}
 	procinfo_end(w->pi);
+	/* In a PID namespace of its own gpur sees none of the host pids the
+	 * driver lists (a pid that exited meanwhile is not that: outside one,
+	 * a missing pid says nothing). Said once, with the fix. */
+	if (missing && !w->hidden_said) {
+		w->hidden_said = true;
+		struct event *e = frame_note(fr, EVENT_NOTE,
+					     "%zu of %zu GPU processes are not in this PID namespace's /proc: gpur cannot "
+					     "see the host's pids (run it with docker run --pid=host, hostPID: true, or "
+					     "--procfs pointing at the host's procfs)", missing, listed);
+		if (e) {
+			e->backend = frame_str(fr, backend_name(w->b));
+			e->valid |= UINT64_C(1) << EVENT_F_BACKEND;
+		}
+	}
 }
 
 static void *worker_main(void *arg)
@@ -182,6 +206,7 @@ struct sampler *sampler_new(struct backend **backends, size_t n, const struct sa
 		w->pi = procinfo_new(o->env && o->env->procfs ? o->env->procfs : "/proc");
 		procinfo_set_want(w->pi, o->env ? o->env->want : NULL);
 		procinfo_set_rootfs(w->pi, o->env ? o->env->rootfs : NULL);
+		w->nested = pidns_nested(o->env && o->env->procfs ? o->env->procfs : "/proc") == 1;
 		w->open = w->ever_open = backends[i]->priv != NULL;
 		w->open_backoff_ms = o->backoff_min_ms;
 		w->reinit_backoff_ms = o->backoff_min_ms;

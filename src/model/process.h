@@ -44,6 +44,10 @@ struct gpu_process {
 	 * so /proc describes it and it may be signalled. Replayed and remote
 	 * rows are never local. */
 	bool local;
+	/* Not recorded: gpur runs in a PID namespace of its own and this pid
+	 * (the host's, as the driver gives it) is not in its procfs: the
+	 * row's /proc details are unknown, not another process's. */
+	bool pid_hidden;
 };
 
 extern const struct field PROCESS_FIELDS[];

@@ -241,6 +241,13 @@ void table_render(struct buf *out, const struct frame *f, const struct table_opt
 		}
 	}
 	put_groups(out, f, o->utf8);
+	size_t hidden = 0;
+	for (size_t i = 0; i < f->nprocs; i++)
+		hidden += f->procs[i].pid_hidden;
+	if (hidden)
+		buf_printf(out, "note: %zu GPU process%s not in this PID namespace's /proc: gpur cannot see the host's "
+				"pids (run it with docker run --pid=host, hostPID: true, or --procfs pointing at the host's "
+				"procfs)\n", hidden, hidden == 1 ? " is" : "es are");
 	for (size_t e = 0; e < f->nevents; e++) {
 		char desc[320];
 		event_describe(&f->events[e], desc, sizeof(desc));

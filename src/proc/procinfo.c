@@ -581,12 +581,12 @@ sample:
 	return e;
 }
 
-void procinfo_fill(struct procinfo *pi, unsigned pid, struct frame *f, struct gpu_process *p)
+bool procinfo_fill(struct procinfo *pi, unsigned pid, struct frame *f, struct gpu_process *p)
 {
 	struct entry *e = refresh(pi, pid);
 
 	if (!e)
-		return;
+		return false;
 	p->name = frame_str(f, e->name);
 	process_set(p, PROC_F_NAME);
 	if (e->cmdline) {
@@ -637,4 +637,5 @@ void procinfo_fill(struct procinfo *pi, unsigned pid, struct frame *f, struct gp
 		p->host_mem_bytes = e->rss;
 		process_set(p, PROC_F_HOST_MEM);
 	}
+	return true;
 }

@@ -26,7 +26,7 @@ void procinfo_begin(struct procinfo *pi, uint64_t now_ns);
  * arena). Unknown stays unknown: a pid that is gone or unreadable leaves
  * those fields unset. cmdline, status (uid, NSpid) and cgroup are read
  * once per (pid, start time), when the process is first seen. */
-void procinfo_fill(struct procinfo *pi, unsigned pid, struct frame *f, struct gpu_process *p);
+bool procinfo_fill(struct procinfo *pi, unsigned pid, struct frame *f, struct gpu_process *p);
 /* From the next poll on, a known process that want (kept, not owned; NULL:
  * every pid) does not list keeps its last CPU % and RSS instead of being
  * read again (see pidwant.h). New processes are always read. */

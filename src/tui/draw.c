@@ -182,6 +182,17 @@ static void draw_header(struct tui *t, const struct frame *f)
 		x += tui_text(t, 1, x, buf, t->cols - x);
 		tui_attr(t, TC_CRIT, false);
 	}
+	/* gpur in a PID namespace of its own: the host pids the driver lists
+	 * are not its to look up (model/process.h, pid_hidden). */
+	size_t hidden = 0;
+	for (size_t i = 0; f && i < f->nprocs; i++)
+		hidden += f->procs[i].pid_hidden;
+	if (hidden && !t->status[0]) {
+		tui_attr(t, TC_WARN, true);
+		x += tui_text(t, 1, x, "   host pids not visible here (PID namespace): use --pid=host, hostPID or --procfs",
+			      t->cols - x);
+		tui_attr(t, TC_WARN, false);
+	}
 	if (t->status[0]) {
 		tui_attr(t, TC_WARN, true);
 		tui_text(t, 1, x + 3, t->status, t->cols - x - 3);
