@@ -81,6 +81,7 @@ bench: build
 	@scripts/deps.sh bench
 	bench/replay.sh $(BUILD)
 	bench/poll.sh $(BUILD)
+	for n in 64 1024; do $(BUILD)/bench/procscan fixture $$n; $(BUILD)/bench/procscan real $$n; done
 	bench/tui.sh $(BUILD)
 
 install: build

@@ -13,6 +13,6 @@ cd "$here"
 GPUR_NVML_LIBRARY="$build/tests/fake-nvml/modern/libnvidia-ml.so.1" \
 FAKE_NVML_SCENARIO=share/demo/scenario.json \
 GPUR_VIRTUAL_CLOCK_MS=1764583200000 \
-	"$build/gpur" --json --backend nvml --hostname demo --procfs tests/fixtures/demo-root/proc \
+	"$build/gpur" --json --backend nvml --hostname demo --procfs tests/fixtures/demo-root/proc --rootfs tests/fixtures/demo-root \
 	--interval 1 --count 300 >"$out.tmp"
 mv "$out.tmp" "$out"
