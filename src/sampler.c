@@ -88,22 +88,29 @@ static void fill_processes(struct worker *w, uint64_t now_ms, struct frame *fr)
 
 	if (!backend_is_local(w->b))
 		return;
+	bool can = backend_can_signal(w->b);
 	procinfo_begin(w->pi, now_ms * 1000000u);
 	for (size_t i = 0; i < fr->nprocs; i++) {
 		struct gpu_process *p = &fr->procs[i];
 		p->local = true;
+		p->can_signal = can;
 		if (!process_has(p, PROC_F_PID) || p->pid == 0 || p->pid > UINT32_MAX)
 			continue;
 		listed++;
-		if (!procinfo_fill(w->pi, (unsigned)p->pid, fr, p) && w->nested) {
+		/* In a PID namespace below the host's, the driver's pids are the
+		 * host's (facts §5): a local process with the same number is
+		 * another process, never to be described or signalled. */
+		if (w->nested) {
 			p->pid_hidden = true;
+			p->local = p->can_signal = false;
 			missing++;
+			continue;
 		}
+		procinfo_fill(w->pi, (unsigned)p->pid, fr, p);
 	}
 	procinfo_end(w->pi);
-	/* In a PID namespace of its own gpur sees none of the host pids the
-	 * driver lists (a pid that exited meanwhile is not that: outside one,
-	 * a missing pid says nothing). Said once, with the fix. */
+	/* Said once, with the fix (outside a namespace, a pid missing from
+	 * /proc has just exited and says nothing). */
 	if (missing && !w->hidden_said) {
 		w->hidden_said = true;
 		struct event *e = frame_note(fr, EVENT_NOTE,

@@ -44,6 +44,9 @@ struct gpu_process {
 	 * so /proc describes it and it may be signalled. Replayed and remote
 	 * rows are never local. */
 	bool local;
+	/* Not recorded: its backend says its pids may be signalled
+	 * (backend_can_signal); set with local. */
+	bool can_signal;
 	/* Not recorded: gpur runs in a PID namespace of its own and this pid
 	 * (the host's, as the driver gives it) is not in its procfs: the
 	 * row's /proc details are unknown, not another process's. */

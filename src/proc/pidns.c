@@ -13,34 +13,63 @@
  * Linux 3.8). */
 #define PIDNS_INIT_INO "4026531836"
 
-int pidns_nested(const char *procfs)
+/* The namespace of PROCFS/REL, "pid:[INODE]": 1 the initial one, 0 another,
+ * -1 when the link cannot be read. */
+static int is_init(const char *procfs, const char *rel)
 {
 	char path[PATH_MAX], link[64];
 
-	if (snprintf(path, sizeof(path), "%s/1/ns/pid", procfs) < (int)sizeof(path)) {
-		ssize_t n = readlink(path, link, sizeof(link) - 1);
-		if (n > 0) {
-			link[n] = '\0';
-			if (strncmp(link, "pid:[", 5) == 0)
-				return strcmp(link, "pid:[" PIDNS_INIT_INO "]") != 0;
-		}
-	}
-	char buf[4096];
-	ssize_t r = readfile_at(procfs, "self/status", buf, sizeof(buf));
-	if (r <= 0)
+	if (snprintf(path, sizeof(path), "%s/%s", procfs, rel) >= (int)sizeof(path))
 		return -1;
+	ssize_t n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return -1;
+	link[n] = '\0';
+	if (strncmp(link, "pid:[", 5) != 0)
+		return -1;
+	return strcmp(link, "pid:[" PIDNS_INIT_INO "]") == 0;
+}
+
+/* Pids in the NSpid line of PROCFS/self/status, or -1. */
+static int nspid_count(const char *procfs)
+{
+	char buf[16384];
+	ssize_t r = readfile_at(procfs, "self/status", buf, sizeof(buf));
 	struct kvparse_iter it;
 	struct kvparse_kv kv;
+
+	if (r <= 0)
+		return -1;
 	kvparse_iter_init(&it, buf, kvparse_complete(buf, (size_t)r, sizeof(buf)));
 	while (kvparse_next(&it, ':', &kv)) {
 		if (!kvparse_key_is(&kv, "NSpid"))
 			continue;
-		/* "NSpid:\t4242\t7": one pid per namespace, outermost first. */
-		size_t fields = 0;
+		int fields = 0;
 		for (size_t i = 0; i < kv.vlen; i++)
 			if (kv.val[i] != ' ' && kv.val[i] != '\t' && (i == 0 || kv.val[i - 1] == ' ' || kv.val[i - 1] == '\t'))
 				fields++;
-		return fields > 1;
+		return fields;
 	}
 	return -1;
+}
+
+int pidns_nested(const char *procfs)
+{
+	/* The procfs's own pid 1 (root may read its link). */
+	int init = is_init(procfs, "1/ns/pid");
+	if (init >= 0)
+		return !init;
+	/* Else gpur's own namespace, always readable: the initial one means
+	 * any procfs it mounted is the host's. */
+	int own = is_init(procfs, "self/ns/pid");
+	if (own < 0)
+		return -1;
+	if (own)
+		return 0;
+	/* gpur is nested. Seen through its own namespace's procfs it has one
+	 * pid (NSpid starts at the procfs's namespace); through an ancestor's
+	 * (a host /proc at /host/proc) it has more, and the host's pids are
+	 * there. */
+	int n = nspid_count(procfs);
+	return n < 0 ? -1 : n == 1;
 }

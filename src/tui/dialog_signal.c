@@ -39,6 +39,15 @@ static const char *refusal(const struct tui *t, const struct gpu_process *p, cha
 		return "--prometheus: signals are disabled (these pids belong to other machines)";
 	if (!p)
 		return "no process selected";
+	if (p->pid_hidden) {
+		snprintf(buf, n, "pid %" PRIu64 " is the host's and gpur runs in a PID namespace of its own: signals are disabled",
+			 p->pid);
+		return buf;
+	}
+	if (!p->can_signal) {
+		snprintf(buf, n, "pid %" PRIu64 ": its backend does not allow signals", p->pid);
+		return buf;
+	}
 	if (!p->local || !process_has(p, PROC_F_PID) || p->pid == 0 || p->pid > INT32_MAX) {
 		snprintf(buf, n, "pid %" PRIu64 " is not this machine's: signals are disabled", p->pid);
 		return buf;

@@ -23,7 +23,7 @@ spawn_sleeper
 P2=$SLEEPER
 scenario "$T/s.json" <<JSON
 {"driver":"550.54.15","fast_pcie":1,"gpus":[{"name":"NVIDIA A100","uuid":"GPU-1","pci":"00000000:3B:00.0","util":1,"mem_total":1000,"mem_used":10,
-  "processes":[{"pid":$P1,"type":"compute","mem":1048576},{"pid":$P2,"type":"compute","mem":2097152}]}]}
+  "processes":[{"pid":$P1,"type":"compute","mem":1048576},{"pid":$P2,"type":"compute","mem":2097152},{"pid":1,"type":"compute","mem":4096}]}]}
 JSON
 
 # in_ns ARGS...: gpur in a new PID namespace with its own /proc.
@@ -35,20 +35,37 @@ in_ns() {
 
 in_ns --once --json
 expect_rc 0 "in a PID namespace: --once --json"
-check "both rows are there, with the host pids" test "$(get "$T/out" 1 processes.length)" -eq 2
+check "every row is there, with the host pids" test "$(get "$T/out" 1 processes.length)" -eq 3
 expect_get "$T/out" 1 processes.0.pid "$P1" "the first row keeps the host pid"
 expect_get "$T/out" 1 processes.0.name absent "the first row has no name (never another process's)"
 expect_get "$T/out" 1 processes.1.name absent "the second row has no name"
+# Host pid 1 exists in the namespace too (its own init): another process,
+# whose name must not be shown.
+expect_get "$T/out" 1 processes.2.pid 1 "host pid 1 stays pid 1"
+expect_get "$T/out" 1 processes.2.name absent "host pid 1 does not get the namespace's pid 1's name"
+expect_get "$T/out" 1 processes.2.user absent "nor its user"
 expect_get "$T/out" 1 processes.0.cmdline absent "no command line"
 expect_get "$T/out" 1 processes.0.gpu_mem_bytes 1048576 "the GPU side of the row stays"
 expect_get "$T/out" 1 events.0.kind note "a note says why"
 check "the note names the fix" sh -c "\"$JSONGET\" '$T/out' 1 events.0.detail | grep -q 'docker run --pid=host, hostPID: true, or --procfs'"
-check "the note counts the processes" sh -c "\"$JSONGET\" '$T/out' 1 events.0.detail | grep -q '^2 of 2 GPU processes'"
+check "the note counts the processes" sh -c "\"$JSONGET\" '$T/out' 1 events.0.detail | grep -q '^3 of 3 GPU processes'"
 
 in_ns --once
 expect_rc 0 "in a PID namespace: the --once table"
-check "the table says why, with the fix" grep -q "^note: 2 GPU processes are not in this PID namespace's /proc: .*--pid=host" "$T/out"
+check "the table says why, with the fix" grep -q "^note: 3 GPU processes are not in this PID namespace's /proc: .*--pid=host" "$T/out"
 check "the table shows the host pids" grep -q "/$P1 -- " "$T/out"
+
+# Not root, with root's shell as the namespace's pid 1: its ns link may not
+# be read (EACCES); gpur's own may.
+if command -v setpriv > /dev/null; then
+	chmod 755 "$T" && chmod 644 "$T/s.json" # readable by the unprivileged user
+	GPUR_NVML_LIBRARY=$(fake modern) FAKE_NVML_SCENARIO=$T/s.json \
+		unshare --pid --fork --mount-proc sh -c 'setpriv --reuid 65534 --regid 65534 --clear-groups "$0" --backend nvml --once --json; exit $?' \
+		"$GPUR" < /dev/null > "$T/out" 2> "$T/err"
+	expect_rc 0 "in a PID namespace, not root"
+	expect_get "$T/out" 1 processes.2.name absent "not root: host pid 1 still has no name"
+	check "not root: the note says why" sh -c "\"$JSONGET\" '$T/out' 1 events.0.detail | grep -q 'PID namespace'"
+fi
 
 # Several polls: the note once, not every poll.
 in_ns --json --count 4 --interval 0.05
@@ -63,5 +80,6 @@ wait "$P2" 2> /dev/null
 nvml modern "$T/s.json" --once --json
 check "an exited pid outside a namespace: no note" sh -c "! grep -q 'PID namespace' '$T/out'"
 expect_get "$T/out" 1 processes.1.name absent "an exited pid: unknown details"
+expect_get "$T/out" 1 processes.2.name "$(cat /proc/1/comm)" "outside a namespace: pid 1 is the host's init"
 
 finish
