@@ -98,6 +98,23 @@ struct group {
 	uint64_t gpus[FRAME_MAX_GPUS / 64];
 };
 
+/* Two rows of one owner: the same label and, for pods (whose names repeat
+ * across namespaces: train-0 of research and of prod), the same namespace. */
+static bool same_owner(const struct gpu_process *a, const struct gpu_process *b, const char *la, const char *lb)
+{
+	if (strcmp(la, lb) != 0)
+		return false;
+	bool pa = process_has(a, PROC_F_POD_NAME) && la == a->pod_name;
+	bool pb = process_has(b, PROC_F_POD_NAME) && lb == b->pod_name;
+	if (pa != pb)
+		return false;
+	if (!pa)
+		return true;
+	const char *na = process_has(a, PROC_F_POD_NAMESPACE) ? a->pod_namespace : "";
+	const char *nb = process_has(b, PROC_F_POD_NAMESPACE) ? b->pod_namespace : "";
+	return strcmp(na, nb) == 0;
+}
+
 static void put_groups(struct buf *out, const struct frame *f, bool utf8)
 {
 	struct group *g = calloc(TABLE_MAX_GROUPS, sizeof(*g));
@@ -111,7 +128,7 @@ static void put_groups(struct buf *out, const struct frame *f, bool utf8)
 		if (!label)
 			continue;
 		size_t k = 0;
-		while (k < n && strcmp(g[k].label, label) != 0)
+		while (k < n && !same_owner(g[k].first, p, g[k].label, label))
 			k++;
 		if (k == n) {
 			if (n == TABLE_MAX_GROUPS) {
@@ -244,7 +261,10 @@ void table_render(struct buf *out, const struct frame *f, const struct table_opt
 	size_t hidden = 0;
 	for (size_t i = 0; i < f->nprocs; i++)
 		hidden += f->procs[i].pid_hidden;
-	if (hidden)
+	bool said = false;
+	for (size_t e = 0; e < f->nevents && hidden; e++)
+		said |= event_has(&f->events[e], EVENT_F_DETAIL) && strstr(f->events[e].detail, "PID namespace") != NULL;
+	if (hidden && !said)
 		buf_printf(out, "note: %zu GPU process%s not in this PID namespace's /proc: gpur cannot see the host's "
 				"pids (run it with docker run --pid=host, hostPID: true, or --procfs pointing at the host's "
 				"procfs)\n", hidden, hidden == 1 ? " is" : "es are");

@@ -244,7 +244,10 @@ static void list_dir(struct cnames *c, const char *dir, struct listing *l, size_
 		return;
 	}
 	struct dirent *de;
-	while ((de = readdir(d)) != NULL && l->n < CNAMES_SCAN_MAX) {
+	/* Entries read are bounded too, not only those kept: a directory of
+	 * junk names is not read to its end on every miss. */
+	size_t seen = 0;
+	while (seen++ < 4 * CNAMES_SCAN_MAX && (de = readdir(d)) != NULL && l->n < CNAMES_SCAN_MAX) {
 		if (l->n == cap) {
 			cap = cap ? cap * 2 : 64;
 			l->items = xreallocarray(l->items, cap, item);
@@ -344,17 +347,29 @@ static void from_docker(struct cnames *c, const char *id, struct cnames_result *
 	free(buf);
 }
 
-bool cnames_has_docker(struct cnames *c, const char *id)
+/* Whether rootfs has the directory PREFIX/ID for a valid container id. */
+static bool has_dir(struct cnames *c, const char *prefix, const char *id)
 {
-	char rel[sizeof(DOCKER_DIR) + CNAMES_ID_LEN + 32];
+	char rel[256];
+
 	if (!c || !id || !cnames_id_valid(id, strlen(id)))
 		return false;
-	snprintf(rel, sizeof(rel), "%s/%s", DOCKER_DIR, id);
+	snprintf(rel, sizeof(rel), "%s/%s", prefix, id);
 	int fd = open_under(c, rel, O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
 		return false;
 	close(fd);
 	return true;
+}
+
+bool cnames_has_docker(struct cnames *c, const char *id)
+{
+	return has_dir(c, DOCKER_DIR, id);
+}
+
+bool cnames_has_containerd(struct cnames *c, const char *id)
+{
+	return has_dir(c, "run/containerd/io.containerd.runtime.v2.task/k8s.io", id);
 }
 
 static void from_podman(struct cnames *c, const char *id, struct cnames_result *r)

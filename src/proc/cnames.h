@@ -77,9 +77,13 @@ int cnames_lookup(struct cnames *c, enum cnames_runtime rt, const char *id, cons
 		  struct cnames_result *out);
 
 /* Whether Docker keeps a directory for the container id (64 lowercase hex)
- * under rootfs: a Kubernetes container under the cgroupfs driver is then
- * cri-dockerd's. One directory open, not cached (asked once per process). */
+ * under rootfs, var/lib/docker/containers/<id>: a Kubernetes container
+ * under the cgroupfs driver is then cri-dockerd's. One directory open, not
+ * cached (asked once per process). */
 bool cnames_has_docker(struct cnames *c, const char *id);
+/* The same for containerd's task directory of the kubelet's namespace,
+ * run/containerd/io.containerd.runtime.v2.task/k8s.io/<id>. */
+bool cnames_has_containerd(struct cnames *c, const char *id);
 
 /* Files opened and directories listed so far, successful or not (tests:
  * a cached lookup adds nothing). */

@@ -412,7 +412,7 @@ int procinfo_nspid(const char *buf, size_t len, uint64_t *inner)
  * process is in a deeper pid namespace. */
 static bool read_status(struct procinfo *pi, unsigned pid, unsigned *uid, struct entry *e)
 {
-	char buf[4096];
+	char buf[16384]; /* NSpid follows Groups:, long with hundreds of groups */
 	struct kvparse_iter it;
 	struct kvparse_kv kv;
 	struct kvparse_cur c;
@@ -447,13 +447,14 @@ static char *dup_known(const char *s)
 /* The container's and pod's names from the node's files (cnames.h), once
  * per process: the cache there makes it once per container. A Kubernetes
  * container under the cgroupfs driver (CGROUP_RT_CRI) gets its runtime
- * here: Docker's directory for the id means cri-dockerd, the kubelet's log
- * link for it means containerd; with neither it stays without one. */
+ * here, only from what the node keeps for the id: Docker's container
+ * directory (cri-dockerd) or containerd's task directory; with neither it
+ * stays without one (never a guess). */
 static void read_names(struct procinfo *pi, struct entry *e)
 {
 	enum cnames_runtime rt;
 	struct cnames_result r;
-	bool docker = false;
+	bool docker = false, containerd = false;
 
 	if (!pi->names || !e->cgroup_id)
 		return;
@@ -464,6 +465,7 @@ static void read_names(struct procinfo *pi, struct entry *e)
 	case CGROUP_RT_CRIO: rt = CNAMES_CRIO; break;
 	case CGROUP_RT_CRI:
 		docker = cnames_has_docker(pi->names, e->cgroup_id);
+		containerd = !docker && cnames_has_containerd(pi->names, e->cgroup_id);
 		rt = docker ? CNAMES_DOCKER : CNAMES_CONTAINERD;
 		break;
 	default: return; /* lxc, nspawn and Slurm jobs are named by their paths */
@@ -473,7 +475,7 @@ static void read_names(struct procinfo *pi, struct entry *e)
 	e->container_name = dup_known(r.container_name);
 	e->pod_name = dup_known(r.pod_name);
 	e->pod_namespace = dup_known(r.pod_namespace);
-	if (e->runtime == CGROUP_RT_CRI && !e->container && (docker || r.container_name[0])) {
+	if (e->runtime == CGROUP_RT_CRI && !e->container && (docker || containerd)) {
 		char c[32];
 		snprintf(c, sizeof(c), "%s:%.12s", docker ? "docker" : "containerd", e->cgroup_id);
 		e->container = xstrdup(c);

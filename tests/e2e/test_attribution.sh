@@ -141,9 +141,15 @@ cp "$T/out" "$N"
 expect_names "$N" "docker: its name" 2001 docker:05cff9470056 "$(grep -o '"Name":"/[^"]*"' "$FIXTURES"/rootfs-node/var/lib/docker/containers/*/config.v2.json | head -n 1 | sed 's/.*"\/\(.*\)"/\1/')" absent absent
 expect_names "$N" "k8s containerd: pod, namespace, container" 2007 containerd:184c8653db58 trainer train-llama-3-8b-0042-worker-0 research
 expect_names "$N" "k8s cri-dockerd: from the log link" 2009 docker:d8c32f2c636c inference llm-serving-0 serving
-expect_names "$N" "k8s cgroupfs: the log link says containerd" 2010 containerd:184c8653db58 trainer train-llama-3-8b-0042-worker-0 research
+expect_names "$N" "k8s cgroupfs: containerd's task directory says containerd" 2010 containerd:184c8653db58 trainer train-llama-3-8b-0042-worker-0 research
 expect_names "$N" "a Slurm job has no names" 2015 slurm:4242 absent absent absent
 check "podman: its name from containers.json" test "$(row_get "$N" 2004 container_name)" != absent
+# Without containerd's task directory the runtime is not guessed: a pod,
+# names from the log link, no container.
+cp -r "$FIXTURES/rootfs-node" "$T/rootfs-nocd"
+rm -rf "$T/rootfs-nocd/run"
+nvml modern "$T/fix.json" --procfs "$T/root/proc" --rootfs "$T/rootfs-nocd" --once --json
+expect_names "$T/out" "k8s cgroupfs, no task directory: no runtime guessed" 2010 absent trainer train-llama-3-8b-0042-worker-0 research
 check "without --rootfs names: none on this machine's own root" test "$(row_get "$F" 2007 container_name)" = absent
 
 # --- Real cgroups -----------------------------------------------------------
