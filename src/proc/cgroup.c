@@ -44,6 +44,9 @@ struct scan {
 	size_t cut;
 	enum prev prev;
 	size_t slurm_root, jobdepth;
+	/* A user's own systemd manager (user@UID.service): systemd delegates
+	 * its subtree to the user, who may create any cgroup name there. */
+	size_t user_depth;
 };
 
 /* The fields one line gives. */
@@ -306,6 +309,8 @@ static void component(struct scan *s, const char *c, size_t n, size_t depth)
 		   n - 5 < sizeof(s->step) && all_of(c + 5, n - 5, is_step_char)) {
 		copy_str(s->step, sizeof(s->step), c + 5, n - 5);
 	}
+	if (!s->user_depth && starts(c, n, "user@") && ends(c, n, ".service"))
+		s->user_depth = depth;
 	/* Slurm's roots: cgroup/v1 /slurm (/slurm_<node> with several slurmd),
 	 * cgroup/v2 slurmstepd.scope (<node>_slurmstepd.scope). */
 	if (eq(c, n, "slurm") || starts(c, n, "slurm_") || eq(c, n, "slurmstepd.scope") ||
@@ -338,6 +343,17 @@ static void scan_path(const char *path, size_t len, struct result *r)
 	 * recognised): that container is not this process's. */
 	if (s.rt != CGROUP_RT_NONE && (s.cut >= s.cdepth || s.pdepth > s.cdepth))
 		s.rt = CGROUP_RT_NONE;
+	/* Below a user's delegated subtree only what a user may run is
+	 * believed (rootless Podman and Docker, unprivileged LXC): a cgroup
+	 * named like another tenant's pod, Kubernetes container, machine or
+	 * Slurm job there is the user's own invention. */
+	if (s.user_depth) {
+		if (s.rt != CGROUP_RT_NONE && s.cdepth > s.user_depth && s.rt != CGROUP_RT_PODMAN &&
+		    s.rt != CGROUP_RT_DOCKER && s.rt != CGROUP_RT_LXC)
+			s.rt = CGROUP_RT_NONE;
+		if (s.pdepth > s.user_depth)
+			s.pod[0] = '\0';
+	}
 	memset(r, 0, sizeof(*r));
 	r->rt = s.rt;
 	if (s.rt != CGROUP_RT_NONE) {

@@ -174,6 +174,19 @@ static const struct want CASES[] = {
 	{"0::/lxc.payload.bad name/init.scope\n", NONE, "", "", "", "init.scope", "", NULL},
 	{"0::/machine.slice/machine-.scope\n", NONE, "", "", "", "machine-.scope", "", NULL},
 	{"0::/machine.slice/machine-a\\x2fb.scope\n", NONE, "", "", "", "machine-a\\x2fb.scope", "", NULL},
+	/* A user's delegated subtree (user@UID.service): cgroups named like
+	 * another tenant's pod, Kubernetes container or Slurm job are the
+	 * user's invention, never believed; what a user may run (rootless
+	 * Podman, Docker) is. */
+	{"0::/user.slice/user-1000.slice/user@1000.service/app.slice/kubepods-pod" UIDU_B
+	 ".slice/cri-containerd-" ID_K ".scope\n",
+	 NONE, "", "", "", "cri-containerd-" ID_K ".scope", "", NULL},
+	{"0::/user.slice/user-1000.slice/user@1000.service/app.slice/slurm/job_999/step_0\n", NONE, "", "", "",
+	 "user@1000.service", "", NULL},
+	{"0::/user.slice/user-1000.slice/user@1000.service/app.slice/machine-box.scope\n", NONE, "", "", "",
+	 "machine-box.scope", "", NULL},
+	{"0::/user.slice/user-1000.slice/user@1000.service/app.slice/docker-" ID_A ".scope\n", CGROUP_RT_DOCKER, ID_A,
+	 "docker:05cff9470056", "", "docker-" ID_A ".scope", "", NULL},
 };
 
 static void check_case(const struct want *w)
