@@ -58,13 +58,13 @@ int pidstart_btime_ms(const char *procfs, uint64_t *btime_ms)
 	return rc;
 }
 
-int pidstart_read(const char *procfs, unsigned pid, uint64_t *start_ms, char *state)
+int pidstart_ticks(const char *procfs, unsigned pid, uint64_t *ticks, char *state)
 {
 	char rel[32], buf[1024];
 	struct kvparse_cur c;
 	const char *field;
 	size_t flen;
-	uint64_t start = 0, btime_ms;
+	uint64_t start = 0;
 
 	snprintf(rel, sizeof(rel), "%u/stat", pid);
 	ssize_t r = readfile_at(procfs, rel, buf, sizeof(buf));
@@ -88,7 +88,18 @@ int pidstart_read(const char *procfs, unsigned pid, uint64_t *start_ms, char *st
 			*state = flen == 1 ? field[0] : '?';
 		}
 	}
-	int rc = pidstart_btime_ms(procfs, &btime_ms);
+	*ticks = start;
+	return 0;
+}
+
+int pidstart_read(const char *procfs, unsigned pid, uint64_t *start_ms, char *state)
+{
+	uint64_t start, btime_ms;
+	int rc = pidstart_ticks(procfs, pid, &start, state);
+
+	if (rc < 0)
+		return rc;
+	rc = pidstart_btime_ms(procfs, &btime_ms);
 	if (rc < 0)
 		return rc == -ENOENT ? -ENODATA : rc;
 	long ticks = sysconf(_SC_CLK_TCK);

@@ -26,5 +26,9 @@ int pidstart_btime_ms(const char *procfs, uint64_t *btime_ms);
  * was read); -EINVAL when the line does not parse; other -errno as read(2)
  * or open(2) gave them. */
 int pidstart_read(const char *procfs, unsigned pid, uint64_t *start_ms, char *state);
+/* The same field raw: clock ticks after boot (a process's identity with
+ * its pid, which a step of the wall clock — btime moves with it — never
+ * changes). Returns as pidstart_read. */
+int pidstart_ticks(const char *procfs, unsigned pid, uint64_t *ticks, char *state);
 
 #endif

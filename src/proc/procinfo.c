@@ -631,6 +631,7 @@ bool procinfo_fill(struct procinfo *pi, unsigned pid, struct frame *f, struct gp
 		p->start_ms = e->start_ms;
 		process_set(p, PROC_F_START);
 	}
+	p->start_ticks = e->start_ticks;
 	if (e->cpu_valid) {
 		p->cpu_pct = e->cpu_pct;
 		process_set(p, PROC_F_CPU);

@@ -97,18 +97,18 @@ static void describe(int rc, unsigned pid, const char *sig, char state, const ch
 	}
 }
 
-int psignal_send(const char *procfs, unsigned pid, uint64_t expect_start_ms, int signo, char *detail, size_t n)
+int psignal_send(const char *procfs, unsigned pid, uint64_t expect_ticks, int signo, char *detail, size_t n)
 {
-	return psignal_send_via(procfs, pid, expect_start_ms, signo, PSIGNAL_ANY, detail, n);
+	return psignal_send_via(procfs, pid, expect_ticks, signo, PSIGNAL_ANY, detail, n);
 }
 
-int psignal_send_via(const char *procfs, unsigned pid, uint64_t expect_start_ms, int signo, enum psignal_way way,
+int psignal_send_via(const char *procfs, unsigned pid, uint64_t expect_ticks, int signo, enum psignal_way way,
 		     char *detail, size_t n)
 {
 	char state = '?', num[32];
 	const char *step = "pidfd_open";
 	const char *sig = psignal_name(signo);
-	uint64_t start_ms = 0;
+	uint64_t start = 0;
 	int fd = -1, rc;
 
 	if (!sig) {
@@ -134,10 +134,10 @@ int psignal_send_via(const char *procfs, unsigned pid, uint64_t expect_start_ms,
 	 * pidfd names the expected process: that process held the pid from
 	 * before the row was read until now. */
 	step = "reading its start time";
-	rc = pidstart_read(procfs, pid, &start_ms, &state);
+	rc = pidstart_ticks(procfs, pid, &start, &state);
 	if (rc < 0)
 		goto out;
-	if (start_ms != expect_start_ms) {
+	if (start != expect_ticks) {
 		rc = PSIGNAL_REFUSED;
 		goto out;
 	}

@@ -19,8 +19,9 @@ enum psignal_way {
 	PSIGNAL_KILL,  /* only the re-check and kill(2) (tests) */
 };
 
-/* Sends signo to pid when PROCFS/PID/stat says it started at
- * expect_start_ms (ms since the epoch, as procinfo computes it):
+/* Sends signo to pid when PROCFS/PID/stat says it started at expect_ticks
+ * (its starttime field, clock ticks after boot, as procinfo read it: the
+ * identity a wall-clock step cannot change):
  *   0                 sent;
  *   PSIGNAL_REFUSED   the pid belongs to another process now: nothing sent;
  *   -ESRCH            no such process (it has exited);
@@ -29,9 +30,9 @@ enum psignal_way {
  *                     the kernel refused the signal.
  * detail (size n > 0) gets one line in words saying what happened, naming
  * the pid and the signal. */
-int psignal_send(const char *procfs, unsigned pid, uint64_t expect_start_ms, int signo, char *detail, size_t n);
+int psignal_send(const char *procfs, unsigned pid, uint64_t expect_ticks, int signo, char *detail, size_t n);
 /* The same by the way given. */
-int psignal_send_via(const char *procfs, unsigned pid, uint64_t expect_start_ms, int signo, enum psignal_way way,
+int psignal_send_via(const char *procfs, unsigned pid, uint64_t expect_ticks, int signo, enum psignal_way way,
 		     char *detail, size_t n);
 
 /* A signal event's result for rc: "sent", "refused", or the errno's name

@@ -57,7 +57,7 @@ static const char *refusal(const struct tui *t, const struct gpu_process *p, cha
 	if (!psignal_procfs_is_ours(cfg->procfs)) {
 		return "--procfs: signals are disabled (the tree's self link does not name gpur: not this machine's /proc)";
 	}
-	if (!process_has(p, PROC_F_START)) {
+	if (!p->start_ticks) {
 		snprintf(buf, n, "pid %" PRIu64 ": its start time is unknown, so its identity cannot be checked: not signalled",
 			 p->pid);
 		return buf;
@@ -92,7 +92,7 @@ void dialog_signal_open(struct tui *t)
 	memset(d, 0, sizeof(*d));
 	d->open = true;
 	d->pid = p->pid;
-	d->start_ms = p->start_ms;
+	d->start_ticks = p->start_ticks;
 	copy_text(d->user, sizeof(d->user), process_has(p, PROC_F_USER) ? p->user : NULL);
 	/* The container by name and id, the pod as namespace/name (its uid
 	 * when no name is known). */
@@ -116,7 +116,7 @@ static void send_chosen(struct tui *t)
 	int signo = SIGNALS[d->choice].signo;
 	char detail[320], status[400];
 
-	int rc = psignal_send(t->cfg->procfs, (unsigned)d->pid, d->start_ms, signo, detail, sizeof(detail));
+	int rc = psignal_send(t->cfg->procfs, (unsigned)d->pid, d->start_ticks, signo, detail, sizeof(detail));
 	struct event e = {
 		.kind = EVENT_SIGNAL,
 		.pid = d->pid,

@@ -64,7 +64,7 @@ struct tui_sigdlg {
 	bool open;
 	bool drawn; /* the last frame showed it whole: Enter may send */
 	int choice; /* 0 .. DIALOG_SIGNAL_COUNT - 1; 0 is SIGTERM */
-	uint64_t pid, start_ms;
+	uint64_t pid, start_ticks;
 	char user[64], container[256], pod[128], command[512];
 };
 

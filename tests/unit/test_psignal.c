@@ -35,7 +35,15 @@ static pid_t spawn(void)
 	return pid;
 }
 
+/* The child's identity for psignal: its starttime in clock ticks. */
 static uint64_t start_of(pid_t pid)
+{
+	uint64_t ticks = 0;
+	assert_int_equal(pidstart_ticks("/proc", (unsigned)pid, &ticks, NULL), 0);
+	return ticks;
+}
+
+static uint64_t start_ms_of(pid_t pid)
 {
 	uint64_t ms = 0;
 	assert_int_equal(pidstart_read("/proc", (unsigned)pid, &ms, NULL), 0);
@@ -193,7 +201,8 @@ static void test_start_matches_procinfo(void **state)
 	procinfo_fill(pi, (unsigned)pid, f, p);
 	procinfo_end(pi);
 	assert_true(process_has(p, PROC_F_START));
-	assert_int_equal(p->start_ms, start_of(pid));
+	assert_int_equal(p->start_ms, start_ms_of(pid));
+	assert_int_equal(p->start_ticks, start_of(pid));
 	frame_unref(f);
 	procinfo_free(pi);
 	reap(pid);
@@ -287,7 +296,7 @@ static void test_fixture_with_changed_start(void **state)
 	char *real = testutil_read_file("/proc/stat", NULL);
 	struct tree *t = make_tree(real);
 	pid_t pid = spawn();
-	uint64_t start = start_of(pid), ms = 0, bt = 0;
+	uint64_t start = start_of(pid), ticks = 0;
 	long hz = sysconf(_SC_CLK_TCK);
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
@@ -296,11 +305,10 @@ static void test_fixture_with_changed_start(void **state)
 	/* The process as it is: the same start time as through /proc. */
 	put_stat(t, (unsigned)pid, "sleep", 0);
 	put(t->proc, rel, stat);
-	assert_int_equal(pidstart_read(t->proc, (unsigned)pid, &ms, NULL), 0);
-	assert_int_equal(ms, start);
+	assert_int_equal(pidstart_ticks(t->proc, (unsigned)pid, &ticks, NULL), 0);
+	assert_int_equal(ticks, start);
 	/* As if the pid had been reused by a process started 1 s later. */
-	assert_int_equal(pidstart_btime_ms(t->proc, &bt), 0);
-	put_stat(t, (unsigned)pid, "sleep", (unsigned long long)((start - bt) * (uint64_t)hz / 1000u + (uint64_t)hz));
+	put_stat(t, (unsigned)pid, "sleep", (unsigned long long)(start + (uint64_t)hz));
 	for (int way = PSIGNAL_ANY; way <= PSIGNAL_KILL; way++) {
 		if (way == PSIGNAL_PIDFD && !have_pidfd())
 			continue;
@@ -310,6 +318,9 @@ static void test_fixture_with_changed_start(void **state)
 		assert_alive(pid);
 	}
 	put(t->proc, rel, stat);
+	/* The wall clock was stepped since the row was read (btime moves with
+	 * it): the identity, in ticks after boot, has not changed. */
+	put(t->proc, "stat", "cpu  1 2 3 4\nbtime 1000000000\n");
 	assert_int_equal(psignal_send(t->proc, (unsigned)pid, start, SIGTERM, detail, sizeof(detail)), 0);
 	assert_died_of(pid, SIGTERM);
 	free(stat);
