@@ -108,12 +108,12 @@ static void run(const char *proc, const char *rootfs, const unsigned *pids, unsi
 	struct frame *f = frame_new();
 	uint64_t now = 1000000000ull;
 	double first = 0, later = 0;
-	unsigned long cg_first = 0, cg_later = 0;
+	unsigned long cg_first = 0, cg_later = 0, nm_first = 0, nm_later = 0;
 	size_t attributed = 0, named = 0;
 
 	for (int k = 0; k < polls; k++) {
 		frame_reset(f);
-		unsigned long cg0 = procinfo_cgroup_reads(pi);
+		unsigned long cg0 = procinfo_cgroup_reads(pi), nm0 = procinfo_name_reads(pi);
 		double t0 = cpu_us();
 		procinfo_begin(pi, now);
 		for (unsigned i = 0; i < n; i++) {
@@ -123,10 +123,11 @@ static void run(const char *proc, const char *rootfs, const unsigned *pids, unsi
 		}
 		procinfo_end(pi);
 		double dt = cpu_us() - t0;
-		unsigned long dcg = procinfo_cgroup_reads(pi) - cg0;
+		unsigned long dcg = procinfo_cgroup_reads(pi) - cg0, dnm = procinfo_name_reads(pi) - nm0;
 		if (k == 0) {
 			first = dt;
 			cg_first = dcg;
+			nm_first = dnm;
 			for (size_t i = 0; i < f->nprocs; i++) {
 				attributed += process_has(&f->procs[i], PROC_F_CONTAINER) || process_has(&f->procs[i], PROC_F_UNIT);
 				named += process_has(&f->procs[i], PROC_F_POD_NAME);
@@ -134,12 +135,14 @@ static void run(const char *proc, const char *rootfs, const unsigned *pids, unsi
 		} else {
 			later += dt;
 			cg_later += dcg;
+			nm_later += dnm;
 		}
 		now += 1100000000ull; /* past procinfo's 1 s sampling floor: every stat is read again */
 	}
-	printf("%5u processes: first poll %8.0f us (%lu cgroup reads, %zu rows attributed, %zu named); later polls "
-	       "%7.0f us (%.1f us/process, %lu cgroup reads in %d polls)\n",
-	       n, first, cg_first, attributed, named, later / (polls - 1), later / (polls - 1) / n, cg_later, polls - 1);
+	printf("%5u processes: first poll %8.0f us (%lu cgroup reads, %lu name files, %zu rows attributed, %zu named); "
+	       "later polls %7.0f us (%.1f us/process, %lu cgroup reads and %lu name files in %d polls)\n",
+	       n, first, cg_first, nm_first, attributed, named, later / (polls - 1), later / (polls - 1) / n, cg_later,
+	       nm_later, polls - 1);
 	frame_unref(f);
 	procinfo_free(pi);
 }

@@ -642,3 +642,8 @@ bool procinfo_fill(struct procinfo *pi, unsigned pid, struct frame *f, struct gp
 	}
 	return true;
 }
+
+unsigned long procinfo_name_reads(const struct procinfo *pi)
+{
+	return pi->names ? cnames_reads(pi->names) : 0;
+}

@@ -41,6 +41,8 @@ void procinfo_end(struct procinfo *pi);
 unsigned procinfo_cached(const struct procinfo *pi);
 /* How many times /proc/PID/cgroup has been read (tests: once per process). */
 unsigned long procinfo_cgroup_reads(const struct procinfo *pi);
+/* Files opened and directories listed for container names (benchmarks, tests). */
+unsigned long procinfo_name_reads(const struct procinfo *pi);
 
 /* The NSpid line of /proc/PID/status text buf[0..len) ("NSpid:\t48211\t7":
  * outermost first). 1 with *inner = the innermost pid when there is more
