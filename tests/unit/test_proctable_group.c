@@ -141,6 +141,9 @@ static void test_modes(void **state)
 	/* By a count (PID) and by name (USER). */
 	proctable_group_build(&g, f, rows, n, PROCTABLE_GROUP_USER, PROCTABLE_PID, false);
 	assert_string_equal(summary(f, &g, PROCTABLE_GROUP_USER), "alice:2 bob:1 carol:1 root:1");
+	/* "(none)" stays last even when its count is the largest. */
+	proctable_group_build(&g, f, rows, n, PROCTABLE_GROUP_JOB, PROCTABLE_PID, false);
+	assert_string_equal(summary(f, &g, PROCTABLE_GROUP_JOB), "slurm:4242:1 (none):4");
 	proctable_group_build(&g, f, rows, n, PROCTABLE_GROUP_USER, PROCTABLE_USER, true);
 	assert_string_equal(summary(f, &g, PROCTABLE_GROUP_USER), "root:1 carol:1 bob:1 alice:2");
 	proctable_group_build(&g, f, rows, n, PROCTABLE_GROUP_USER, PROCTABLE_GPU, false);
