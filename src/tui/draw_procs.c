@@ -55,11 +55,22 @@ void tui_build_view(struct tui *t)
 		}
 	}
 	t->sel = keep;
+	tui_groups_after_view(t);
+	if (t->sel >= t->nview)
+		t->sel = t->nview ? t->nview - 1 : 0;
+	for (size_t i = 0; i < t->nview; i++) {
+		const struct gpu_process *p = &f->procs[t->view[i]];
+		if (p->pid == t->sel_pid && p->gpu_index == t->sel_dev) {
+			t->sel = i;
+			break;
+		}
+	}
 }
 
 const struct gpu_process *tui_selected(const struct tui *t)
 {
-	if (!t->frame || t->sel >= t->nview)
+	/* The list of groups hides the process rows: none is selected. */
+	if (!t->frame || t->sel >= t->nview || tui_groups_listing(t))
 		return NULL;
 	return &t->frame->procs[t->view[t->sel]];
 }
@@ -72,6 +83,16 @@ void tui_draw_procs(struct tui *t, int y, int h)
 
 	t->table_y = y;
 	t->table_rows = 0;
+	if (h < 3 && t->group_by != PROCTABLE_GROUP_NONE)
+		return;
+	int took = tui_groups_title(t, y);
+	y += took;
+	h -= took;
+	if (tui_groups_listing(t)) {
+		tui_groups_draw(t, y, h);
+		return;
+	}
+	t->table_y = y;
 	if (h < 2)
 		return;
 	/* Visible columns, COMMAND (width 0) taking the rest. On a narrow
@@ -207,6 +228,8 @@ static const char *const HELP[] = {
 	"c                  next chart metric (util, mem, temp, power)",
 	"p                  pause screen updates",
 	"Enter              the selected process's full command line",
+	"g                  group by container, pod, job, user, none; Enter opens",
+	"                   a group, Esc or Backspace goes back to the groups",
 	"C                  choose columns",
 	"d / D              shorter / longer interval",
 	"mouse              click a row to select it, a column title to sort",

@@ -243,6 +243,12 @@ static void on_mouse(struct tui *t)
 				tui_build_view(t);
 			}
 		}
+	} else if (ev.y > t->table_y && ev.y <= t->table_y + t->table_rows && tui_groups_listing(t)) {
+		size_t row = t->gtop + (size_t)(ev.y - t->table_y - 1);
+		if (row < t->groups.ngroups) {
+			t->gsel = row;
+			t->gsel_valid = false;
+		}
 	} else if (ev.y > t->table_y && ev.y <= t->table_y + t->table_rows) {
 		size_t row = t->top + (size_t)(ev.y - t->table_y - 1);
 		if (row < t->nview) {
@@ -328,6 +334,8 @@ static bool on_key(struct tui *t, int ch)
 		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == KEY_ESC)
 			return true;
 	}
+	if (tui_groups_key(t, ch))
+		return true;
 	switch (ch) {
 	case 'q':
 	case KEY_F(10):
@@ -530,6 +538,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 	settings_defaults(&t.set);
 	load_settings(&t);
 	feed_status(feed, &t.st);
+	t.group_by = (unsigned)t.set.group < PROCTABLE_GROUP__COUNT ? t.set.group : PROCTABLE_GROUP_NONE;
 	t.hist = history_new(history_capacity(t.st.interval));
 	t.hist_interval = t.st.interval;
 
@@ -670,6 +679,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 	save_settings(&t);
 	frame_unref(t.frame);
 	free(t.view);
+	proctable_group_fini(&t.groups);
 	history_free(t.hist);
 	canvas_free(&t);
 	if (t.statm_fd >= 0)
