@@ -143,6 +143,7 @@ static bool take_frame(struct tui *t)
 		t->hist_interval = t->st.interval;
 	}
 	history_push(t->hist, f);
+	prochist_push(t->phist, f);
 	add_events(t, f);
 	if (t->frozen) {
 		frame_unref(f);
@@ -540,6 +541,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 	feed_status(feed, &t.st);
 	t.group_by = (unsigned)t.set.group < PROCTABLE_GROUP__COUNT ? t.set.group : PROCTABLE_GROUP_NONE;
 	t.hist = history_new(history_capacity(t.st.interval));
+	t.phist = prochist_new(PROCHIST_MAX_CAPACITY);
 	t.hist_interval = t.st.interval;
 
 	scr = newterm(NULL, stdout, stdin);
@@ -547,6 +549,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 		fprintf(stderr, "gpur: cannot start the dashboard: TERM=%s is not a terminal curses knows\n",
 			getenv("TERM") ? getenv("TERM") : "(unset)");
 		history_free(t.hist);
+		prochist_free(t.phist);
 		return 1;
 	}
 	cbreak();
@@ -562,6 +565,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 		delscreen(scr);
 		fprintf(stderr, "gpur: cannot start the dashboard: out of memory\n");
 		history_free(t.hist);
+		prochist_free(t.phist);
 		return 1;
 	}
 	keypad(t.keys, TRUE);
@@ -681,6 +685,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 	free(t.view);
 	proctable_group_fini(&t.groups);
 	history_free(t.hist);
+	prochist_free(t.phist);
 	canvas_free(&t);
 	if (t.statm_fd >= 0)
 		close(t.statm_fd);

@@ -16,6 +16,7 @@
 #include "output/sink.h"
 #include "util/buf.h"
 #include "view/history.h"
+#include "view/prochist.h"
 #include "view/proctable.h"
 #include "view/proctable_group.h"
 #include "view/settings.h"
@@ -87,7 +88,8 @@ struct tui {
 	bool only_mine;
 	char me[64];
 	bool hide_idle;
-	bool help, show_cmd, pick_columns;
+	bool help, pick_columns;
+	bool show_cmd;       /* Enter: the selected process's details */
 	int col_cursor;
 	struct tui_sigdlg sig;
 	size_t sel, top;     /* selected row and first visible row of the view */
@@ -104,6 +106,7 @@ struct tui {
 	char gsel_key[PROCTABLE_GROUP_KEY_MAX]; /* the selected group, kept across frames */
 	bool gsel_valid;
 	struct history *hist;
+	struct prochist *phist; /* per process, for the details screen */
 	double hist_interval; /* the interval the history was sized for */
 	struct tui_event events[TUI_EVENTS];
 	size_t nevents;
@@ -199,6 +202,10 @@ void dialog_signal_open(struct tui *t);
  * status line and as a `signal` event through the feed), Esc cancels. */
 void dialog_signal_key(struct tui *t, int ch);
 void dialog_signal_draw(struct tui *t);
+
+/* view_details.c */
+/* The details screen of the selected process, when show_cmd. */
+void tui_details_draw(struct tui *t);
 
 /* view_groups.c */
 /* Whether the table shows the list of groups (grouped, none opened). */
