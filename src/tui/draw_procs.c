@@ -1,6 +1,6 @@
 /* draw_procs: the process table (sorted, filtered, scrolled, with the
  * selected row kept by identity across frames) and the overlays: help, the
- * selected process's full command line, the column picker. */
+ * column picker (the details screen is view_details.c's). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -55,11 +55,22 @@ void tui_build_view(struct tui *t)
 		}
 	}
 	t->sel = keep;
+	tui_groups_after_view(t);
+	if (t->sel >= t->nview)
+		t->sel = t->nview ? t->nview - 1 : 0;
+	for (size_t i = 0; i < t->nview; i++) {
+		const struct gpu_process *p = &f->procs[t->view[i]];
+		if (p->pid == t->sel_pid && p->gpu_index == t->sel_dev) {
+			t->sel = i;
+			break;
+		}
+	}
 }
 
 const struct gpu_process *tui_selected(const struct tui *t)
 {
-	if (!t->frame || t->sel >= t->nview)
+	/* The list of groups hides the process rows: none is selected. */
+	if (!t->frame || t->sel >= t->nview || tui_groups_listing(t))
 		return NULL;
 	return &t->frame->procs[t->view[t->sel]];
 }
@@ -72,6 +83,16 @@ void tui_draw_procs(struct tui *t, int y, int h)
 
 	t->table_y = y;
 	t->table_rows = 0;
+	if (h < 3 && t->group_by != PROCTABLE_GROUP_NONE)
+		return;
+	int took = tui_groups_title(t, y);
+	y += took;
+	h -= took;
+	if (tui_groups_listing(t)) {
+		tui_groups_draw(t, y, h);
+		return;
+	}
+	t->table_y = y;
 	if (h < 2)
 		return;
 	/* Visible columns, COMMAND (width 0) taking the rest. On a narrow
@@ -206,7 +227,9 @@ static const char *const HELP[] = {
 	"u                  only my processes;  i  hide idle GPUs;  [ ]  scroll GPUs",
 	"c                  next chart metric (util, mem, temp, power)",
 	"p                  pause screen updates",
-	"Enter              the selected process's full command line",
+	"Enter              the selected process's details and history; Esc closes",
+	"g                  group by container, pod, job, user, none; Enter opens",
+	"                   a group, Esc or Backspace goes back to the groups",
 	"C                  choose columns",
 	"d / D              shorter / longer interval",
 	"mouse              click a row to select it, a column title to sort",
@@ -227,36 +250,7 @@ void tui_draw_overlays(struct tui *t)
 			for (int i = 0; i < n; i++)
 				tui_text(t, y + 1 + i, x + 2, HELP[i], w - 4);
 	}
-	if (t->show_cmd) {
-		const struct gpu_process *p = tui_selected(t);
-		int w = t->cols - 4, h = 8;
-		int y = (t->rows - h) / 2;
-		char title[64];
-		snprintf(title, sizeof(title), " pid %" PRIu64 " ", p ? p->pid : 0);
-		if (tui_box(t, y, 2, h, w, title)) {
-			const char *cmd = p ? (process_has(p, PROC_F_CMDLINE) ? p->cmdline
-									     : process_has(p, PROC_F_NAME) ? p->name : "--")
-					    : "(no process selected)";
-			/* Wrapped over the box's lines; tui_text makes each piece safe. */
-			size_t len = strlen(cmd), off = 0;
-			for (int r = 0; r < h - 2 && off < len; r++) {
-				char piece[1024];
-				size_t take = len - off < sizeof(piece) - 1 ? len - off : sizeof(piece) - 1;
-				memcpy(piece, cmd + off, take);
-				piece[take] = '\0';
-				int cols = tui_text(t, y + 1 + r, 4, piece, w - 4);
-				/* Advance by the bytes that made those columns. */
-				size_t used = 0;
-				for (int c = 0; c < cols && used < take;) {
-					used++;
-					while (used < take && ((unsigned char)piece[used] & 0xC0) == 0x80)
-						used++;
-					c++;
-				}
-				off += used ? used : take;
-			}
-		}
-	}
+	tui_details_draw(t);
 	if (t->pick_columns) {
 		int h = PROCTABLE__COUNT + 3, w = 40;
 		int y = (t->rows - h) / 2, x = (t->cols - w) / 2;

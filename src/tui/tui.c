@@ -143,6 +143,7 @@ static bool take_frame(struct tui *t)
 		t->hist_interval = t->st.interval;
 	}
 	history_push(t->hist, f);
+	prochist_push(t->phist, f);
 	add_events(t, f);
 	if (t->frozen) {
 		frame_unref(f);
@@ -243,6 +244,12 @@ static void on_mouse(struct tui *t)
 				tui_build_view(t);
 			}
 		}
+	} else if (ev.y > t->table_y && ev.y <= t->table_y + t->table_rows && tui_groups_listing(t)) {
+		size_t row = t->gtop + (size_t)(ev.y - t->table_y - 1);
+		if (row < t->groups.ngroups) {
+			t->gsel = row;
+			t->gsel_valid = false;
+		}
 	} else if (ev.y > t->table_y && ev.y <= t->table_y + t->table_rows) {
 		size_t row = t->top + (size_t)(ev.y - t->table_y - 1);
 		if (row < t->nview) {
@@ -328,6 +335,8 @@ static bool on_key(struct tui *t, int ch)
 		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == KEY_ESC)
 			return true;
 	}
+	if (tui_groups_key(t, ch))
+		return true;
 	switch (ch) {
 	case 'q':
 	case KEY_F(10):
@@ -530,7 +539,9 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 	settings_defaults(&t.set);
 	load_settings(&t);
 	feed_status(feed, &t.st);
+	t.group_by = (unsigned)t.set.group < PROCTABLE_GROUP__COUNT ? t.set.group : PROCTABLE_GROUP_NONE;
 	t.hist = history_new(history_capacity(t.st.interval));
+	t.phist = prochist_new(PROCHIST_MAX_CAPACITY);
 	t.hist_interval = t.st.interval;
 
 	scr = newterm(NULL, stdout, stdin);
@@ -538,6 +549,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 		fprintf(stderr, "gpur: cannot start the dashboard: TERM=%s is not a terminal curses knows\n",
 			getenv("TERM") ? getenv("TERM") : "(unset)");
 		history_free(t.hist);
+		prochist_free(t.phist);
 		return 1;
 	}
 	cbreak();
@@ -553,6 +565,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 		delscreen(scr);
 		fprintf(stderr, "gpur: cannot start the dashboard: out of memory\n");
 		history_free(t.hist);
+		prochist_free(t.phist);
 		return 1;
 	}
 	keypad(t.keys, TRUE);
@@ -670,7 +683,9 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 	save_settings(&t);
 	frame_unref(t.frame);
 	free(t.view);
+	proctable_group_fini(&t.groups);
 	history_free(t.hist);
+	prochist_free(t.phist);
 	canvas_free(&t);
 	if (t.statm_fd >= 0)
 		close(t.statm_fd);

@@ -1,6 +1,7 @@
 /* tui_priv: the dashboard's state, shared by its files (tui.c: loop and keys;
  * draw.c: header, GPUs, charts; draw_procs.c: process table, overlays;
- * dialog_signal.c: the signal dialog). */
+ * dialog_signal.c: the signal dialog; view_groups.c: the grouped table;
+ * view_details.c: one process's details). */
 #ifndef GPUR_TUI_PRIV_H
 #define GPUR_TUI_PRIV_H
 
@@ -15,7 +16,9 @@
 #include "output/sink.h"
 #include "util/buf.h"
 #include "view/history.h"
+#include "view/prochist.h"
 #include "view/proctable.h"
+#include "view/proctable_group.h"
 #include "view/settings.h"
 
 #define TUI_EVENTS 32
@@ -85,7 +88,8 @@ struct tui {
 	bool only_mine;
 	char me[64];
 	bool hide_idle;
-	bool help, show_cmd, pick_columns;
+	bool help, pick_columns;
+	bool show_cmd;       /* Enter: the selected process's details */
 	int col_cursor;
 	struct tui_sigdlg sig;
 	size_t sel, top;     /* selected row and first visible row of the view */
@@ -93,7 +97,16 @@ struct tui {
 	uint64_t sel_pid, sel_dev; /* the selected row's identity, kept across frames */
 	size_t *view, nview, view_cap;
 	bool hidden_gpu[FRAME_MAX_GPUS];
+	/* g: the table grouped (view_groups.c); the mode is set.group's. */
+	enum proctable_group_by group_by;
+	struct proctable_grouping groups;
+	bool group_open; /* one group's processes shown: group_key's */
+	char group_key[PROCTABLE_GROUP_KEY_MAX], group_label[PROCTABLE_GROUP_KEY_MAX];
+	size_t gsel, gtop; /* selected group and first visible one */
+	char gsel_key[PROCTABLE_GROUP_KEY_MAX]; /* the selected group, kept across frames */
+	bool gsel_valid;
 	struct history *hist;
+	struct prochist *phist; /* per process, for the details screen */
 	double hist_interval; /* the interval the history was sized for */
 	struct tui_event events[TUI_EVENTS];
 	size_t nevents;
@@ -189,5 +202,22 @@ void dialog_signal_open(struct tui *t);
  * status line and as a `signal` event through the feed), Esc cancels. */
 void dialog_signal_key(struct tui *t, int ch);
 void dialog_signal_draw(struct tui *t);
+
+/* view_details.c */
+/* The details screen of the selected process, when show_cmd. */
+void tui_details_draw(struct tui *t);
+
+/* view_groups.c */
+/* Whether the table shows the list of groups (grouped, none opened). */
+bool tui_groups_listing(const struct tui *t);
+/* After the view is built: narrows it to the opened group, or groups it. */
+void tui_groups_after_view(struct tui *t);
+/* g cycles the grouping; in the list: select, Enter opens; in an opened
+ * group: Esc or Backspace goes back. Returns whether ch was taken. */
+bool tui_groups_key(struct tui *t, int ch);
+/* The table's title line when grouped at row y: the rows it took (0 or 1). */
+int tui_groups_title(struct tui *t, int y);
+/* The list of groups from row y to y + h - 1. */
+void tui_groups_draw(struct tui *t, int y, int h);
 
 #endif

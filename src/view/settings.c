@@ -25,6 +25,7 @@ void settings_defaults(struct settings *s)
 	s->reverse = false;
 	s->columns = ALL_COLUMNS;
 	s->chart = HISTORY_UTIL;
+	s->group = PROCTABLE_GROUP_NONE;
 }
 
 const char *settings_path(char *buf, size_t n)
@@ -207,6 +208,17 @@ static void parse_line(struct load_state *st, struct settings *s, unsigned line,
 			load_error(st, line, "chart: expected util, mem, temp or power, not \"%s\"", quote(val, vlen, q));
 		else
 			s->chart = (enum history_metric)m;
+	} else if (word_is(key, klen, "group")) {
+		int m;
+		for (m = 0; m < PROCTABLE_GROUP__COUNT; m++) {
+			if (word_is(val, vlen, proctable_group_name((enum proctable_group_by)m)))
+				break;
+		}
+		if (m == PROCTABLE_GROUP__COUNT)
+			load_error(st, line, "group: expected none, container, pod, job or user, not \"%s\"",
+				   quote(val, vlen, q));
+		else
+			s->group = (enum proctable_group_by)m;
 	} else {
 		load_error(st, line, "unknown key \"%s\"", quote(key, klen, q));
 	}
@@ -326,7 +338,7 @@ static void format_settings(const struct settings *s, struct buf *b)
 {
 	const char *sep = "";
 
-	buf_puts(b, "# gpur dashboard settings (written by gpur; keys: sort, reverse, columns, chart)\n");
+	buf_puts(b, "# gpur dashboard settings (written by gpur; keys: sort, reverse, columns, chart, group)\n");
 	buf_printf(b, "sort = %s\n", PROCTABLE_COLS[s->sort].name);
 	buf_printf(b, "reverse = %s\n", s->reverse ? "true" : "false");
 	buf_puts(b, "columns = ");
@@ -337,6 +349,7 @@ static void format_settings(const struct settings *s, struct buf *b)
 		}
 	}
 	buf_printf(b, "\nchart = %s\n", history_metric_name(s->chart));
+	buf_printf(b, "group = %s\n", proctable_group_name(s->group));
 }
 
 int settings_save(const struct settings *s, char *err, size_t errlen)
@@ -348,8 +361,9 @@ int settings_save(const struct settings *s, char *err, size_t errlen)
 
 	if (errlen)
 		err[0] = '\0';
-	if ((unsigned)s->sort >= PROCTABLE__COUNT || (unsigned)s->chart >= HISTORY__COUNT) {
-		set_err(err, errlen, "settings: sort column or chart out of range");
+	if ((unsigned)s->sort >= PROCTABLE__COUNT || (unsigned)s->chart >= HISTORY__COUNT ||
+	    (unsigned)s->group >= PROCTABLE_GROUP__COUNT) {
+		set_err(err, errlen, "settings: sort column, chart or grouping out of range");
 		return -EINVAL;
 	}
 	if (!settings_path(path, sizeof(path))) {

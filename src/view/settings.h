@@ -1,5 +1,5 @@
 /* settings: the dashboard's persisted choices (sort column and direction,
- * visible columns, chart metric) in $XDG_CONFIG_HOME/gpur/config, else
+ * visible columns, chart metric, grouping) in $XDG_CONFIG_HOME/gpur/config, else
  * $HOME/.config/gpur/config: one `key = value` per line, `#` comments. */
 #ifndef GPUR_SETTINGS_H
 #define GPUR_SETTINGS_H
@@ -10,6 +10,7 @@
 
 #include "view/history.h"
 #include "view/proctable.h"
+#include "view/proctable_group.h"
 
 /* Limits on what settings_load reads. */
 #define SETTINGS_MAX_LINE 1024
@@ -20,10 +21,11 @@ struct settings {
 	bool reverse;     /* false: the column's natural order (numbers descending, text ascending) */
 	uint32_t columns; /* bit (1 << enum proctable_col) set = visible */
 	enum history_metric chart;
+	enum proctable_group_by group; /* g: how the process table is grouped */
 };
 
 /* Sort by GPU memory in its natural (descending) order, every column
- * visible, chart utilisation. */
+ * visible, chart utilisation, not grouped. */
 void settings_defaults(struct settings *s);
 
 /* Sets s to the defaults, then applies the config file. A missing file is

@@ -1,0 +1,216 @@
+/* view_details: the selected process's details (Enter): who it is, where it
+ * runs (container, pod, unit, its pid inside), when it started, what it uses,
+ * and its own history chart from prochist. Only what the frame carries: the
+ * cgroup path, for one, is not recorded, so it is not shown. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "tui/tui_priv.h"
+
+#define LABEL_W 12
+
+static const char *known_str(const struct gpu_process *p, enum process_field b, const char *s)
+{
+	return process_has(p, b) && s && *s ? s : NULL;
+}
+
+/* One "label  value" line; value made safe by tui_text, "--" when NULL. */
+static void line(struct tui *t, int y, int x, int w, const char *label, const char *value)
+{
+	tui_attr(t, TC_HEAD, true);
+	tui_text(t, y, x, label, LABEL_W);
+	tui_attr(t, TC_HEAD, false);
+	if (!value)
+		tui_attr(t, TC_DIM, true);
+	tui_text(t, y, x + LABEL_W, value ? value : "--", w - LABEL_W);
+	if (!value)
+		tui_attr(t, TC_DIM, false);
+}
+
+/* s wrapped over at most max lines of w columns from (y, x); the lines used. */
+static int wrap(struct tui *t, int y, int x, int w, int max, const char *s)
+{
+	size_t len = strlen(s), off = 0;
+	int r = 0;
+
+	for (; r < max && off < len; r++) {
+		char piece[1024];
+		size_t take = len - off < sizeof(piece) - 1 ? len - off : sizeof(piece) - 1;
+		memcpy(piece, s + off, take);
+		piece[take] = '\0';
+		int cols = tui_text(t, y + r, x, piece, w);
+		/* Advance by the bytes that made those columns (a wide character
+		 * is two columns, a replaced byte one). */
+		size_t used = 0;
+		for (int c = 0; c < cols && used < take;) {
+			char one[8];
+			size_t at = used++;
+			while (used < take && used - at < sizeof(one) - 1 && ((unsigned char)piece[used] & 0xC0) == 0x80)
+				used++;
+			memcpy(one, piece + at, used - at);
+			one[used - at] = '\0';
+			int cw = tui_text_width(t, one);
+			if (c + cw > cols) {
+				used = at; /* did not fit on this line */
+				break;
+			}
+			c += cw;
+		}
+		off += used ? used : take;
+	}
+	return r ? r : 1;
+}
+
+static void fmt_metric(char *buf, size_t n, enum prochist_metric m, double v)
+{
+	if (isnan(v))
+		snprintf(buf, n, "--");
+	else if (m == PROCHIST_GPU_MEM)
+		tui_size(buf, n, true, v < 0 ? 0 : (uint64_t)(v + 0.5));
+	else
+		snprintf(buf, n, "%.0f%%", v);
+}
+
+/* The process's own history: one sparkline per metric, scaled to its peak
+ * (utilisation and CPU at least to 100 %), unknown samples dotted. */
+static void draw_chart(struct tui *t, const struct gpu_process *p, int y, int x, int w)
+{
+	static const uint32_t blocks[] = {0x2581, 0x2582, 0x2583, 0x2584, 0x2585, 0x2586, 0x2587, 0x2588};
+	static const char ascii[] = "_.:-=+*#";
+	static const char *const names[PROCHIST__COUNT] = {"GPU-MEM", "GPU%", "CPU%"};
+	double v[PROCHIST_MAX_CAPACITY];
+	char buf[96];
+	int cw = w - LABEL_W - 10; /* label left, latest value right */
+	size_t n = 0;
+
+	if (cw < 8)
+		return;
+	if (cw > PROCHIST_MAX_CAPACITY)
+		cw = PROCHIST_MAX_CAPACITY;
+	for (int m = 0; m < PROCHIST__COUNT; m++) {
+		size_t k = prochist_get(t->phist, p->pid, process_has(p, PROC_F_START), p->start_ms,
+					(enum prochist_metric)m, v, (size_t)cw);
+		n = k > n ? k : n;
+		double peak = m == PROCHIST_GPU_MEM ? 0 : 100;
+		for (size_t i = 0; i < k; i++)
+			if (!isnan(v[i]) && v[i] > peak)
+				peak = v[i];
+		char pk[32];
+		fmt_metric(pk, sizeof(pk), (enum prochist_metric)m, peak > 0 ? peak : NAN);
+		snprintf(buf, sizeof(buf), "%s", names[m]);
+		tui_attr(t, TC_HEAD, true);
+		tui_text(t, y + 1 + m, x, buf, LABEL_W);
+		tui_attr(t, TC_HEAD, false);
+		int cx = x + LABEL_W + cw - (int)k;
+		for (size_t i = 0; i < k; i++) {
+			if (isnan(v[i])) {
+				tui_attr(t, TC_DIM, true);
+				canvas_put(t, y + 1 + m, cx + (int)i, t->utf8 ? 0x00b7 : '.', 1);
+				tui_attr(t, TC_DIM, false);
+				continue;
+			}
+			double f = peak > 0 ? v[i] / peak : 0;
+			int b = (int)ceil(f * 8) - 1; /* any use shows; 0 the lowest block */
+			b = b < 0 ? 0 : b > 7 ? 7 : b;
+			canvas_put(t, y + 1 + m, cx + (int)i, t->utf8 ? blocks[b] : (uint32_t)(unsigned char)ascii[b], 1);
+		}
+		fmt_metric(buf, sizeof(buf), (enum prochist_metric)m, k ? v[k - 1] : NAN);
+		tui_text_right(t, y + 1 + m, x + LABEL_W + cw + 1, buf, 9);
+	}
+	double span = (double)n * (t->st.interval > 0 ? t->st.interval : 1);
+	snprintf(buf, sizeof(buf), "history of this process: %zu sample%s, %.0f s, newest right", n, n == 1 ? "" : "s",
+		 span);
+	tui_attr(t, TC_HEAD, true);
+	tui_text(t, y, x, buf, w);
+	tui_attr(t, TC_HEAD, false);
+	int ay = y + 1 + PROCHIST__COUNT;
+	canvas_hline(t, ay, x + LABEL_W, t->utf8 ? 0x2500 : '-', cw);
+	snprintf(buf, sizeof(buf), "-%.0fs", span);
+	tui_text(t, ay, x + LABEL_W, buf, 10);
+	tui_text_right(t, ay, x + LABEL_W + cw - 4, "now", 4);
+}
+
+void tui_details_draw(struct tui *t)
+{
+	const struct gpu_process *p = tui_selected(t);
+	const struct frame *f = t->frame;
+	char title[64], buf[PROCESS_CMDLINE_MAX + 64], a[64], b[64], c[64], d[64];
+	int y = 1, x = 1, h = t->rows - 2, w = t->cols - 2;
+
+	if (!t->show_cmd)
+		return;
+	snprintf(title, sizeof(title), " pid %" PRIu64 " ", p ? p->pid : 0);
+	if (!tui_box(t, y, x, h, w, title))
+		return;
+	int ix = x + 2, iw = w - 4, r = y + 1, end = y + h - 1;
+	if (!p) {
+		tui_text(t, r, ix, "(no process selected)", iw);
+		return;
+	}
+	uint64_t now = f && frame_has(f, FRAME_F_TS) ? f->ts_ms : (uint64_t)time(NULL) * 1000u;
+
+	proctable_cell(f, p, PROCTABLE_USER, now, a, sizeof(a));
+	if (process_has(p, PROC_F_CONTAINER_PID))
+		snprintf(b, sizeof(b), "%" PRIu64, p->container_pid);
+	else
+		snprintf(b, sizeof(b), "--");
+	snprintf(buf, sizeof(buf), "%" PRIu64 "   user %s   pid in its namespace (NSpid) %s", p->pid, a, b);
+	line(t, r++, ix, iw, "pid", buf);
+
+	/* The command line takes what the fixed lines and the chart leave. */
+	int fixed = 6 + (PROCHIST__COUNT + 3);
+	int cmd_rows = end - r - fixed;
+	cmd_rows = cmd_rows < 1 ? 1 : cmd_rows > 8 ? 8 : cmd_rows;
+	const char *cmd = known_str(p, PROC_F_CMDLINE, p->cmdline);
+	if (!cmd)
+		cmd = known_str(p, PROC_F_NAME, p->name);
+	line(t, r, ix, iw, "command", cmd ? "" : NULL);
+	if (cmd)
+		r += wrap(t, r, ix + LABEL_W, iw - LABEL_W, cmd_rows, cmd);
+	else
+		r++;
+
+	const char *cid = known_str(p, PROC_F_CONTAINER, p->container), *cname = known_str(p, PROC_F_CONTAINER_NAME, p->container_name);
+	if (cid && cname)
+		snprintf(buf, sizeof(buf), "%s   (%s)", cname, cid);
+	else
+		snprintf(buf, sizeof(buf), "%s", cid ? cid : cname ? cname : "");
+	line(t, r++, ix, iw, "container", buf[0] ? buf : NULL);
+
+	const char *uid = known_str(p, PROC_F_POD, p->pod), *pns = known_str(p, PROC_F_POD_NAMESPACE, p->pod_namespace),
+		   *pname = known_str(p, PROC_F_POD_NAME, p->pod_name);
+	if (pname || uid)
+		snprintf(buf, sizeof(buf), "%s%s%s%suid %s", pns ? pns : "", pns && pname ? "/" : "", pname ? pname : "",
+			 pname ? "   " : "", uid ? uid : "--");
+	line(t, r++, ix, iw, "pod", pname || uid ? buf : NULL);
+	line(t, r++, ix, iw, "unit", known_str(p, PROC_F_UNIT, p->unit));
+
+	if (process_has(p, PROC_F_START)) {
+		time_t s = (time_t)(p->start_ms / 1000);
+		struct tm tm;
+		char when[64] = "--";
+		if (localtime_r(&s, &tm))
+			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z", &tm);
+		proctable_cell(f, p, PROCTABLE_TIME, now, a, sizeof(a));
+		snprintf(buf, sizeof(buf), "%s   (%s ago)", when, a);
+	}
+	line(t, r++, ix, iw, "started", process_has(p, PROC_F_START) ? buf : NULL);
+
+	const char *gname = f && p->gpu_index < f->ngpus && gpu_has(&f->gpus[p->gpu_index], GPU_F_NAME)
+				    ? f->gpus[p->gpu_index].name
+				    : NULL;
+	proctable_cell(f, p, PROCTABLE_GPUMEM, now, a, sizeof(a));
+	proctable_cell(f, p, PROCTABLE_GPU, now, b, sizeof(b));
+	proctable_cell(f, p, PROCTABLE_CPU, now, c, sizeof(c));
+	proctable_cell(f, p, PROCTABLE_HOSTMEM, now, d, sizeof(d));
+	snprintf(buf, sizeof(buf), "%" PRIu64 " %s   memory %s   util %s%s   CPU %s%s   RSS %s", p->gpu_index,
+		 gname ? gname : "", a, b, strcmp(b, "--") ? "%" : "", c, strcmp(c, "--") ? "%" : "", d);
+	line(t, r++, ix, iw, "GPU", buf);
+
+	r++;
+	if (r + PROCHIST__COUNT + 1 < end)
+		draw_chart(t, p, r, ix, iw);
+}

@@ -1,0 +1,286 @@
+/* view_groups: the process table grouped (g): the list of groups, one row
+ * each, its keys, and one opened group (Enter) whose processes the table
+ * shows until Esc or Backspace. The aggregation is proctable_group's. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/tui_priv.h"
+
+#define KEY_ESC 27
+
+bool tui_groups_listing(const struct tui *t)
+{
+	return t->group_by != PROCTABLE_GROUP_NONE && !t->group_open;
+}
+
+void tui_groups_after_view(struct tui *t)
+{
+	if (t->group_by == PROCTABLE_GROUP_NONE || !t->frame) {
+		t->groups.ngroups = 0;
+		return;
+	}
+	if (t->group_open) {
+		t->nview = proctable_group_filter(t->frame, t->view, t->nview, t->group_by, t->group_key);
+		return;
+	}
+	proctable_group_build(&t->groups, t->frame, t->view, t->nview, t->group_by, t->set.sort, t->set.reverse);
+	/* The selection stays on the same group when groups move. */
+	size_t keep = t->gsel < t->groups.ngroups ? t->gsel : (t->groups.ngroups ? t->groups.ngroups - 1 : 0);
+	char key[PROCTABLE_GROUP_KEY_MAX];
+	for (size_t i = 0; t->gsel_valid && i < t->groups.ngroups; i++) {
+		proctable_group_key(&t->frame->procs[t->groups.groups[i].first], t->group_by, key);
+		if (strcmp(key, t->gsel_key) == 0) {
+			keep = i;
+			break;
+		}
+	}
+	t->gsel = keep;
+}
+
+static void remember_group(struct tui *t)
+{
+	if (t->gsel < t->groups.ngroups) {
+		proctable_group_key(&t->frame->procs[t->groups.groups[t->gsel].first], t->group_by, t->gsel_key);
+		t->gsel_valid = true;
+	}
+}
+
+static void move_group(struct tui *t, long delta)
+{
+	size_t n = t->groups.ngroups;
+	if (!n)
+		return;
+	long s = (long)t->gsel + delta;
+	t->gsel = s < 0 ? 0 : s >= (long)n ? n - 1 : (size_t)s;
+	remember_group(t);
+}
+
+static void open_group(struct tui *t)
+{
+	if (t->gsel >= t->groups.ngroups)
+		return;
+	const struct gpu_process *p = &t->frame->procs[t->groups.groups[t->gsel].first];
+	proctable_group_key(p, t->group_by, t->group_key);
+	proctable_group_label(p, t->group_by, t->group_label, sizeof(t->group_label));
+	t->group_open = true;
+	t->sel = t->top = 0;
+	tui_build_view(t);
+}
+
+bool tui_groups_key(struct tui *t, int ch)
+{
+	if (ch == 'g') {
+		t->group_by = (enum proctable_group_by)((t->group_by + 1) % PROCTABLE_GROUP__COUNT);
+		t->group_open = false;
+		t->gsel = t->gtop = 0;
+		t->gsel_valid = false;
+		t->set.group = t->group_by;
+		t->set_dirty = true;
+		tui_build_view(t);
+		char msg[64];
+		snprintf(msg, sizeof(msg), t->group_by ? "grouped by %s" : "not grouped",
+			 proctable_group_name(t->group_by));
+		tui_set_status(t, msg);
+		return true;
+	}
+	if (t->group_open) {
+		if (ch == KEY_ESC || ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+			t->group_open = false;
+			tui_build_view(t);
+			return true;
+		}
+		return false;
+	}
+	if (!tui_groups_listing(t))
+		return false;
+	long page = t->table_rows > 1 ? t->table_rows - 1 : 1;
+	switch (ch) {
+	case KEY_UP:
+	case 'k':
+		move_group(t, -1);
+		return true;
+	case KEY_DOWN:
+	case 'j':
+		move_group(t, 1);
+		return true;
+	case KEY_PPAGE:
+		move_group(t, -page);
+		return true;
+	case KEY_NPAGE:
+		move_group(t, page);
+		return true;
+	case KEY_HOME:
+	case KEY_END:
+		if (t->st.replay)
+			return false; /* a replay's first / last record */
+		move_group(t, ch == KEY_HOME ? -(long)t->groups.ngroups : (long)t->groups.ngroups);
+		return true;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		open_group(t);
+		return true;
+	case 'K':
+	case KEY_F(9):
+		tui_set_status(t, "a group is not a process: Enter opens it, then select one");
+		return true;
+	default:
+		return false;
+	}
+}
+
+int tui_groups_title(struct tui *t, int y)
+{
+	char buf[PROCTABLE_GROUP_KEY_MAX + 128];
+
+	if (t->group_by == PROCTABLE_GROUP_NONE)
+		return 0;
+	if (t->group_open)
+		snprintf(buf, sizeof(buf), "%s %s: %zu process%s   (Esc: back to the groups)",
+			 proctable_group_name(t->group_by), t->group_label, t->nview, t->nview == 1 ? "" : "es");
+	else
+		snprintf(buf, sizeof(buf), "grouped by %s: %zu group%s   (Enter opens, g: next grouping)",
+			 proctable_group_name(t->group_by), t->groups.ngroups, t->groups.ngroups == 1 ? "" : "s");
+	canvas_hline(t, y, 0, ' ', t->cols);
+	tui_attr(t, TC_HEAD, true);
+	tui_text(t, y, 0, buf, t->cols); /* the label is made safe here */
+	tui_attr(t, TC_HEAD, false);
+	return 1;
+}
+
+/* The group table's columns: numbers first, the owner taking the rest. */
+enum { GC_MEM, GC_UTIL, GC_PROCS, GC_GPUS, GC_NAME, GC__COUNT };
+static const struct {
+	const char *title;
+	int width;
+	bool right;
+} GCOLS[GC__COUNT] = {
+	[GC_MEM] = {"GPU-MEM", 8, true}, [GC_UTIL] = {"GPU%", 5, true}, [GC_PROCS] = {"PROCS", 6, true},
+	[GC_GPUS] = {"GPUS", 10, false}, [GC_NAME] = {NULL, 0, false},
+};
+
+/* The group column the table's sort column sorts by (proctable_group_build). */
+static int sorted_column(enum proctable_col c)
+{
+	switch (c) {
+	case PROCTABLE_GPUMEM: return GC_MEM;
+	case PROCTABLE_GPU: return GC_UTIL;
+	case PROCTABLE_DEV: return GC_GPUS;
+	case PROCTABLE_USER:
+	case PROCTABLE_CONTAINER:
+	case PROCTABLE_COMMAND: return GC_NAME;
+	default: return GC_PROCS;
+	}
+}
+
+static void group_cell(const struct tui *t, const struct proctable_group *grp, int c, char *buf, size_t n)
+{
+	switch (c) {
+	case GC_MEM:
+		tui_size(buf, n, grp->mem_known, field_num_u64(grp->mem_bytes));
+		break;
+	case GC_UTIL:
+		if (grp->util_known)
+			snprintf(buf, n, "%.0f", field_num_whole(grp->util_pct));
+		else
+			snprintf(buf, n, "--");
+		break;
+	case GC_PROCS:
+		snprintf(buf, n, "%zu", grp->nprocs);
+		break;
+	case GC_GPUS:
+		proctable_group_gpus(grp, buf, n);
+		break;
+	default: {
+		const struct gpu_process *p = &t->frame->procs[grp->first];
+		proctable_group_label(p, t->group_by, buf, n);
+		/* A name: its id beside it, so two alike stay apart. */
+		if (t->group_by == PROCTABLE_GROUP_CONTAINER && process_has(p, PROC_F_CONTAINER) && p->container &&
+		    strcmp(buf, p->container) != 0) {
+			size_t at = strlen(buf);
+			snprintf(buf + at, n - at, "  %s", p->container);
+		}
+		if (!grp->mem_known) {
+			size_t at = strlen(buf);
+			snprintf(buf + at, n - at, "  (GPU memory of %zu unknown)", grp->nmem_unknown);
+		}
+	}
+	}
+}
+
+void tui_groups_draw(struct tui *t, int y, int h)
+{
+	char cell[PROCTABLE_GROUP_KEY_MAX * 2 + 64], title[64];
+	int x[GC__COUNT + 1], at = 0;
+	const struct proctable_grouping *g = &t->groups;
+
+	t->table_y = y;
+	t->table_rows = 0;
+	t->ncols_shown = 0; /* no sorting by a click on a group title */
+	if (h < 2)
+		return;
+	for (int c = 0; c < GC__COUNT; c++) {
+		x[c] = at;
+		at += GCOLS[c].width + 1;
+	}
+	x[GC__COUNT] = t->cols;
+	int sorted = sorted_column(t->set.sort);
+	tui_attr(t, TC_SEL, true);
+	canvas_hline(t, y, 0, ' ', t->cols);
+	for (int c = 0; c < GC__COUNT; c++) {
+		const char *arrow = c != sorted ? "" : t->set.reverse ? (t->utf8 ? "\u25b2" : "^") : (t->utf8 ? "\u25bc" : "v");
+		const char *name = GCOLS[c].title;
+		char upper[16];
+		if (!name) {
+			snprintf(upper, sizeof(upper), "%s", proctable_group_name(t->group_by));
+			for (char *s = upper; *s; s++)
+				*s = (char)(*s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s);
+			name = upper;
+		}
+		snprintf(title, sizeof(title), "%s%s", name, arrow);
+		int w = (c + 1 < GC__COUNT ? x[c + 1] : t->cols + 1) - x[c] - 1;
+		if (GCOLS[c].right)
+			tui_text_right(t, y, x[c], title, w);
+		else
+			tui_text(t, y, x[c], title, w);
+	}
+	tui_attr(t, TC_SEL, false);
+
+	int rows = h - 1;
+	t->table_rows = rows;
+	if (t->gsel < t->gtop)
+		t->gtop = t->gsel;
+	if (t->gsel >= t->gtop + (size_t)rows)
+		t->gtop = t->gsel - (size_t)rows + 1;
+	if (t->gtop > g->ngroups)
+		t->gtop = 0;
+	for (int r = 0; r < rows && t->gtop + (size_t)r < g->ngroups; r++) {
+		size_t gi = t->gtop + (size_t)r;
+		bool sel = gi == t->gsel;
+		if (sel) {
+			tui_attr(t, TC_SEL, true);
+			canvas_hline(t, y + 1 + r, 0, ' ', t->cols);
+		}
+		for (int c = 0; c < GC__COUNT; c++) {
+			int w = (c + 1 < GC__COUNT ? x[c + 1] : t->cols + 1) - x[c] - 1;
+			group_cell(t, &g->groups[gi], c, cell, sizeof(cell));
+			bool dim = !sel && strcmp(cell, "--") == 0;
+			if (dim)
+				tui_attr(t, TC_DIM, true);
+			if (GCOLS[c].right)
+				tui_text_right(t, y + 1 + r, x[c], cell, w);
+			else
+				tui_text(t, y + 1 + r, x[c], cell, w);
+			if (dim)
+				tui_attr(t, TC_DIM, false);
+		}
+		if (sel)
+			tui_attr(t, TC_SEL, false);
+	}
+	if (!g->ngroups && t->frame) {
+		tui_attr(t, TC_DIM, true);
+		tui_text(t, y + 1, 0, t->frame->nprocs ? "(no process matches: / filter, u mine, i idle)" : "(no GPU processes)",
+			 t->cols);
+		tui_attr(t, TC_DIM, false);
+	}
+}
