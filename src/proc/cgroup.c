@@ -130,25 +130,14 @@ static void copy_str(char *dst, size_t size, const char *s, size_t n)
 	dst[n] = '\0';
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 size_t cgroup_unescape(const char *s, size_t len, char *out, size_t outsize)
 {
 	size_t o = 0, i = 0;
 
 	while (i < len && o + 1 < outsize) {
 		unsigned char c = (unsigned char)s[i];
-		if (c == '\\' && i + 3 < len && s[i + 1] == 'x' && hexval(s[i + 2]) >= 0 && hexval(s[i + 3]) >= 0) {
-			int v = hexval(s[i + 2]) * 16 + hexval(s[i + 3]);
+		if (c == '\\' && i + 3 < len && s[i + 1] == 'x' && kvparse_hexval(s[i + 2]) >= 0 && kvparse_hexval(s[i + 3]) >= 0) {
+			int v = kvparse_hexval(s[i + 2]) * 16 + kvparse_hexval(s[i + 3]);
 			if (v >= 0x20 && v < 0x7f && v != '/') {
 				out[o++] = (char)v;
 			} else {

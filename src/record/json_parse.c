@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/kvparse.h"
 #include "util/utf8.h"
 
 static bool fail(struct jsonp_parser *jp)
@@ -104,24 +105,13 @@ bool jsonp_array_next(struct jsonp_parser *jp)
 	return next_element(jp, ']');
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static bool hex4(struct jsonp_parser *jp, uint32_t *v)
 {
 	if (jp->end - jp->p < 4)
 		return false;
 	*v = 0;
 	for (int i = 0; i < 4; i++) {
-		int h = hexval(jp->p[i]);
+		int h = kvparse_hexval(jp->p[i]);
 		if (h < 0)
 			return false;
 		*v = *v << 4 | (uint32_t)h;

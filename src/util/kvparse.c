@@ -273,3 +273,14 @@ size_t kvparse_trim_end(const char *s, size_t len)
 		len--;
 	return len;
 }
+
+int kvparse_hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}

@@ -66,6 +66,8 @@ bool kvparse_line(struct kvparse_iter *it, const char **line, size_t *len);
 bool kvparse_next(struct kvparse_iter *it, char sep, struct kvparse_kv *kv);
 /* True when the key is exactly key (not one it is a prefix of). */
 bool kvparse_key_is(const struct kvparse_kv *kv, const char *key);
+/* The value of one hex digit (either case), or -1. */
+int kvparse_hexval(char c);
 /* True when the key starts with prefix and has more after it; *rest (may be
  * NULL) gets the offset of that rest ("drm-engine-" in "drm-engine-gfx"). */
 bool kvparse_key_prefix(const struct kvparse_kv *kv, const char *prefix, size_t *rest);
