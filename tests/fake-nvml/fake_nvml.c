@@ -506,6 +506,10 @@ static nvmlReturn_t do_util(nvmlDevice_t h, nvmlUtilization_t *u)
 	nvmlReturn_t r;
 	if (!u)
 		return NVML_ERROR_INVALID_ARGUMENT;
+	/* GPU 0's utilisation is read once a poll, and only by polls (not by
+	 * re-detection, which counts GPUs again): the machine's clock. */
+	if (h && dev_of(h)->gpu == 0 && dev_of(h)->mig < 0)
+		world_tick();
 	if (h && dev_of(h)->mig < 0 && json_object_get(dev_of(h)->j, "mig") && !dev_state(h))
 		return NVML_ERROR_NOT_SUPPORTED; /* "not currently supported" in MIG mode */
 	if ((r = get_uint(h, "util", "util", &u->gpu)))

@@ -83,6 +83,8 @@ void calls_begin(const char *fn) HIDDEN;
 void calls_end(void) HIDDEN;
 nvmlReturn_t dev_state(nvmlDevice_t h) HIDDEN;
 struct fdev *dev_of(nvmlDevice_t h) HIDDEN;
+/* The scenario's machine around the GPUs, moved on one poll (fake_nvml_world.c). */
+void world_tick(void) HIDDEN;
 
 #define LOCKED(body)                                                                                        \
 	do {                                                                                                \
