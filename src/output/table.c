@@ -8,6 +8,8 @@
 #include <time.h>
 
 #include "util/utf8.h"
+#include "util/xalloc.h"
+#include "view/proctable_group.h"
 
 #define NAME_MAX_COLS 32
 
@@ -86,91 +88,38 @@ static void put_owner(struct buf *out, const struct gpu_process *p, bool utf8)
 		buf_putc(out, ']');
 }
 
-/* Totals per owner (process_label) when the frame has more than one:
- * processes, GPU memory and the GPUs used. At most 64 owners are listed. */
-#define TABLE_MAX_GROUPS 64
-struct group {
-	const char *label;
-	const struct gpu_process *first;
-	size_t procs;
-	long double mem;
-	bool mem_known;
-	uint64_t gpus[FRAME_MAX_GPUS / 64];
-};
-
-/* Two rows of one owner: the same label and, for pods (whose names repeat
- * across namespaces: train-0 of research and of prod), the same namespace. */
-static bool same_owner(const struct gpu_process *a, const struct gpu_process *b, const char *la, const char *lb)
-{
-	if (strcmp(la, lb) != 0)
-		return false;
-	bool pa = process_has(a, PROC_F_POD_NAME) && la == a->pod_name;
-	bool pb = process_has(b, PROC_F_POD_NAME) && lb == b->pod_name;
-	if (pa != pb)
-		return false;
-	if (!pa)
-		return true;
-	const char *na = process_has(a, PROC_F_POD_NAMESPACE) ? a->pod_namespace : "";
-	const char *nb = process_has(b, PROC_F_POD_NAMESPACE) ? b->pod_namespace : "";
-	return strcmp(na, nb) == 0;
-}
-
+/* Totals per owner when the frame has more than one: the dashboard's
+ * grouping by container (view/proctable_group.h: by identity, so two pods
+ * of one name in two namespaces stay two), biggest GPU memory first. Rows
+ * of no container are not a group here. */
 static void put_groups(struct buf *out, const struct frame *f, bool utf8)
 {
-	struct group *g = calloc(TABLE_MAX_GROUPS, sizeof(*g));
-	size_t n = 0, more = 0;
+	struct proctable_grouping g;
+	size_t *rows = f->nprocs ? xreallocarray(NULL, f->nprocs, sizeof(*rows)) : NULL;
+	size_t owned = 0;
+	char label[PROCTABLE_GROUP_KEY_MAX], key[PROCTABLE_GROUP_KEY_MAX], gpus[96];
 
-	if (!g)
-		return;
-	for (size_t i = 0; i < f->nprocs; i++) {
-		const struct gpu_process *p = &f->procs[i];
-		const char *label = process_label(p);
-		if (!label)
+	for (size_t i = 0; i < f->nprocs; i++)
+		rows[i] = i;
+	proctable_group_init(&g);
+	proctable_group_build(&g, f, rows, f->nprocs, PROCTABLE_GROUP_CONTAINER, PROCTABLE_GPUMEM, false);
+	for (size_t k = 0; k < g.ngroups; k++)
+		owned += proctable_group_key(&f->procs[g.groups[k].first], PROCTABLE_GROUP_CONTAINER, key);
+	for (size_t k = 0; owned > 1 && k < g.ngroups; k++) {
+		const struct proctable_group *grp = &g.groups[k];
+		const struct gpu_process *p = &f->procs[grp->first];
+		if (!proctable_group_key(p, PROCTABLE_GROUP_CONTAINER, key))
 			continue;
-		size_t k = 0;
-		while (k < n && !same_owner(g[k].first, p, g[k].label, label))
-			k++;
-		if (k == n) {
-			if (n == TABLE_MAX_GROUPS) {
-				more++;
-				continue;
-			}
-			g[n++] = (struct group){.label = label, .first = p, .mem_known = true};
-		}
-		g[k].procs++;
-		if (process_has(p, PROC_F_GPU_MEM))
-			g[k].mem += p->gpu_mem_bytes;
-		else
-			g[k].mem_known = false;
-		if (p->gpu_index < FRAME_MAX_GPUS)
-			g[k].gpus[p->gpu_index / 64] |= UINT64_C(1) << (p->gpu_index % 64);
-	}
-	for (size_t k = 0; n > 1 && k < n; k++) {
-		const struct gpu_process *p = g[k].first;
+		proctable_group_label(p, PROCTABLE_GROUP_CONTAINER, label, sizeof(label));
+		proctable_group_gpus(grp, gpus, sizeof(gpus));
 		buf_puts(out, "group ");
-		if (process_has(p, PROC_F_POD_NAME) && g[k].label == p->pod_name) {
-			buf_puts(out, "pod ");
-			if (process_has(p, PROC_F_POD_NAMESPACE)) {
-				put_text(out, p->pod_namespace, utf8, 64, false);
-				buf_putc(out, '/');
-			}
-		}
-		put_text(out, g[k].label, utf8, 64, false);
-		buf_printf(out, ": %zu process%s, ", g[k].procs, g[k].procs == 1 ? "" : "es");
-		put_mib(out, g[k].mem_known, g[k].mem, 0);
-		buf_puts(out, " MiB, GPU");
-		bool first = true;
-		for (size_t i = 0; i < FRAME_MAX_GPUS; i++) {
-			if (!(g[k].gpus[i / 64] >> (i % 64) & 1u))
-				continue;
-			buf_printf(out, "%s%zu", first ? " " : ",", i);
-			first = false;
-		}
-		buf_putc(out, '\n');
+		put_text(out, label, utf8, 64, false);
+		buf_printf(out, ": %zu process%s, ", grp->nprocs, grp->nprocs == 1 ? "" : "es");
+		put_mib(out, grp->mem_known, grp->mem_bytes, 0);
+		buf_printf(out, " MiB, GPU %s\n", gpus);
 	}
-	if (n > 1 && more)
-		buf_printf(out, "group (%zu more not listed)\n", more);
-	free(g);
+	proctable_group_fini(&g);
+	free(rows);
 }
 
 void table_render(struct buf *out, const struct frame *f, const struct table_opts *o)

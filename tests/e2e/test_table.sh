@@ -91,12 +91,13 @@ check "a pod's process shows its container name, id and pod" grep -q '/10 train 
 check "a Docker container's process shows its name and id" grep -q '/12 jupyter (2048 MiB) \[notebook docker:05cff9470056\]$' "$T/out"
 check "a Slurm job's process shows the job" grep -q '/13 srun (4 MiB) \[slurm:4242\]$' "$T/out"
 check "a process of no container shows none" grep -q '/14 Xorg (1 MiB)$' "$T/out"
-check "group totals: the pod, over two GPUs" grep -qx 'group pod ml/ddp-0: 2 processes, 2048 MiB, GPU 0,1' "$T/out"
+check "group totals: the pod's container, over two GPUs" grep -qx 'group trainer: 2 processes, 2048 MiB, GPU 0,1' "$T/out"
 check "group totals: the notebook" grep -qx 'group notebook: 1 process, 2048 MiB, GPU 1' "$T/out"
 check "group totals: the Slurm job" grep -qx 'group slurm:4242: 1 process, 4 MiB, GPU 0' "$T/out"
 printf '%s\n' '{"ts_ms":1764583200000,"gpus":[{"name":"G0","device_id":"GPU-0","state":"ok"}],"processes":[{"pid":10,"gpu_index":0,"gpu_mem_bytes":1048576,"pod":"a","pod_name":"train-0","pod_namespace":"research"},{"pid":11,"gpu_index":0,"gpu_mem_bytes":2097152,"pod":"b","pod_name":"train-0","pod_namespace":"prod"}]}' > "$T/pods.jsonl"
 run --replay "$T/pods.jsonl" --once
-check "two pods of one name in two namespaces are two groups" test "$(grep -c '^group pod ' "$T/out")" -eq 2
+check "two pods of one name in two namespaces are two groups" test "$(grep -c '^group pod .*/train-0: 1 process' "$T/out")" -eq 2
+check "the biggest group first" test "$(grep -m1 '^group ' "$T/out")" = 'group pod prod/train-0: 1 process, 2 MiB, GPU 0'
 check "the prod pod's totals are its own" grep -qx 'group pod prod/train-0: 1 process, 2 MiB, GPU 0' "$T/out"
 run --replay "$REC/canonical.jsonl" --once
 check "one owner or none: no group totals" sh -c "! grep -q '^group ' '$T/out'"
