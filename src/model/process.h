@@ -44,6 +44,9 @@ struct gpu_process {
 	 * so /proc describes it and it may be signalled. Replayed and remote
 	 * rows are never local. */
 	bool local;
+	/* Not recorded: the cgroup the attribution comes from (the details
+	 * screen's), or NULL. */
+	const char *cgroup_path;
 	/* Not recorded: /proc/PID/stat's starttime (clock ticks after boot),
 	 * the process's identity for a signal; 0 when unknown. */
 	uint64_t start_ticks;

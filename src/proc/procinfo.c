@@ -623,6 +623,8 @@ bool procinfo_fill(struct procinfo *pi, unsigned pid, struct frame *f, struct gp
 		p->unit = frame_str(f, e->unit);
 		process_set(p, PROC_F_UNIT);
 	}
+	if (e->cgroup_path)
+		p->cgroup_path = frame_str(f, e->cgroup_path);
 	if (e->have_cpid) {
 		p->container_pid = e->container_pid;
 		process_set(p, PROC_F_CONTAINER_PID);

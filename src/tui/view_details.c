@@ -187,6 +187,7 @@ void tui_details_draw(struct tui *t)
 			 pname ? "   " : "", uid ? uid : "--");
 	line(t, r++, ix, iw, "pod", pname || uid ? buf : NULL);
 	line(t, r++, ix, iw, "unit", known_str(p, PROC_F_UNIT, p->unit));
+	line(t, r++, ix, iw, "cgroup", p->cgroup_path && *p->cgroup_path ? p->cgroup_path : NULL);
 
 	if (process_has(p, PROC_F_START)) {
 		time_t s = (time_t)(p->start_ms / 1000);

@@ -218,6 +218,15 @@ static void test_attribution_once(void **state)
 	assert_string_equal(p->container, "containerd:184c8653db58");
 	assert_string_equal(p->pod, "ccd0a30e-12e9-4cab-a4ff-9124262dfbee");
 	assert_string_equal(p->unit, "cri-containerd-" KID ".scope");
+	assert_non_null(p->cgroup_path); /* for the details screen, not recorded */
+	assert_non_null(strstr(p->cgroup_path, "cri-containerd-" KID ".scope"));
+	/* A copy into another frame (the composite's) owns its own string. */
+	struct frame *g = frame_new();
+	struct gpu_process *q = frame_add_process(g);
+	frame_copy_process(g, q, p);
+	assert_true(q->cgroup_path != p->cgroup_path);
+	assert_string_equal(q->cgroup_path, p->cgroup_path);
+	frame_unref(g);
 	assert_true(process_has(p, PROC_F_CONTAINER_PID));
 	assert_int_equal(p->container_pid, 7);
 	assert_int_equal(procinfo_cgroup_reads(pi), 1);
