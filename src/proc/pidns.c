@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/kvparse.h"
+#include "proc/procinfo.h"
 #include "util/readfile.h"
 
 /* The initial PID namespace's inode (include/linux/proc_ns.h, fixed since
@@ -30,27 +30,18 @@ static int is_init(const char *procfs, const char *rel)
 	return strcmp(link, "pid:[" PIDNS_INIT_INO "]") == 0;
 }
 
-/* Pids in the NSpid line of PROCFS/self/status, or -1. */
-static int nspid_count(const char *procfs)
+/* 1 when PROCFS/self/status's NSpid lists more than one pid for gpur, 0
+ * for one, -1 when it cannot be told. */
+static int nspid_many(const char *procfs)
 {
 	char buf[16384];
+	uint64_t inner;
 	ssize_t r = readfile_at(procfs, "self/status", buf, sizeof(buf));
-	struct kvparse_iter it;
-	struct kvparse_kv kv;
 
 	if (r <= 0)
 		return -1;
-	kvparse_iter_init(&it, buf, kvparse_complete(buf, (size_t)r, sizeof(buf)));
-	while (kvparse_next(&it, ':', &kv)) {
-		if (!kvparse_key_is(&kv, "NSpid"))
-			continue;
-		int fields = 0;
-		for (size_t i = 0; i < kv.vlen; i++)
-			if (kv.val[i] != ' ' && kv.val[i] != '\t' && (i == 0 || kv.val[i - 1] == ' ' || kv.val[i - 1] == '\t'))
-				fields++;
-		return fields;
-	}
-	return -1;
+	int n = procinfo_nspid(buf, (size_t)r, &inner);
+	return n < 0 ? -1 : n;
 }
 
 int pidns_nested(const char *procfs)
@@ -70,6 +61,6 @@ int pidns_nested(const char *procfs)
 	 * pid (NSpid starts at the procfs's namespace); through an ancestor's
 	 * (a host /proc at /host/proc) it has more, and the host's pids are
 	 * there. */
-	int n = nspid_count(procfs);
-	return n < 0 ? -1 : n == 1;
+	int many = nspid_many(procfs);
+	return many < 0 ? -1 : !many;
 }
