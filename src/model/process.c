@@ -2,6 +2,7 @@
 #include "model/process.h"
 
 #include <float.h>
+#include <stdio.h>
 
 const char *const PROCESS_KIND_NAMES[PROCESS_KIND__COUNT] = {"compute", "graphics", "both"};
 
@@ -54,4 +55,15 @@ const char *process_label(const struct gpu_process *p)
 	if (!s)
 		s = known(p, PROC_F_UNIT, p->unit);
 	return s;
+}
+
+const char *process_pod_text(const struct gpu_process *p, char *buf, size_t n)
+{
+	const char *ns = known(p, PROC_F_POD_NAMESPACE, p->pod_namespace), *name = known(p, PROC_F_POD_NAME, p->pod_name);
+
+	if (name)
+		snprintf(buf, n, "%s%s%s", ns ? ns : "", ns ? "/" : "", name);
+	else
+		snprintf(buf, n, "%s", known(p, PROC_F_POD, p->pod) ? p->pod : "");
+	return buf;
 }

@@ -68,6 +68,9 @@ extern const char *const PROCESS_KIND_NAMES[PROCESS_KIND__COUNT];
  * ("docker:05cff9470056", "slurm:4242"), else the pod uid, else the systemd
  * unit; NULL when none is known. Points into p's strings. */
 const char *process_label(const struct gpu_process *p);
+/* The row's pod for people: "namespace/name", the name alone, else the pod
+ * uid; written into buf (size n > 0), "" when no pod is known. Returns buf. */
+const char *process_pod_text(const struct gpu_process *p, char *buf, size_t n);
 
 static inline bool process_has(const struct gpu_process *p, enum process_field f)
 {

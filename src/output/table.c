@@ -75,13 +75,10 @@ static void put_owner(struct buf *out, const struct gpu_process *p, bool utf8)
 		put_text(out, parts[k], utf8, 64, false);
 		any = true;
 	}
-	if (process_has(p, PROC_F_POD_NAME) || process_has(p, PROC_F_POD)) {
+	char pod[512];
+	if (*process_pod_text(p, pod, sizeof(pod))) {
 		buf_puts(out, any ? " pod " : " [pod ");
-		if (process_has(p, PROC_F_POD_NAMESPACE)) {
-			put_text(out, p->pod_namespace, utf8, 64, false);
-			buf_putc(out, '/');
-		}
-		put_text(out, process_has(p, PROC_F_POD_NAME) ? p->pod_name : p->pod, utf8, 64, false);
+		put_text(out, pod, utf8, 128, false);
 		any = true;
 	}
 	if (any)

@@ -101,11 +101,7 @@ void dialog_signal_open(struct tui *t)
 	else
 		proctable_cell(t->frame, p, PROCTABLE_CONTAINER, 0, cell, sizeof(cell));
 	copy_text(d->container, sizeof(d->container), cell);
-	if (process_has(p, PROC_F_POD_NAME))
-		snprintf(cell, sizeof(cell), "%s%s%s", process_has(p, PROC_F_POD_NAMESPACE) ? p->pod_namespace : "",
-			 process_has(p, PROC_F_POD_NAMESPACE) ? "/" : "", p->pod_name);
-	copy_text(d->pod, sizeof(d->pod),
-		  process_has(p, PROC_F_POD_NAME) ? cell : process_has(p, PROC_F_POD) ? p->pod : NULL);
+	copy_text(d->pod, sizeof(d->pod), process_pod_text(p, cell, sizeof(cell)));
 	proctable_cell(t->frame, p, PROCTABLE_COMMAND, 0, cell, sizeof(cell));
 	copy_text(d->command, sizeof(d->command), cell);
 }

@@ -180,11 +180,12 @@ void tui_details_draw(struct tui *t)
 		snprintf(buf, sizeof(buf), "%s", cid ? cid : cname ? cname : "");
 	line(t, r++, ix, iw, "container", buf[0] ? buf : NULL);
 
-	const char *uid = known_str(p, PROC_F_POD, p->pod), *pns = known_str(p, PROC_F_POD_NAMESPACE, p->pod_namespace),
-		   *pname = known_str(p, PROC_F_POD_NAME, p->pod_name);
-	if (pname || uid)
-		snprintf(buf, sizeof(buf), "%s%s%s%suid %s", pns ? pns : "", pns && pname ? "/" : "", pname ? pname : "",
-			 pname ? "   " : "", uid ? uid : "--");
+	const char *uid = known_str(p, PROC_F_POD, p->pod), *pname = known_str(p, PROC_F_POD_NAME, p->pod_name);
+	char pod[512];
+	if (pname)
+		snprintf(buf, sizeof(buf), "%s   uid %s", process_pod_text(p, pod, sizeof(pod)), uid ? uid : "--");
+	else if (uid)
+		snprintf(buf, sizeof(buf), "uid %s", uid);
 	line(t, r++, ix, iw, "pod", pname || uid ? buf : NULL);
 	line(t, r++, ix, iw, "unit", known_str(p, PROC_F_UNIT, p->unit));
 	line(t, r++, ix, iw, "cgroup", p->cgroup_path && *p->cgroup_path ? p->cgroup_path : NULL);
