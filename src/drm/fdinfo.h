@@ -1,0 +1,81 @@
+/* fdinfo: the DRM client engine shared by every DRM backend (amdgpu, intel,
+ * drm). One sweep of /proc per poll for all drivers together: it finds
+ * which fds of which (pid, start time) are DRM clients (cached, so an
+ * unchanged process is not rescanned), reads their
+ * /proc/PID/fdinfo/FD (kernel 5.14 to today), deduplicates clients on
+ * (drm-pdev, drm-client-id) — (drm-driver, drm-client-id) on platform GPUs —
+ * with one owner per client, and turns engine counters into percentages
+ * (ns deltas over wall time ÷ drm-engine-capacity; xe: cycles over total
+ * cycles). A client's first sample has no rate: its engines are unknown,
+ * never 0.
+ *
+ * Thread-safe: the three DRM backends poll on their own workers and share
+ * one engine per procfs (fdinfo_acquire); a sweep asked for within
+ * `reuse_ns` of the last one returns that one. */
+#ifndef GPUR_FDINFO_H
+#define GPUR_FDINFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FDINFO_MAX_ENGINES 16
+#define FDINFO_MAX_REGIONS 12
+#define FDINFO_NAMELEN 24
+
+struct fdinfo_engine {
+	char name[FDINFO_NAMELEN]; /* "gfx", "render", "video", "rcs", "vcs", "enc", "dec", ... as printed
+				     (amdgpu per-ring names like gfx0 summed into gfx) */
+	bool known;                /* false on a client's first sample */
+	long double pct;           /* 0–100 of the whole class (divided by capacity) */
+};
+
+struct fdinfo_region {
+	char name[FDINFO_NAMELEN]; /* "vram", "gtt", "cpu", "local0", "system0", "vram0", "memory", ... */
+	bool resident_known, total_known;
+	long double resident_bytes, total_bytes;
+};
+
+/* One deduplicated client, charged to one owner process. */
+struct fdinfo_client {
+	unsigned pid;
+	uint64_t start_ticks;          /* the owner's /proc/PID/stat starttime */
+	char driver[FDINFO_NAMELEN];   /* drm-driver */
+	char pdev[16];                 /* "0000:03:00.0", "" on platform GPUs */
+	uint64_t client_id;
+	size_t nengines;
+	struct fdinfo_engine engines[FDINFO_MAX_ENGINES];
+	size_t nregions;
+	struct fdinfo_region regions[FDINFO_MAX_REGIONS];
+};
+
+/* What the last sweep cost: for bench/fdinfo and the tests that prove a
+ * later poll rescans nothing it already knows. */
+struct fdinfo_stats {
+	uint64_t pids_listed;    /* /proc entries seen */
+	uint64_t fd_dirs_read;   /* /proc/PID/fd directories listed */
+	uint64_t links_read;     /* readlink() calls on fd entries */
+	uint64_t fdinfo_read;    /* fdinfo files read */
+	uint64_t clients;        /* clients after deduplication */
+};
+
+struct fdinfo;
+
+/* The engine for procfs (shared, reference-counted); fdinfo_release()
+ * drops a reference. */
+struct fdinfo *fdinfo_acquire(const char *procfs);
+void fdinfo_release(struct fdinfo *e);
+
+/* Sweeps /proc at monotonic time now_ns unless a sweep happened within
+ * reuse_ns before it. 0 or -errno (procfs unreadable). */
+int fdinfo_sweep(struct fdinfo *e, uint64_t now_ns, uint64_t reuse_ns);
+
+/* Copies up to max clients of the last sweep whose driver is `driver`
+ * (NULL: any) and whose pdev is `pdev` (NULL: any; "": platform) into out;
+ * returns how many matched (may exceed max). */
+size_t fdinfo_clients(struct fdinfo *e, const char *driver, const char *pdev, struct fdinfo_client *out,
+		      size_t max);
+
+void fdinfo_last_stats(struct fdinfo *e, struct fdinfo_stats *out);
+
+#endif
