@@ -155,11 +155,27 @@ void frame_copy_gpu(struct frame *f, struct gpu *dst, const struct gpu *src)
 	field_dup_strings(dst, GPU_FIELDS, GPU_NFIELDS, &f->arena);
 }
 
+void frame_set_parents(struct frame *f, struct gpu_process *p, const struct process_parent *src, size_t n)
+{
+	p->parents = NULL;
+	p->nparents = 0;
+	if (!src || n == 0)
+		return;
+	struct process_parent *dst = arena_alloc(&f->arena, n * sizeof(*dst));
+	for (size_t i = 0; i < n; i++) {
+		dst[i].pid = src[i].pid;
+		dst[i].name = frame_str(f, src[i].name);
+	}
+	p->parents = dst;
+	p->nparents = n;
+}
+
 void frame_copy_process(struct frame *f, struct gpu_process *dst, const struct gpu_process *src)
 {
 	*dst = *src;
 	field_dup_strings(dst, PROCESS_FIELDS, PROCESS_NFIELDS, &f->arena);
 	dst->cgroup_path = frame_str(f, src->cgroup_path); /* not in the table: not recorded */
+	frame_set_parents(f, dst, src->parents, src->nparents);
 }
 
 void frame_copy_event(struct frame *f, struct event *dst, const struct event *src)

@@ -102,6 +102,8 @@ const char *frame_strn(struct frame *f, const char *s, size_t n);
 void frame_copy(struct frame *dst, const struct frame *src);
 /* Copies one GPU/process/event from another frame (strings duplicated). */
 void frame_copy_gpu(struct frame *f, struct gpu *dst, const struct gpu *src);
+/* p's parents: a copy of src[0..n) (pids and names) in f's arena. */
+void frame_set_parents(struct frame *f, struct gpu_process *p, const struct process_parent *src, size_t n);
 void frame_copy_process(struct frame *f, struct gpu_process *dst, const struct gpu_process *src);
 void frame_copy_event(struct frame *f, struct event *dst, const struct event *src);
 

@@ -15,6 +15,13 @@
 #define PROCESS_POD_NAME_MAX 253
 #define PROCESS_POD_NAMESPACE_MAX 63
 
+/* One of a process's parents (not recorded): pid and comm (NULL: its /proc
+ * entry could not be read). */
+struct process_parent {
+	uint64_t pid;
+	const char *name;
+};
+
 enum process_kind { PROCESS_COMPUTE, PROCESS_GRAPHICS, PROCESS_BOTH, PROCESS_KIND__COUNT };
 
 enum process_field {
@@ -57,6 +64,11 @@ struct gpu_process {
 	 * (the host's, as the driver gives it) is not in its procfs: the
 	 * row's /proc details are unknown, not another process's. */
 	bool pid_hidden;
+	/* Not recorded: its parents from /proc, nearest first, up to its
+	 * container's init or PID 1 (proctree.h); none for replayed and
+	 * remote rows. In the frame's arena. */
+	const struct process_parent *parents;
+	size_t nparents;
 };
 
 extern const struct field PROCESS_FIELDS[];

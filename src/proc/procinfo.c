@@ -25,6 +25,7 @@
 #include "proc/cnames.h"
 #include "proc/pidstart.h"
 #include "proc/pidwant.h"
+#include "proc/proctree.h"
 #include "util/kvparse.h"
 #include "util/readfile.h"
 #include "util/utf8.h"
@@ -59,6 +60,12 @@ struct entry {
 	bool rss_valid;
 	bool gone;
 	int statfd; /* /proc/PID/stat held open, or -1 */
+	/* Its parents (proctree.h), walked when first seen and again when
+	 * its parent pid changes. */
+	unsigned ppid;
+	bool have_tree;
+	size_t ntree;
+	struct proctree_node *tree;
 };
 
 struct user {
@@ -79,6 +86,7 @@ struct procinfo {
 	bool have_btime;
 	unsigned count;
 	unsigned long cgroup_reads; /* /proc/PID/cgroup reads, for tests */
+	unsigned long tree_walks;   /* parent chains walked, for tests */
 	unsigned nfds, max_fds; /* stat descriptors held, and the bound (0: none) */
 	struct pidwant *want;   /* which pids need fresh figures; NULL: all */
 	struct cnames *names;   /* container and pod names under --rootfs, or NULL */
@@ -133,6 +141,7 @@ static void entry_drop_strings(struct entry *e)
 	free(e->container_name);
 	free(e->pod_name);
 	free(e->pod_namespace);
+	free(e->tree);
 }
 
 static void entry_free(struct procinfo *pi, struct entry *e)
@@ -208,6 +217,11 @@ unsigned procinfo_cached(const struct procinfo *pi)
 unsigned long procinfo_cgroup_reads(const struct procinfo *pi)
 {
 	return pi->cgroup_reads;
+}
+
+unsigned long procinfo_tree_walks(const struct procinfo *pi)
+{
+	return pi->tree_walks;
 }
 
 /* From a passwd(5) file: the name of uid, or NULL. */
@@ -291,7 +305,7 @@ static ssize_t read_pid_file(struct procinfo *pi, unsigned pid, const char *name
 
 /* Parses /proc/PID/stat: comm in parentheses (which may itself hold spaces
  * and ')'), then after the last ')' fields 3.. separated by single spaces:
- * utime 14, stime 15, starttime 22, rss 24. */
+ * ppid 4, utime 14, stime 15, starttime 22, rss 24. */
 /* /proc/PID/stat into buf (NUL-terminated), through e's held descriptor
  * when it has one; opens it and, within the bound, keeps it. */
 static ssize_t read_stat_file(struct procinfo *pi, struct entry *e, unsigned pid, char *buf, size_t n)
@@ -317,7 +331,7 @@ static ssize_t read_stat_file(struct procinfo *pi, struct entry *e, unsigned pid
 }
 
 static bool read_stat(struct procinfo *pi, struct entry *e, unsigned pid, char *comm, size_t commlen,
-		      uint64_t *cpu, uint64_t *start, uint64_t *rss_pages)
+		      uint64_t *cpu, uint64_t *start, uint64_t *rss_pages, unsigned *ppid)
 {
 	char buf[1024];
 	uint64_t f[25] = {0};
@@ -340,8 +354,8 @@ static bool read_stat(struct procinfo *pi, struct entry *e, unsigned pid, char *
 	for (int i = 3; i <= 24; i++) {
 		/* Bounds that keep the sums and products below from wrapping:
 		 * utime + stime, starttime in ms, rss in bytes. */
-		uint64_t max = i == 22 ? UINT64_MAX / 1000 : i == 24 ? UINT64_MAX / (uint64_t)pi->page : UINT64_MAX / 2;
-		if (i == 14 || i == 15 || i == 22 || i == 24) {
+		uint64_t max = i == 22 ? UINT64_MAX / 1000 : i == 24 ? UINT64_MAX / (uint64_t)pi->page : i == 4 ? UINT32_MAX : UINT64_MAX / 2;
+		if (i == 4 || i == 14 || i == 15 || i == 22 || i == 24) {
 			if (!kvparse_field_u64(&c, max, &f[i]))
 				return false;
 		} else if (!kvparse_field(&c, &field, &flen)) {
@@ -351,6 +365,7 @@ static bool read_stat(struct procinfo *pi, struct entry *e, unsigned pid, char *
 	*cpu = f[14] + f[15];
 	*start = f[22];
 	*rss_pages = f[24];
+	*ppid = (unsigned)f[4];
 	return true;
 }
 
@@ -502,11 +517,28 @@ static void read_cgroup(struct procinfo *pi, unsigned pid, struct entry *e)
 	read_names(pi, e);
 }
 
+static void walk_tree(struct procinfo *pi, struct entry *e, unsigned ppid)
+{
+	struct proctree_node nodes[PROCTREE_MAX];
+
+	pi->tree_walks++;
+	e->ppid = ppid;
+	e->have_tree = true;
+	e->ntree = proctree_walk(pi->rootfd, pi->root, ppid, nodes, PROCTREE_MAX);
+	free(e->tree);
+	e->tree = NULL;
+	if (e->ntree) {
+		e->tree = xmalloc(e->ntree * sizeof(*e->tree));
+		memcpy(e->tree, nodes, e->ntree * sizeof(*e->tree));
+	}
+}
+
 static struct entry *refresh(struct procinfo *pi, unsigned pid)
 {
 	struct entry **head = &pi->tab[pid % PROCINFO_BUCKETS], *e;
 	char comm[64];
 	uint64_t cpu, start, rss;
+	unsigned ppid = 0;
 
 	for (e = *head; e; e = e->next)
 		if (e->pid == pid)
@@ -537,7 +569,7 @@ static struct entry *refresh(struct procinfo *pi, unsigned pid)
 		*head = e;
 		pi->count++;
 	}
-	bool ok = read_stat(pi, e, pid, comm, sizeof(comm), &cpu, &start, &rss);
+	bool ok = read_stat(pi, e, pid, comm, sizeof(comm), &cpu, &start, &rss, &ppid);
 	if (!ok || (e->name && e->start_ticks != start)) {
 		/* Gone, or the pid was reused: forget everything about it (but
 		 * a descriptor just opened on the new process). */
@@ -568,6 +600,8 @@ static struct entry *refresh(struct procinfo *pi, unsigned pid)
 	read_cgroup(pi, pid, e);
 	e->have_start = pi->have_btime && pidstart_ms(start, pi->ticks, pi->btime_ms, &e->start_ms);
 sample:
+	if (!e->have_tree || e->ppid != ppid)
+		walk_tree(pi, e, ppid);
 	e->gen = pi->gen;
 	e->cpu_valid = false;
 	if (e->have_cpu && pi->now_ns > e->cpu_ns && cpu >= e->cpu_ticks) {
@@ -634,6 +668,14 @@ bool procinfo_fill(struct procinfo *pi, unsigned pid, struct frame *f, struct gp
 		process_set(p, PROC_F_START);
 	}
 	p->start_ticks = e->start_ticks;
+	if (e->ntree) {
+		struct process_parent pp[PROCTREE_MAX];
+		for (size_t i = 0; i < e->ntree; i++) {
+			pp[i].pid = e->tree[i].pid;
+			pp[i].name = e->tree[i].name_known ? e->tree[i].name : NULL;
+		}
+		frame_set_parents(f, p, pp, e->ntree);
+	}
 	if (e->cpu_valid) {
 		p->cpu_pct = e->cpu_pct;
 		process_set(p, PROC_F_CPU);

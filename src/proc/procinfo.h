@@ -41,6 +41,9 @@ void procinfo_end(struct procinfo *pi);
 unsigned procinfo_cached(const struct procinfo *pi);
 /* How many times /proc/PID/cgroup has been read (tests: once per process). */
 unsigned long procinfo_cgroup_reads(const struct procinfo *pi);
+/* How many parent chains have been walked (tests: once per process, and
+ * again only when its parent changes). */
+unsigned long procinfo_tree_walks(const struct procinfo *pi);
 /* Files opened and directories listed for container names (benchmarks, tests). */
 unsigned long procinfo_name_reads(const struct procinfo *pi);
 

@@ -228,6 +228,7 @@ static const char *const HELP[] = {
 	"c                  next chart metric (util, mem, temp, power)",
 	"p                  pause screen updates",
 	"Enter              the selected process's details and history; Esc closes",
+	"t                  the selected process's tree: parents up to its container's init or PID 1",
 	"g                  group by container, pod, job, user, none; Enter opens",
 	"                   a group, Esc or Backspace goes back to the groups",
 	"C                  choose columns",
@@ -251,6 +252,7 @@ void tui_draw_overlays(struct tui *t)
 				tui_text(t, y + 1 + i, x + 2, HELP[i], w - 4);
 	}
 	tui_details_draw(t);
+	tui_tree_draw(t);
 	if (t->pick_columns) {
 		int h = PROCTABLE__COUNT + 3, w = 40;
 		int y = (t->rows - h) / 2, x = (t->cols - w) / 2;

@@ -330,9 +330,10 @@ static bool on_key(struct tui *t, int ch)
 			t->pick_columns = false;
 		return true;
 	}
-	if (t->show_cmd && ch != KEY_UP && ch != KEY_DOWN && ch != 'j' && ch != 'k') {
-		t->show_cmd = false;
-		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == KEY_ESC)
+	if ((t->show_cmd || t->show_tree) && ch != KEY_UP && ch != KEY_DOWN && ch != 'j' && ch != 'k') {
+		bool was_tree = t->show_tree;
+		t->show_cmd = t->show_tree = false;
+		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == KEY_ESC || (was_tree && ch == 't'))
 			return true;
 	}
 	if (tui_groups_key(t, ch))
@@ -402,6 +403,9 @@ static bool on_key(struct tui *t, int ch)
 	case '\r':
 	case KEY_ENTER:
 		t->show_cmd = true;
+		break;
+	case 't':
+		t->show_tree = true;
 		break;
 	case 'C':
 		t->pick_columns = true;

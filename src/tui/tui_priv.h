@@ -1,7 +1,7 @@
 /* tui_priv: the dashboard's state, shared by its files (tui.c: loop and keys;
  * draw.c: header, GPUs, charts; draw_procs.c: process table, overlays;
  * dialog_signal.c: the signal dialog; view_groups.c: the grouped table;
- * view_details.c: one process's details). */
+ * view_details.c: one process's details; view_tree.c: its process tree). */
 #ifndef GPUR_TUI_PRIV_H
 #define GPUR_TUI_PRIV_H
 
@@ -90,6 +90,7 @@ struct tui {
 	bool hide_idle;
 	bool help, pick_columns;
 	bool show_cmd;       /* Enter: the selected process's details */
+	bool show_tree;      /* t: the selected process's tree */
 	int col_cursor;
 	struct tui_sigdlg sig;
 	size_t sel, top;     /* selected row and first visible row of the view */
@@ -207,6 +208,9 @@ void dialog_signal_draw(struct tui *t);
 /* The details screen of the selected process, when show_cmd. */
 void tui_details_draw(struct tui *t);
 
+/* view_tree.c */
+/* The selected process's tree, when show_tree. */
+void tui_tree_draw(struct tui *t);
 /* view_groups.c */
 /* Whether the table shows the list of groups (grouped, none opened). */
 bool tui_groups_listing(const struct tui *t);
