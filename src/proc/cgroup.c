@@ -47,6 +47,7 @@ struct scan {
 	/* A user's own systemd manager (user@UID.service): systemd delegates
 	 * its subtree to the user, who may create any cgroup name there. */
 	size_t user_depth;
+	long user_uid; /* the UID of that user@UID.service, -1 when not a number */
 };
 
 /* The fields one line gives. */
@@ -58,6 +59,7 @@ struct result {
 	char step[24];
 	const char *path;
 	size_t plen;
+	long owner_uid; /* a container below user@UID.service: UID; else -1 */
 };
 
 static bool is_lower_hex(char c)
@@ -298,8 +300,13 @@ static void component(struct scan *s, const char *c, size_t n, size_t depth)
 		   n - 5 < sizeof(s->step) && all_of(c + 5, n - 5, is_step_char)) {
 		copy_str(s->step, sizeof(s->step), c + 5, n - 5);
 	}
-	if (!s->user_depth && starts(c, n, "user@") && ends(c, n, ".service"))
+	if (!s->user_depth && starts(c, n, "user@") && ends(c, n, ".service")) {
 		s->user_depth = depth;
+		s->user_uid = -1;
+		uint64_t v;
+		if (n > 13 && all_of(c + 5, n - 13, is_digit) && kvparse_u64(c + 5, n - 13, UINT32_MAX, &v) == (ssize_t)(n - 13))
+			s->user_uid = (long)v;
+	}
 	/* Slurm's roots: cgroup/v1 /slurm (/slurm_<node> with several slurmd),
 	 * cgroup/v2 slurmstepd.scope (<node>_slurmstepd.scope). */
 	if (eq(c, n, "slurm") || starts(c, n, "slurm_") || eq(c, n, "slurmstepd.scope") ||
@@ -345,6 +352,7 @@ static void scan_path(const char *path, size_t len, struct result *r)
 	}
 	memset(r, 0, sizeof(*r));
 	r->rt = s.rt;
+	r->owner_uid = s.user_depth && s.rt != CGROUP_RT_NONE && s.cdepth > s.user_depth ? s.user_uid : -1;
 	if (s.rt != CGROUP_RT_NONE) {
 		memcpy(r->id, s.id, sizeof(r->id));
 		memcpy(r->step, s.step, sizeof(r->step));
@@ -408,6 +416,7 @@ int cgroup_parse(const char *buf, size_t len, struct cgroup_info *out)
 	int rank, rank_c = 99, rank_u = 99, rank_any = 99;
 
 	memset(out, 0, sizeof(*out));
+	out->owner_uid = -1;
 	memset(&best_c, 0, sizeof(best_c));
 	memset(&best_u, 0, sizeof(best_u));
 	memset(&best_any, 0, sizeof(best_any));
@@ -434,6 +443,7 @@ int cgroup_parse(const char *buf, size_t len, struct cgroup_info *out)
 	const struct result *src = rank_c < 99 ? &best_c : rank_u < 99 ? &best_u : &best_any;
 	if (rank_c < 99) {
 		out->runtime = best_c.rt;
+		out->owner_uid = best_c.owner_uid;
 		memcpy(out->id, best_c.id, sizeof(out->id));
 		memcpy(out->pod, best_c.pod, sizeof(out->pod));
 		memcpy(out->slurm_step, best_c.step, sizeof(out->slurm_step));

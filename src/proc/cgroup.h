@@ -40,6 +40,10 @@ struct cgroup_info {
 	char unit[CGROUP_STR_MAX]; /* innermost systemd .service or .scope, escapes decoded; "" */
 	char slurm_step[24];     /* "0", "batch", "extern", "interactive" …; "" */
 	char path[CGROUP_PATH_MAX]; /* the cgroup the fields come from, without " (deleted)" */
+	/* A container in a user's delegated subtree (rootless Podman or
+	 * Docker: below user@UID.service): that UID, whose home keeps its
+	 * names; -1 otherwise. */
+	long owner_uid;
 };
 
 /* Parses the whole text of /proc/PID/cgroup, buf[0..len) (need not be

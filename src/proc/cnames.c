@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "util/kvparse.h"
 #include "util/xalloc.h"
 
 #define DOCKER_DIR "var/lib/docker/containers"
@@ -30,6 +32,7 @@ static const char *const PODMAN_FILES[] = {
 
 struct cnames_entry {
 	unsigned char key[CNAMES_ID_LEN / 2];
+	long owner; /* a rootless container's user, -1: rootful (a user's store names only its own) */
 	bool used, complete;
 	uint64_t checked_ms, stamp;
 	struct cnames_result r;
@@ -372,21 +375,86 @@ bool cnames_has_containerd(struct cnames *c, const char *id)
 	return has_dir(c, "run/containerd/io.containerd.runtime.v2.task/k8s.io", id);
 }
 
-static void from_podman(struct cnames *c, const char *id, struct cnames_result *r)
+static void podman_file(struct cnames *c, const char *rel, const char *id, struct cnames_result *r)
 {
-	for (size_t i = 0; i < sizeof(PODMAN_FILES) / sizeof(PODMAN_FILES[0]) && !*r->container_name; i++) {
-		char *buf;
-		ssize_t len = read_capped(c, PODMAN_FILES[i], CNAMES_PODMAN_MAX, &buf);
-		if (len < 0)
-			continue;
-		cnames_parse_podman_containers(buf, (size_t)len, id, r->container_name, sizeof(r->container_name));
-		free(buf);
+	char *buf;
+	ssize_t len = read_capped(c, rel, CNAMES_PODMAN_MAX, &buf);
+	if (len < 0)
+		return;
+	cnames_parse_podman_containers(buf, (size_t)len, id, r->container_name, sizeof(r->container_name));
+	free(buf);
+}
+
+/* uid's home directory from rootfs's etc/passwd, without its leading '/'
+ * (relative to rootfs), into home; false when unknown or unusable. */
+static bool home_of(struct cnames *c, long uid, char *home, size_t n)
+{
+	char *buf;
+	ssize_t len = read_capped(c, "etc/passwd", CNAMES_PASSWD_MAX, &buf);
+	bool found = false;
+
+	if (len < 0)
+		return false;
+	for (char *line = buf, *end = buf + len; line < end && !found;) {
+		char *nl = memchr(line, '\n', (size_t)(end - line));
+		size_t ll = nl ? (size_t)(nl - line) : (size_t)(end - line);
+		/* name:pw:uid:gid:gecos:home:shell */
+		const char *f[7];
+		size_t fl[7], nf = 0, start = 0;
+		for (size_t i = 0; i <= ll && nf < 7; i++)
+			if (i == ll || line[i] == ':') {
+				f[nf] = line + start;
+				fl[nf++] = i - start;
+				start = i + 1;
+			}
+		uint64_t v;
+		if (nf >= 6 && fl[2] > 0 && kvparse_u64(f[2], fl[2], UINT32_MAX, &v) == (ssize_t)fl[2] && (long)v == uid &&
+		    fl[5] > 1 && fl[5] < n && f[5][0] == '/') {
+			memcpy(home, f[5] + 1, fl[5] - 1);
+			home[fl[5] - 1] = '\0';
+			/* No way up out of the root (and nothing odd in a path). */
+			found = !strstr(home, "..");
+			for (size_t i = 0; found && home[i]; i++)
+				found = (unsigned char)home[i] >= 0x20 && home[i] != 0x7f;
+		}
+		line += ll + 1;
 	}
+	free(buf);
+	return found;
+}
+
+/* Rootful Podman's stores; for a rootless container (owner_uid >= 0), its
+ * user's: containers.json under ~/.local/share/containers/storage, and
+ * the volatile file under the runroot, /run/user/UID/containers. */
+static void from_podman(struct cnames *c, const char *id, long owner_uid, struct cnames_result *r)
+{
+	char rel[PATH_MAX], home[PATH_MAX - 128];
+	static const char *const user_files[] = {
+		".local/share/containers/storage/overlay-containers/containers.json",
+		".local/share/containers/storage/overlay-containers/volatile-containers.json",
+	};
+
+	if (owner_uid >= 0) {
+		if (home_of(c, owner_uid, home, sizeof(home)))
+			for (size_t i = 0; i < sizeof(user_files) / sizeof(user_files[0]) && !*r->container_name; i++) {
+				snprintf(rel, sizeof(rel), "%s/%s", home, user_files[i]);
+				podman_file(c, rel, id, r);
+			}
+		if (!*r->container_name) {
+			snprintf(rel, sizeof(rel), "run/user/%ld/containers/overlay-containers/volatile-containers.json",
+				 owner_uid);
+			podman_file(c, rel, id, r);
+		}
+		return;
+	}
+	for (size_t i = 0; i < sizeof(PODMAN_FILES) / sizeof(PODMAN_FILES[0]) && !*r->container_name; i++)
+		podman_file(c, PODMAN_FILES[i], id, r);
 }
 
 /* The way of key's set that holds it, else NULL with *victim the way to
  * reuse (an unused one, else the least recently used). */
-static struct cnames_entry *cache_find(struct cnames *c, const unsigned char *key, struct cnames_entry **victim)
+static struct cnames_entry *cache_find(struct cnames *c, const unsigned char *key, long owner,
+				       struct cnames_entry **victim)
 {
 	unsigned h = (unsigned)key[0] | (unsigned)key[1] << 8 | (unsigned)key[2] << 16 | (unsigned)key[3] << 24;
 	struct cnames_entry *ways = c->cache + (size_t)(h % CNAMES_CACHE_SETS) * CNAMES_CACHE_WAYS;
@@ -394,7 +462,7 @@ static struct cnames_entry *cache_find(struct cnames *c, const unsigned char *ke
 	*victim = NULL;
 	for (size_t w = 0; w < CNAMES_CACHE_WAYS; w++) {
 		struct cnames_entry *e = &ways[w];
-		if (e->used && memcmp(e->key, key, sizeof(e->key)) == 0)
+		if (e->used && e->owner == owner && memcmp(e->key, key, sizeof(e->key)) == 0)
 			return e;
 		if (!*victim)
 			*victim = e;
@@ -404,8 +472,8 @@ static struct cnames_entry *cache_find(struct cnames *c, const unsigned char *ke
 	return NULL;
 }
 
-int cnames_lookup(struct cnames *c, enum cnames_runtime rt, const char *id, const char *pod_uid, uint64_t now_ms,
-		  struct cnames_result *out)
+int cnames_lookup(struct cnames *c, enum cnames_runtime rt, const char *id, const char *pod_uid, long owner_uid,
+		  uint64_t now_ms, struct cnames_result *out)
 {
 	unsigned char key[CNAMES_ID_LEN / 2];
 	struct cnames_entry *victim;
@@ -416,7 +484,9 @@ int cnames_lookup(struct cnames *c, enum cnames_runtime rt, const char *id, cons
 	if (pod_uid && !*pod_uid)
 		pod_uid = NULL;
 	key_of(id, key);
-	struct cnames_entry *e = cache_find(c, key, &victim);
+	if (owner_uid < 0)
+		owner_uid = -1;
+	struct cnames_entry *e = cache_find(c, key, owner_uid, &victim);
 	if (e && (e->complete || now_ms - e->checked_ms < CNAMES_RETRY_MS)) {
 		e->stamp = ++c->tick;
 		*out = e->r;
@@ -431,12 +501,13 @@ int cnames_lookup(struct cnames *c, enum cnames_runtime rt, const char *id, cons
 	if (!*out->container_name && rt == CNAMES_DOCKER)
 		from_docker(c, id, out);
 	if (!*out->container_name && rt == CNAMES_PODMAN)
-		from_podman(c, id, out);
+		from_podman(c, id, owner_uid, out);
 
 	bool want_name = kube || rt == CNAMES_DOCKER || rt == CNAMES_PODMAN;
 	if (!e) {
 		e = victim;
 		memcpy(e->key, key, sizeof(key));
+		e->owner = owner_uid;
 		e->used = true;
 	}
 	e->r = *out;

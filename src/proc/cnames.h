@@ -19,6 +19,7 @@
 #define CNAMES_SCAN_MAX 4096     /* log links (and pod directories) kept from one listing */
 #define CNAMES_DOCKER_MAX (1u << 20)   /* bytes of config.v2.json read at most; larger: unknown */
 #define CNAMES_PODMAN_MAX (16u << 20)  /* bytes of containers.json read at most; larger: unknown */
+#define CNAMES_PASSWD_MAX (4u << 20)   /* bytes of etc/passwd read at most (a rootless owner's home) */
 
 /* The runtime that a cgroup path names (procinfo's container prefix). */
 enum cnames_runtime { CNAMES_DOCKER, CNAMES_PODMAN, CNAMES_CONTAINERD, CNAMES_CRIO, CNAMES_OTHER };
@@ -54,7 +55,9 @@ enum cnames_runtime cnames_runtime_from(const char *s, size_t len);
  * Where the names come from: with a pod uid, or for containerd and CRI-O,
  * the kubelet's log links (pod name, namespace, container name), then the
  * pod directory of pod_uid (pod name and namespace); then, for a name
- * still unknown, Docker's config.v2.json or Podman's containers.json.
+ * still unknown, Docker's config.v2.json or Podman's containers.json (a
+ * rootless container's, owner_uid >= 0: in that user's home, found in
+ * rootfs's etc/passwd, and under run/user/UID).
  *
  * Cost: a cached container reads nothing. A container is read again only
  * when a name it could have is still unknown and CNAMES_RETRY_MS have
@@ -73,8 +76,8 @@ enum cnames_runtime cnames_runtime_from(const char *s, size_t len);
  * frame's arena and setting PROC_F_CONTAINER_NAME, PROC_F_POD_NAME,
  * PROC_F_POD_NAMESPACE; a known process reuses what its entry holds and
  * never calls again. */
-int cnames_lookup(struct cnames *c, enum cnames_runtime rt, const char *id, const char *pod_uid, uint64_t now_ms,
-		  struct cnames_result *out);
+int cnames_lookup(struct cnames *c, enum cnames_runtime rt, const char *id, const char *pod_uid, long owner_uid,
+		  uint64_t now_ms, struct cnames_result *out);
 
 /* Whether Docker keeps a directory for the container id (64 lowercase hex)
  * under rootfs, var/lib/docker/containers/<id>: a Kubernetes container

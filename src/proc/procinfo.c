@@ -48,6 +48,7 @@ struct entry {
 	char *container, *pod, *unit, *cgroup_path, *cgroup_id;
 	char *container_name, *pod_name, *pod_namespace; /* from --rootfs (cnames.h) */
 	enum cgroup_runtime runtime;
+	long owner_uid; /* a rootless container's user (cgroup_info), else -1 */
 	uint64_t container_pid;
 	bool have_cpid;
 	uint64_t start_ms;
@@ -485,7 +486,7 @@ static void read_names(struct procinfo *pi, struct entry *e)
 		break;
 	default: return; /* lxc, nspawn and Slurm jobs are named by their paths */
 	}
-	if (cnames_lookup(pi->names, rt, e->cgroup_id, e->pod, pi->now_ns / 1000000u, &r) != 0)
+	if (cnames_lookup(pi->names, rt, e->cgroup_id, e->pod, e->owner_uid, pi->now_ns / 1000000u, &r) != 0)
 		return;
 	e->container_name = dup_known(r.container_name);
 	e->pod_name = dup_known(r.pod_name);
@@ -509,6 +510,7 @@ static void read_cgroup(struct procinfo *pi, unsigned pid, struct entry *e)
 	if (r <= 0 || cgroup_parse(buf, kvparse_complete(buf, (size_t)r, sizeof(buf)), &ci) != 0)
 		return;
 	e->runtime = ci.runtime;
+	e->owner_uid = ci.owner_uid;
 	e->container = dup_known(ci.container);
 	e->pod = dup_known(ci.pod);
 	e->unit = dup_known(ci.unit);

@@ -150,6 +150,17 @@ cp -r "$FIXTURES/rootfs-node" "$T/rootfs-nocd"
 rm -rf "$T/rootfs-nocd/run"
 nvml modern "$T/fix.json" --procfs "$T/root/proc" --rootfs "$T/rootfs-nocd" --once --json
 expect_names "$T/out" "k8s cgroupfs, no task directory: no runtime guessed" 2010 absent trainer train-llama-3-8b-0042-worker-0 research
+# Rootless Podman (pid 2005, below user@1000.service): its name is in its
+# owner's store, ~/.local/share/containers (the home from the rootfs's
+# etc/passwd), not in the rootful one the other Podman row's comes from.
+check "rootless podman: not named from the rootful store" test "$(row_get "$N" 2005 container_name)" = absent
+cp -r "$FIXTURES/rootfs-node" "$T/rootfs-rootless"
+mkdir -p "$T/rootfs-rootless/etc" "$T/rootfs-rootless/home/carol/.local/share/containers/storage/overlay-containers"
+printf 'root:x:0:0:root:/root:/bin/sh\ncarol:x:1000:1000::/home/carol:/bin/sh\n' > "$T/rootfs-rootless/etc/passwd"
+printf '[{"id":"%s","names":["carol-notebook"]}]' "$P" \
+	> "$T/rootfs-rootless/home/carol/.local/share/containers/storage/overlay-containers/containers.json"
+nvml modern "$T/fix.json" --procfs "$T/root/proc" --rootfs "$T/rootfs-rootless" --once --json
+expect_names "$T/out" "rootless podman: its name from its owner's home" 2005 podman:5b833c7a6ce0 carol-notebook absent absent
 check "without --rootfs names: none on this machine's own root" test "$(row_get "$F" 2007 container_name)" = absent
 
 # --- Real cgroups -----------------------------------------------------------

@@ -206,6 +206,32 @@ static void test_forms(void **state)
 		check_case(&CASES[i]);
 }
 
+/* A container in a user's delegated subtree names its owner (whose home
+ * keeps a rootless Podman's names); elsewhere there is none. */
+static void test_owner_uid(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text;
+		long uid;
+	} cases[] = {
+		{"0::/user.slice/user-1000.slice/user@1000.service/user.slice/libpod-" ID_P ".scope/container\n", 1000},
+		{"0::/user.slice/user-4294967295.slice/user@4294967295.service/app.slice/docker-" ID_A ".scope\n", 4294967295L},
+		{"0::/user.slice/user-1000.slice/user@4294967296.service/user.slice/libpod-" ID_P ".scope\n", -1},
+		{"0::/user.slice/user-1000.slice/user@x1.service/user.slice/libpod-" ID_P ".scope\n", -1},
+		{"0::/user.slice/user-1000.slice/user@.service/user.slice/libpod-" ID_P ".scope\n", -1},
+		{"0::/user.slice/user-1000.slice/user@1000.service/app.slice/foo.service\n", -1}, /* no container */
+		{"0::/machine.slice/libpod-" ID_P ".scope\n", -1},                                 /* rootful */
+		{"0::/system.slice/docker-" ID_A ".scope\n", -1},
+	};
+	struct cgroup_info ci;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(cgroup_parse(cases[i].text, strlen(cases[i].text), &ci), 0);
+		if (ci.owner_uid != cases[i].uid)
+			fail_msg("for %s got owner %ld, expected %ld", cases[i].text, ci.owner_uid, cases[i].uid);
+	}
+}
+
 /* Every printable string of the result is printable ASCII. */
 static void assert_clean(const struct cgroup_info *ci)
 {
@@ -320,6 +346,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_forms),        cmocka_unit_test(test_not_cgroup_text),
+		cmocka_unit_test(test_owner_uid),
 		cmocka_unit_test(test_huge_line),    cmocka_unit_test(test_controls),
 		cmocka_unit_test(test_unescape),     cmocka_unit_test(test_runtime_names),
 	};

@@ -306,7 +306,7 @@ static void test_clean_and_ids(void **state)
 	do {                                                                               \
 		struct cnames_result r_;                                                   \
 		unsigned long before_ = cnames_reads(c);                                   \
-		assert_int_equal(cnames_lookup((c), (rt), (id), (uid), (now), &r_), 0);    \
+		assert_int_equal(cnames_lookup((c), (rt), (id), (uid), -1, (now), &r_), 0);    \
 		assert_string_equal(r_.container_name, (ctr));                             \
 		assert_string_equal(r_.pod_name, (pod));                                   \
 		assert_string_equal(r_.pod_namespace, (ns));                               \
@@ -339,10 +339,10 @@ static void test_lookup_docker_and_podman(void **state)
 	/* Not a full id: refused. */
 	struct cnames_result r;
 	memset(&r, 'x', sizeof(r));
-	assert_int_equal(cnames_lookup(c, CNAMES_DOCKER, "05cff9470056", NULL, T0, &r), -EINVAL);
+	assert_int_equal(cnames_lookup(c, CNAMES_DOCKER, "05cff9470056", NULL, -1, T0, &r), -EINVAL);
 	assert_string_equal(r.container_name, "");
-	assert_int_equal(cnames_lookup(c, CNAMES_DOCKER, NULL, NULL, T0, &r), -EINVAL);
-	assert_int_equal(cnames_lookup(c, CNAMES_DOCKER, "../../../../etc/passwd", NULL, T0, &r), -EINVAL);
+	assert_int_equal(cnames_lookup(c, CNAMES_DOCKER, NULL, NULL, -1, T0, &r), -EINVAL);
+	assert_int_equal(cnames_lookup(c, CNAMES_DOCKER, "../../../../etc/passwd", NULL, -1, T0, &r), -EINVAL);
 	cnames_free(c);
 	cnames_free(NULL);
 }
@@ -569,6 +569,49 @@ static void test_cache_evicts_least_recently_used(void **state)
 	free(root);
 }
 
+/* A rootless Podman container's name, from its owner's home (found in the
+ * rootfs's etc/passwd) or its runroot under run/user/UID; a home that would
+ * lead out of the root, an owner not in passwd and a rootful lookup do not
+ * read the user's files. */
+static void test_rootless_podman(void **state)
+{
+	(void)state;
+	char *root = testutil_tmpdir(), path[4096];
+	const char *json = "[{\"id\":\"" P1 "\",\"names\":[\"alice-llm\"]}]";
+	const char *json2 = "[{\"id\":\"" P2 "\",\"names\":[\"bob-scratch\"]}]";
+	snprintf(path, sizeof(path), "mkdir -p %s/etc %s/home/alice/.local/share/containers/storage/overlay-containers "
+		 "%s/run/user/1002/containers/overlay-containers %s/etc/bad", root, root, root, root);
+	assert_int_equal(system(path), 0);
+	snprintf(path, sizeof(path), "%s/etc/passwd", root);
+	testutil_write_str(path, "root:x:0:0:root:/root:/bin/sh\nbroken line\nalice:x:1001:1001::/home/alice:/bin/sh\n"
+				 "bob:x:1002:1002::/home/bob:/bin/sh\nmallory:x:1003:1003::/../../etc/bad:/bin/sh\n");
+	snprintf(path, sizeof(path), "%s/home/alice/.local/share/containers/storage/overlay-containers/containers.json", root);
+	testutil_write_str(path, json);
+	snprintf(path, sizeof(path), "%s/run/user/1002/containers/overlay-containers/volatile-containers.json", root);
+	testutil_write_str(path, json2);
+	struct cnames *c = cnames_new(root);
+	struct cnames_result r;
+	assert_int_equal(cnames_lookup(c, CNAMES_PODMAN, P1, NULL, 1001, T0, &r), 0);
+	assert_string_equal(r.container_name, "alice-llm");
+	assert_int_equal(cnames_lookup(c, CNAMES_PODMAN, P2, NULL, 1002, T0, &r), 0);
+	assert_string_equal(r.container_name, "bob-scratch");
+	/* Rootful: the user's store is not where it looks. */
+	struct cnames *c2 = cnames_new(root);
+	assert_int_equal(cnames_lookup(c2, CNAMES_PODMAN, P1, NULL, -1, T0, &r), 0);
+	assert_string_equal(r.container_name, "");
+	/* Another owner, one not in passwd, one whose home climbs out. */
+	assert_int_equal(cnames_lookup(c2, CNAMES_PODMAN, P3, NULL, 1002, T0, &r), 0);
+	assert_string_equal(r.container_name, "");
+	assert_int_equal(cnames_lookup(c2, CNAMES_PODMAN, P3, NULL, 4242, T0 + 1, &r), 0);
+	assert_string_equal(r.container_name, "");
+	assert_int_equal(cnames_lookup(c2, CNAMES_PODMAN, P3, NULL, 1003, T0 + 2, &r), 0);
+	assert_string_equal(r.container_name, "");
+	cnames_free(c);
+	cnames_free(c2);
+	testutil_rmtree(root);
+	free(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -580,6 +623,7 @@ int main(void)
 		cmocka_unit_test(test_pod_dir_names),
 		cmocka_unit_test(test_clean_and_ids),
 		cmocka_unit_test(test_lookup_docker_and_podman),
+		cmocka_unit_test(test_rootless_podman),
 		cmocka_unit_test(test_lookup_kubernetes),
 		cmocka_unit_test(test_lookup_broken_tree),
 		cmocka_unit_test(test_lookup_symlinks_stay_in_root),
