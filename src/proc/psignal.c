@@ -135,6 +135,17 @@ int psignal_send_via(const char *procfs, unsigned pid, uint64_t expect_ticks, in
 	 * before the row was read until now. */
 	step = "reading its start time";
 	rc = pidstart_ticks(procfs, pid, &start, &state);
+	if (rc == -ENOENT || rc == -ESRCH || rc == -EACCES || rc == -EPERM) {
+		/* No procfs entry to read, yet the process is there (its pidfd
+		 * opened, or kill(pid, 0) says it exists): procfs hides other
+		 * users' processes (hidepid=2, or a sandbox's procfs). Not
+		 * ours to signal, and its identity cannot be checked. */
+		int probe = fd >= 0 ? sys_pidfd_send_signal(fd, 0) : kill((pid_t)pid, 0) < 0 ? -errno : 0;
+		if (probe == 0 || probe == -EPERM)
+			rc = -EPERM;
+		else if (probe == -ESRCH)
+			rc = -ESRCH;
+	}
 	if (rc < 0)
 		goto out;
 	if (start != expect_ticks) {

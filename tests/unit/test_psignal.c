@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -204,6 +205,50 @@ static void test_other_users_process_is_eperm(void **state)
 	assert_int_equal(WEXITSTATUS(st), 0);
 	assert_alive(target);
 	reap(target);
+}
+
+/* Another user's process that procfs hides (hidepid=2: its /proc entry
+ * is not there for us, though the process is): EPERM in words, like any
+ * other user's, not a failure to read a file, and nothing sent. Needs
+ * root to mount a procfs of our own with that option; skips elsewhere. */
+static void test_hidden_process_is_eperm(void **state)
+{
+	(void)state;
+	if (getuid() != 0)
+		skip();
+	char *dir = testutil_tmpdir();
+	if (mount("proc", dir, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2") != 0) {
+		testutil_rmtree(dir);
+		free(dir);
+		skip(); /* no mount here (a container without CAP_SYS_ADMIN) */
+	}
+	pid_t target = spawn();
+	uint64_t start = start_of(target);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char detail[256];
+		if (setgid(65534) != 0 || setuid(65534) != 0)
+			_exit(2);
+		char path[4200];
+		snprintf(path, sizeof(path), "%s/%d", dir, (int)target);
+		if (access(path, F_OK) == 0)
+			_exit(5); /* not hidden: hidepid had no effect */
+		int rc = psignal_send(dir, (unsigned)target, start, SIGTERM, detail, sizeof(detail));
+		_exit(rc == -EPERM && strstr(detail, "permission denied") ? 0 : 3);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	umount2(dir, MNT_DETACH);
+	testutil_rmtree(dir);
+	free(dir);
+	int alive = waitpid(target, NULL, WNOHANG) == 0;
+	reap(target); /* before any assert: a failure leaves no child behind */
+	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) == 2 || WEXITSTATUS(st) == 5)
+		skip();
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_true(alive);
 }
 
 /* The start time psignal checks is the one procinfo gave the row. */
@@ -415,6 +460,7 @@ int main(void)
 		cmocka_unit_test(test_changed_identity_refused),
 		cmocka_unit_test(test_reaped_pid_is_esrch),
 		cmocka_unit_test(test_other_users_process_is_eperm),
+		cmocka_unit_test(test_hidden_process_is_eperm),
 		cmocka_unit_test(test_start_matches_procinfo),
 		cmocka_unit_test(test_start_ms_arithmetic),
 		cmocka_unit_test(test_start_from_fixture),
