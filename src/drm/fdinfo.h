@@ -85,7 +85,7 @@ void fdinfo_last_stats(struct fdinfo *e, struct fdinfo_stats *out);
 
 /* Added with the engine. A process whose fd directory looks unchanged
  * (same inode, size — the fd count on Linux >= 6.2 — and mtime) is not
- * listed again, except on its turn once in `every` sweeps (default 16),
+ * listed again, except on its turn once in `every` sweeps (default 32),
  * which finds a DRM device opened without the fd count changing (and
  * anything on kernels before 6.2, whose fd directories have size 0). 0:
  * never on a turn (tests). Applies to every user of the engine. */

@@ -20,7 +20,7 @@
 #define FDINFO_SCAN_MAX_HITS 4096     /* DRM fds read per sweep, all processes */
 #define FDINFO_SCAN_MAX_PROCS 1048576 /* processes cached */
 #define FDINFO_SCAN_FDINFO_MAX 16384  /* bytes of one fdinfo file read */
-#define FDINFO_SCAN_RESCAN_DEFAULT 16
+#define FDINFO_SCAN_RESCAN_DEFAULT 32
 
 /* One DRM fd read in a sweep. */
 struct fdinfo_scan_hit {
