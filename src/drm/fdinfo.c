@@ -307,7 +307,8 @@ static void build_clients(struct fdinfo *e, const struct fdinfo_scan_hit *hits, 
 		e->refs_buf[i].fd = hits[i].fd;
 		e->refs_buf[i].hit = &hits[i];
 	}
-	qsort(e->refs_buf, nhits, sizeof(*e->refs_buf), ref_cmp);
+	if (nhits)
+		qsort(e->refs_buf, nhits, sizeof(*e->refs_buf), ref_cmp);
 	if (nhits > e->ccap) {
 		e->ccap = nhits;
 		e->clients = xreallocarray(e->clients, e->ccap, sizeof(*e->clients));
@@ -317,7 +318,8 @@ static void build_clients(struct fdinfo *e, const struct fdinfo_scan_hit *hits, 
 		free(e->next_states);
 		e->next_states = xreallocarray(NULL, e->scap, sizeof(*e->next_states));
 		struct cstate *keep = xreallocarray(NULL, e->scap, sizeof(*keep));
-		memcpy(keep, e->states, e->nstates * sizeof(*keep));
+		if (e->nstates)
+			memcpy(keep, e->states, e->nstates * sizeof(*keep));
 		free(e->states);
 		e->states = keep;
 	}
