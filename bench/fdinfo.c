@@ -51,7 +51,7 @@ static void mk(const char *path)
 static const char *const TARGETS[] = {"/dev/null", "pipe:[4242]", "socket:[9191]", "/usr/lib/x86_64-linux-gnu/libc.so.6",
 				      "anon_inode:[eventfd]", "/var/log/app.log"};
 
-static void make_tree(const char proc[static 1], unsigned n, unsigned fds, unsigned drm)
+static void make_tree(const char *proc, unsigned n, unsigned fds, unsigned drm)
 {
 	char path[512], text[2048];
 	unsigned every = drm ? n / drm : 0;

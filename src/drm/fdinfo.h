@@ -26,7 +26,8 @@
 struct fdinfo_engine {
 	char name[FDINFO_NAMELEN]; /* "gfx", "render", "video", "rcs", "vcs", "enc", "dec", ... as printed
 				     (amdgpu per-ring names like gfx0 summed into gfx) */
-	bool known;                /* false on a client's first sample */
+	bool known;                /* false on a client's first sample (legacy 5.14–5.18 amdgpu
+				      percentages, the kernel's own rates, are known at once) */
 	long double pct;           /* 0–100 of the whole class (divided by capacity) */
 };
 
@@ -61,7 +62,7 @@ struct fdinfo_stats {
 	uint64_t fd_dir_stats;   /* fstatat() of /proc/PID/fd (a process's fd table identity) */
 	uint64_t stat_read;      /* /proc/PID/stat reads (start time: pid reuse) */
 	uint64_t cmdline_read;   /* /proc/PID/cmdline reads (owner choice), once per (pid, start) */
-	uint64_t dropped;        /* DRM fds or clients left out by a bound (FDINFO_SCAN_MAX_*) */
+	uint64_t dropped;        /* fd entries, DRM fds or processes left out by a bound (FDINFO_SCAN_MAX_*) */
 };
 
 struct fdinfo;
