@@ -26,7 +26,8 @@
 struct fdinfo_engine {
 	char name[FDINFO_NAMELEN]; /* "gfx", "render", "video", "rcs", "vcs", "enc", "dec", ... as printed
 				     (amdgpu per-ring names like gfx0 summed into gfx) */
-	bool known;                /* false on a client's first sample */
+	bool known;                /* false on a client's first sample (legacy 5.14–5.18 amdgpu
+				      percentages, the kernel's own rates, are known at once) */
 	long double pct;           /* 0–100 of the whole class (divided by capacity) */
 };
 
@@ -57,6 +58,11 @@ struct fdinfo_stats {
 	uint64_t links_read;     /* readlink() calls on fd entries */
 	uint64_t fdinfo_read;    /* fdinfo files read */
 	uint64_t clients;        /* clients after deduplication */
+	/* Added with the engine: */
+	uint64_t fd_dir_stats;   /* fstatat() of /proc/PID/fd (a process's fd table identity) */
+	uint64_t stat_read;      /* /proc/PID/stat reads (start time: pid reuse) */
+	uint64_t cmdline_read;   /* /proc/PID/cmdline reads (owner choice), once per (pid, start) */
+	uint64_t dropped;        /* fd entries, DRM fds or processes left out by a bound (FDINFO_SCAN_MAX_*) */
 };
 
 struct fdinfo;
@@ -77,5 +83,13 @@ size_t fdinfo_clients(struct fdinfo *e, const char *driver, const char *pdev, st
 		      size_t max);
 
 void fdinfo_last_stats(struct fdinfo *e, struct fdinfo_stats *out);
+
+/* Added with the engine. A process whose fd directory looks unchanged
+ * (same inode, size — the fd count on Linux >= 6.2 — and mtime) is not
+ * listed again, except on its turn once in `every` sweeps (default 32),
+ * which finds a DRM device opened without the fd count changing (and
+ * anything on kernels before 6.2, whose fd directories have size 0). 0:
+ * never on a turn (tests). Applies to every user of the engine. */
+void fdinfo_set_rescan(struct fdinfo *e, unsigned every);
 
 #endif
