@@ -120,13 +120,16 @@ static void draw_header(struct tui *t, const struct frame *f)
 		const char *src = f ? replay_driver_line(f, drv, sizeof(drv), !t->utf8) : NULL;
 		snprintf(buf, sizeof(buf), "REPLAY %s%s%s%s%s #%" PRIu64 " %s%g %s", name, src ? dot : "", src ? src : "",
 			 dot, at, t->st.position, t->utf8 ? "\u00d7" : "x", t->st.speed, state);
+	} else if (f && f->driver_line) {
+		/* Several backends: each with its driver's version. */
+		snprintf(buf, sizeof(buf), "%s", f->driver_line);
 	} else if (f) {
 		snprintf(buf, sizeof(buf), "%s%s%s", frame_has(f, FRAME_F_BACKEND) ? f->backend : "",
 			 frame_has(f, FRAME_F_DRIVER) ? dot : "", frame_has(f, FRAME_F_DRIVER) ? f->driver : "");
-		if (f->cuda) {
-			snprintf(part, sizeof(part), "%sCUDA %s", dot, f->cuda);
-			strncat(buf, part, sizeof(buf) - strlen(buf) - 1);
-		}
+	}
+	if (f && !t->st.replay && f->cuda) {
+		snprintf(part, sizeof(part), "%sCUDA %s", dot, f->cuda);
+		strncat(buf, part, sizeof(buf) - strlen(buf) - 1);
 	}
 	if (t->cols >= 110) {
 		/* %g once per interval, not per frame */
