@@ -273,7 +273,11 @@ static void draw_gpu_compact(struct tui *t, const struct frame *f, size_t i, int
 	}
 	tui_size(used, sizeof(used), known(g, GPU_F_MEM_USED), field_num_u64(g->mem_used_bytes));
 	tui_size(total, sizeof(total), known(g, GPU_F_MEM_TOTAL), field_num_u64(g->mem_total_bytes));
-	snprintf(buf, sizeof(buf), "%s/%s", used, total);
+	if (!known(g, GPU_F_MEM_USED) && !known(g, GPU_F_MEM_TOTAL) && known(g, GPU_F_CLOCK_GFX))
+		/* No memory of its own (an iGPU): its clock instead of an empty "--/--". */
+		snprintf(buf, sizeof(buf), "%" PRIu64 "MHz", field_num_u64(g->clock_gfx_mhz));
+	else
+		snprintf(buf, sizeof(buf), "%s/%s", used, total);
 	if (mp > 90)
 		tui_attr(t, TC_CRIT, true);
 	tui_text_right(t, y, cx, buf, 11);
@@ -330,6 +334,14 @@ static void draw_gpu_details(struct tui *t, const struct frame *f, size_t i, int
 		ADD("GFX --  ");
 	if (known(g, GPU_F_CLOCK_MEM))
 		ADD("MCLK %" PRIu64 "MHz  ", field_num_u64(g->clock_mem_mhz));
+	if (known(g, GPU_F_GTT_USED) || known(g, GPU_F_GTT_TOTAL)) {
+		/* AMD: system memory mapped for the GPU, beside VRAM. */
+		tui_size(a, sizeof(a), known(g, GPU_F_GTT_USED), field_num_u64(g->gtt_used_bytes));
+		tui_size(b, sizeof(b), known(g, GPU_F_GTT_TOTAL), field_num_u64(g->gtt_total_bytes));
+		ADD("GTT %s/%s  ", a, b);
+	}
+	if (known(g, GPU_F_TEMP_JUNCTION))
+		ADD("JCT %" PRId64 "C  ", field_num_i64(g->temp_junction_c));
 	if (known(g, GPU_F_FAN_PCT))
 		ADD("FAN %.0f%%  ", field_num_whole(g->fan_pct));
 	else if (known(g, GPU_F_FAN_RPM))
