@@ -80,7 +80,7 @@ static bool read_hex(int dirfd, const char *rel, unsigned *out)
  * this one jumps back to the lookup instead. One lookup per thread at once. */
 static _Thread_local jmp_buf *pci_bail;
 
-static _Noreturn void pci_error(char *msg, ...)
+__attribute__((noreturn)) static void pci_error(char *msg, ...)
 {
 	(void)msg;
 	if (pci_bail)
