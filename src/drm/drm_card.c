@@ -18,24 +18,32 @@
 #include "util/kvparse.h"
 #include "util/readfile.h"
 
-bool drm_card_is_card(const char *s)
+/* Whether s is prefix followed by one or more digits only. */
+static bool numbered(const char *s, const char *prefix)
 {
-	if (strncmp(s, "card", 4) != 0 || !s[4])
+	size_t n = strlen(prefix);
+
+	if (strncmp(s, prefix, n) != 0 || !s[n])
 		return false;
-	for (s += 4; *s; s++)
+	for (s += n; *s; s++)
 		if (*s < '0' || *s > '9')
 			return false;
 	return true;
 }
 
-static bool is_render(const char *s)
+bool drm_card_is_card(const char *s)
 {
-	if (strncmp(s, "renderD", 7) != 0 || !s[7])
-		return false;
-	for (s += 7; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
+	return numbered(s, "card");
+}
+
+DIR *drm_card_opendir(int dirfd, const char *rel)
+{
+	int fd = openat(dirfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+
+	if (!d && fd >= 0)
+		close(fd);
+	return d;
 }
 
 /* The last component of the link rel under dirfd, into out. */
@@ -177,15 +185,11 @@ static void find_render(int drm_fd, const char *card, char *out, size_t n)
 
 	out[0] = '\0';
 	snprintf(rel, sizeof(rel), "%s/device/drm", card);
-	int fd = openat(drm_fd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	DIR *d = drm_card_opendir(drm_fd, rel);
+	if (!d)
 		return;
-	}
 	while ((de = readdir(d)))
-		if (is_render(de->d_name) && strlen(de->d_name) < n && (!out[0] || strcmp(de->d_name, out) < 0))
+		if (numbered(de->d_name, "renderD") && strlen(de->d_name) < n && (!out[0] || strcmp(de->d_name, out) < 0))
 			memcpy(out, de->d_name, strlen(de->d_name) + 1);
 	closedir(d);
 }

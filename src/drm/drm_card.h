@@ -6,6 +6,7 @@
 #ifndef GPUR_DRM_CARD_H
 #define GPUR_DRM_CARD_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -26,6 +27,9 @@ struct drm_card {
 
 /* Whether s[0..len) is "card" followed by digits only. */
 bool drm_card_is_card(const char *s);
+
+/* opendir of rel under dirfd; NULL (errno set) when it is no directory. */
+DIR *drm_card_opendir(int dirfd, const char *rel);
 
 /* The cards under sysfs whose driver `want(driver, ctx)` accepts (cards bound
  * to nvidia are never offered), sorted by card number, into out (at most

@@ -149,13 +149,9 @@ static void find_hwmon(int fd, const struct drm_card *c, char *out, size_t n)
 	out[0] = '\0';
 	if (!card_path(path, sizeof(path), c, "device/", "hwmon"))
 		return;
-	int dfd = openat(fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-	if (!d) {
-		if (dfd >= 0)
-			close(dfd);
+	DIR *d = drm_card_opendir(fd, path);
+	if (!d)
 		return;
-	}
 	while ((de = readdir(d))) {
 		if (strncmp(de->d_name, "hwmon", 5) != 0 || !de->d_name[5] || strlen(de->d_name) >= n)
 			continue;
