@@ -231,7 +231,7 @@ static void draw_gpu_compact(struct tui *t, const struct frame *f, size_t i, int
 	if (gone) {
 		tui_attr(t, TC_DIM, false);
 		tui_attr(t, TC_CRIT, true);
-		tui_text(t, y, x + 4 + namew, st == GPU_STATE_LOST ? "LOST" : "suspended", 10);
+		tui_text(t, y, x + 4 + namew, st == GPU_STATE_LOST ? "LOST" : "SUSPENDED", 10);
 		tui_attr(t, TC_CRIT, false);
 		/* Its last known readings, dimmed: what it was doing when it went. */
 		const struct gpu_seen *l = f->seen && f->seen[i].seen ? &f->seen[i] : NULL;

@@ -71,4 +71,10 @@ for size in 80x24 200x60; do
 	fi
 	tui_stop
 done
+
+# A suspended card on the dashboard: SUSPENDED in its place, not read.
+put "$R/sys/devices/pci0000:00/0000:03:00.0/power/runtime_status" "suspended\n"
+tui_start 120 40 "${ENVS[@]}" -- "${ARGS[@]}" --interval 0.25
+expect_screen '^ 1 Navi 31.* SUSPENDED' "suspended: the dashboard says SUSPENDED"
+tui_stop
 finish
