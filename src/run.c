@@ -179,7 +179,7 @@ static void print_table(const struct frame *f, const struct config *cfg)
 	char drv[600];
 	struct table_opts to = {.utf8 = utf8_locale(), .replay = cfg->replay_path};
 
-	to.source = replay_driver_line(f, drv, sizeof(drv), !to.utf8);
+	to.source = f->driver_line ? f->driver_line : replay_driver_line(f, drv, sizeof(drv), !to.utf8);
 	buf_init(&b);
 	table_render(&b, f, &to);
 	writefile_all(STDOUT_FILENO, b.data, b.len); /* a closed stdout is a quiet end */

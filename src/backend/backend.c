@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "backend/nvml.h"
-#include "backend/stub.h"
+#include "backend/drm.h"
 #include "util/xalloc.h"
 
 /* Detection order is display order: NVIDIA first, then the DRM drivers. */

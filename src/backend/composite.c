@@ -123,7 +123,7 @@ static void compose_child(struct composite *s, size_t bi, const struct composite
 void composite_compose(struct composite *c, const struct composite_child *kids, size_t n, struct frame *out)
 {
 	bool placed[FRAME_MAX_GPUS] = {false};
-	struct buf names, drivers;
+	struct buf names, drivers, line;
 
 	for (size_t i = 0; i < n; i++)
 		compose_child(c, i, &kids[i], out, placed);
@@ -150,14 +150,21 @@ void composite_compose(struct composite *c, const struct composite_child *kids, 
 
 	buf_init(&names);
 	buf_init(&drivers);
+	buf_init(&line);
 	for (size_t i = 0; i < n; i++) {
 		const struct frame *last = kids[i].last;
+		const char *drv = last && frame_has(last, FRAME_F_DRIVER) ? last->driver : "?";
 		if (i) {
 			buf_putc(&names, '+');
 			buf_putc(&drivers, '+');
+			buf_puts(&line, " + ");
 		}
 		buf_puts(&names, kids[i].name);
-		buf_puts(&drivers, last && frame_has(last, FRAME_F_DRIVER) ? last->driver : "?");
+		buf_puts(&drivers, drv);
+		/* The header's "nvml 550.54.15 + amdgpu 6.8.0 + xe 6.12". */
+		buf_puts(&line, last && last->driver_label ? last->driver_label : kids[i].name);
+		buf_putc(&line, ' ');
+		buf_puts(&line, drv);
 		if (!out->cuda && last && last->cuda)
 			out->cuda = frame_str(out, last->cuda);
 	}
@@ -165,6 +172,9 @@ void composite_compose(struct composite *c, const struct composite_child *kids, 
 	out->driver = frame_strn(out, buf_cstr(&drivers), drivers.len);
 	frame_set(out, FRAME_F_BACKEND);
 	frame_set(out, FRAME_F_DRIVER);
+	if (n > 1)
+		out->driver_line = frame_strn(out, buf_cstr(&line), line.len);
 	buf_fini(&names);
 	buf_fini(&drivers);
+	buf_fini(&line);
 }

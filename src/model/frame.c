@@ -63,7 +63,7 @@ void frame_reset(struct frame *f)
 	arena_fini(&f->arena);
 	f->valid = 0;
 	f->ts_ms = 0;
-	f->host = f->backend = f->driver = f->cuda = NULL;
+	f->host = f->backend = f->driver = f->cuda = f->driver_label = f->driver_line = NULL;
 	memset(&f->system, 0, sizeof(f->system));
 	f->ngpus = f->nprocs = f->nevents = 0;
 	f->poll_us = 0;
@@ -193,6 +193,8 @@ void frame_copy(struct frame *dst, const struct frame *src)
 	dst->backend = frame_str(dst, src->backend);
 	dst->driver = frame_str(dst, src->driver);
 	dst->cuda = frame_str(dst, src->cuda);
+	dst->driver_label = frame_str(dst, src->driver_label);
+	dst->driver_line = frame_str(dst, src->driver_line);
 	dst->system = src->system;
 	dst->poll_us = src->poll_us;
 	for (size_t i = 0; i < src->ngpus; i++)

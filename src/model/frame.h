@@ -56,6 +56,12 @@ struct frame {
 	/* Not recorded: what the dashboard shows about the source. */
 	uint64_t poll_us;      /* how long composing this frame took */
 	const char *cuda;      /* CUDA version for the header, or NULL */
+	/* A backend's name for its driver in the header ("xe", "i915/xe"),
+	 * NULL: the backend's name. */
+	const char *driver_label;
+	/* A composite of several backends: "nvml 550.54.15 + amdgpu 6.8.0 +
+	 * xe 6.12" for the header, NULL otherwise. */
+	const char *driver_line;
 	/* For each GPU, its last ok readings (see model/seen.h), or NULL; in
 	 * the arena. Filled by the frame pipeline for lost/suspended GPUs. */
 	struct gpu_seen *seen;

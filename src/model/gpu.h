@@ -32,7 +32,8 @@ enum gpu_throttle {
 enum gpu_field {
 	GPU_F_NAME, GPU_F_DEVICE_ID, GPU_F_PARENT_DEVICE_ID, GPU_F_VENDOR, GPU_F_PCI_BUS_ID,
 	GPU_F_STATE, GPU_F_PSTATE, GPU_F_MIG_MODE, GPU_F_UTIL, GPU_F_MEM_UTIL,
-	GPU_F_MEM_USED, GPU_F_MEM_TOTAL, GPU_F_TEMP, GPU_F_TEMP_MEM, GPU_F_TEMP_SLOWDOWN,
+	GPU_F_MEM_USED, GPU_F_MEM_TOTAL, GPU_F_GTT_USED, GPU_F_GTT_TOTAL, GPU_F_TEMP, GPU_F_TEMP_MEM,
+	GPU_F_TEMP_JUNCTION, GPU_F_TEMP_SLOWDOWN,
 	GPU_F_TEMP_SHUTDOWN, GPU_F_POWER, GPU_F_POWER_LIMIT, GPU_F_ENERGY, GPU_F_FAN_PCT,
 	GPU_F_FAN_RPM, GPU_F_CLOCK_GFX, GPU_F_CLOCK_GFX_MAX, GPU_F_CLOCK_MEM, GPU_F_CLOCK_MEM_MAX,
 	GPU_F_ENC, GPU_F_DEC, GPU_F_PCIE_GEN, GPU_F_PCIE_WIDTH, GPU_F_PCIE_GEN_MAX,
@@ -50,7 +51,8 @@ struct gpu {
 	 * (41.5 degrees, 2^53 + 1 bytes); readers round for display. */
 	long double util_pct, mem_util_pct;
 	long double mem_used_bytes, mem_total_bytes;
-	long double temp_c, temp_mem_c, temp_slowdown_c, temp_shutdown_c;
+	long double gtt_used_bytes, gtt_total_bytes; /* AMD: system memory mapped for the GPU */
+	long double temp_c, temp_mem_c, temp_junction_c, temp_slowdown_c, temp_shutdown_c;
 	long double power_w, power_limit_w, energy_j;
 	long double fan_pct;
 	long double fan_rpm;

@@ -119,6 +119,52 @@ static void put_groups(struct buf *out, const struct frame *f, bool utf8)
 	free(rows);
 }
 
+/* "used / total MiB", each width columns wide, "--" when unknown. */
+static void put_used_total(struct buf *out, const struct gpu *g, enum gpu_field ub, long double used,
+			   enum gpu_field tb, long double total, int width)
+{
+	put_mib(out, gpu_has(g, ub), used, width);
+	buf_puts(out, " / ");
+	put_mib(out, gpu_has(g, tb), total, width);
+	buf_puts(out, " MiB");
+}
+
+/* A second line with what some vendors have and others not (clocks, AMD's
+ * GTT, the PCIe link); none when the GPU has none of it or is not read. */
+static void put_details(struct buf *out, const struct gpu *g)
+{
+	size_t start = out->len;
+
+	if (gpu_is_unread(g))
+		return;
+	buf_puts(out, "    ");
+	size_t empty = out->len;
+	if (gpu_has(g, GPU_F_CLOCK_GFX)) {
+		buf_printf(out, "GFX %" PRIu64, field_num_u64(g->clock_gfx_mhz));
+		if (gpu_has(g, GPU_F_CLOCK_GFX_MAX))
+			buf_printf(out, "/%" PRIu64, field_num_u64(g->clock_gfx_max_mhz));
+		buf_puts(out, " MHz  ");
+	}
+	if (gpu_has(g, GPU_F_CLOCK_MEM))
+		buf_printf(out, "MEM %" PRIu64 " MHz  ", field_num_u64(g->clock_mem_mhz));
+	if (gpu_has(g, GPU_F_GTT_USED) || gpu_has(g, GPU_F_GTT_TOTAL)) {
+		buf_puts(out, "GTT ");
+		put_used_total(out, g, GPU_F_GTT_USED, g->gtt_used_bytes, GPU_F_GTT_TOTAL, g->gtt_total_bytes, 0);
+		buf_puts(out, "  ");
+	}
+	if (gpu_has(g, GPU_F_TEMP_JUNCTION))
+		buf_printf(out, "junction %" PRId64 "C  ", field_num_i64(g->temp_junction_c));
+	if (gpu_has(g, GPU_F_PCIE_GEN) && gpu_has(g, GPU_F_PCIE_WIDTH))
+		buf_printf(out, "PCIe %" PRIu64 "x%" PRIu64 "  ", g->pcie_gen, g->pcie_width);
+	if (out->len == empty) {
+		out->len = start;
+		return;
+	}
+	while (out->len > empty && out->data[out->len - 1] == ' ')
+		out->len--;
+	buf_putc(out, '\n');
+}
+
 void table_render(struct buf *out, const struct frame *f, const struct table_opts *o)
 {
 	size_t namew = 4;
@@ -167,10 +213,8 @@ void table_render(struct buf *out, const struct frame *f, const struct table_opt
 		else
 			buf_puts(out, " -- %");
 		buf_puts(out, " | ");
-		put_mib(out, gpu_has(g, GPU_F_MEM_USED), g->mem_used_bytes, 6);
-		buf_puts(out, " / ");
-		put_mib(out, gpu_has(g, GPU_F_MEM_TOTAL), g->mem_total_bytes, 6);
-		buf_puts(out, " MiB | ");
+		put_used_total(out, g, GPU_F_MEM_USED, g->mem_used_bytes, GPU_F_MEM_TOTAL, g->mem_total_bytes, 6);
+		buf_puts(out, " | ");
 		if (gpu_has(g, GPU_F_POWER))
 			buf_printf(out, "%4.0f", field_num_whole(g->power_w));
 		else
@@ -187,6 +231,7 @@ void table_render(struct buf *out, const struct frame *f, const struct table_opt
 		else if (st == GPU_STATE__COUNT)
 			buf_puts(out, " | state --");
 		buf_putc(out, '\n');
+		put_details(out, g);
 
 		for (size_t p = 0; p < f->nprocs; p++) {
 			const struct gpu_process *pr = &f->procs[p];

@@ -120,13 +120,16 @@ static void draw_header(struct tui *t, const struct frame *f)
 		const char *src = f ? replay_driver_line(f, drv, sizeof(drv), !t->utf8) : NULL;
 		snprintf(buf, sizeof(buf), "REPLAY %s%s%s%s%s #%" PRIu64 " %s%g %s", name, src ? dot : "", src ? src : "",
 			 dot, at, t->st.position, t->utf8 ? "\u00d7" : "x", t->st.speed, state);
+	} else if (f && f->driver_line) {
+		/* Several backends: each with its driver's version. */
+		snprintf(buf, sizeof(buf), "%s", f->driver_line);
 	} else if (f) {
 		snprintf(buf, sizeof(buf), "%s%s%s", frame_has(f, FRAME_F_BACKEND) ? f->backend : "",
 			 frame_has(f, FRAME_F_DRIVER) ? dot : "", frame_has(f, FRAME_F_DRIVER) ? f->driver : "");
-		if (f->cuda) {
-			snprintf(part, sizeof(part), "%sCUDA %s", dot, f->cuda);
-			strncat(buf, part, sizeof(buf) - strlen(buf) - 1);
-		}
+	}
+	if (f && !t->st.replay && f->cuda) {
+		snprintf(part, sizeof(part), "%sCUDA %s", dot, f->cuda);
+		strncat(buf, part, sizeof(buf) - strlen(buf) - 1);
 	}
 	if (t->cols >= 110) {
 		/* %g once per interval, not per frame */
@@ -228,7 +231,7 @@ static void draw_gpu_compact(struct tui *t, const struct frame *f, size_t i, int
 	if (gone) {
 		tui_attr(t, TC_DIM, false);
 		tui_attr(t, TC_CRIT, true);
-		tui_text(t, y, x + 4 + namew, st == GPU_STATE_LOST ? "LOST" : "suspended", 10);
+		tui_text(t, y, x + 4 + namew, st == GPU_STATE_LOST ? "LOST" : "SUSPENDED", 10);
 		tui_attr(t, TC_CRIT, false);
 		/* Its last known readings, dimmed: what it was doing when it went. */
 		const struct gpu_seen *l = f->seen && f->seen[i].seen ? &f->seen[i] : NULL;
@@ -270,7 +273,11 @@ static void draw_gpu_compact(struct tui *t, const struct frame *f, size_t i, int
 	}
 	tui_size(used, sizeof(used), known(g, GPU_F_MEM_USED), field_num_u64(g->mem_used_bytes));
 	tui_size(total, sizeof(total), known(g, GPU_F_MEM_TOTAL), field_num_u64(g->mem_total_bytes));
-	snprintf(buf, sizeof(buf), "%s/%s", used, total);
+	if (!known(g, GPU_F_MEM_USED) && !known(g, GPU_F_MEM_TOTAL) && known(g, GPU_F_CLOCK_GFX))
+		/* No memory of its own (an iGPU): its clock instead of an empty "--/--". */
+		snprintf(buf, sizeof(buf), "%" PRIu64 "MHz", field_num_u64(g->clock_gfx_mhz));
+	else
+		snprintf(buf, sizeof(buf), "%s/%s", used, total);
 	if (mp > 90)
 		tui_attr(t, TC_CRIT, true);
 	tui_text_right(t, y, cx, buf, 11);
@@ -327,6 +334,14 @@ static void draw_gpu_details(struct tui *t, const struct frame *f, size_t i, int
 		ADD("GFX --  ");
 	if (known(g, GPU_F_CLOCK_MEM))
 		ADD("MCLK %" PRIu64 "MHz  ", field_num_u64(g->clock_mem_mhz));
+	if (known(g, GPU_F_GTT_USED) || known(g, GPU_F_GTT_TOTAL)) {
+		/* AMD: system memory mapped for the GPU, beside VRAM. */
+		tui_size(a, sizeof(a), known(g, GPU_F_GTT_USED), field_num_u64(g->gtt_used_bytes));
+		tui_size(b, sizeof(b), known(g, GPU_F_GTT_TOTAL), field_num_u64(g->gtt_total_bytes));
+		ADD("GTT %s/%s  ", a, b);
+	}
+	if (known(g, GPU_F_TEMP_JUNCTION))
+		ADD("JCT %" PRId64 "C  ", field_num_i64(g->temp_junction_c));
 	if (known(g, GPU_F_FAN_PCT))
 		ADD("FAN %.0f%%  ", field_num_whole(g->fan_pct));
 	else if (known(g, GPU_F_FAN_RPM))

@@ -25,6 +25,9 @@ static const char *const DESIGN_GPU_KEYS[] = {
 	"clock_mem_max_mhz", "enc_pct", "dec_pct", "pcie_gen", "pcie_width", "pcie_gen_max",
 	"pcie_width_max", "pcie_rx_bytes_per_s", "pcie_tx_bytes_per_s", "ecc_errors_uncorrected",
 	"throttle",
+	/* Beyond DESIGN §2 (issue 10, docs/record-format.md): AMD's GTT and the
+	 * junction temperature of amdgpu and xe hwmon. */
+	"gtt_used_bytes", "gtt_total_bytes", "temp_junction_c",
 };
 /* "readings — util, memory used, temperatures, power, energy, fan, clocks,
  * enc/dec, PCIe throughput and link, ECC, throttle, P-state — are omitted" for
@@ -33,7 +36,7 @@ static const char *const DESIGN_GPU_READINGS[] = {
 	"pstate", "util_pct", "mem_util_pct", "mem_used_bytes", "temp_c", "temp_mem_c", "power_w",
 	"energy_j", "fan_pct", "fan_rpm", "clock_gfx_mhz", "clock_mem_mhz", "enc_pct", "dec_pct",
 	"pcie_gen", "pcie_width", "pcie_rx_bytes_per_s", "pcie_tx_bytes_per_s",
-	"ecc_errors_uncorrected", "throttle",
+	"ecc_errors_uncorrected", "throttle", "gtt_used_bytes", "temp_junction_c",
 };
 static const char *const DESIGN_PROCESS_KEYS[] = {
 	"pid", "gpu_index", "name", "cmdline", "user", "kind", "gpu_mem_bytes", "gpu_util_pct",

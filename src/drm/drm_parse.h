@@ -1,0 +1,48 @@
+/* drm_parse: the value formats of DRM sysfs and hwmon files (amdgpu's
+ * pp_dpm_* levels, PCI link speeds, hwmon millidegrees and microwatts,
+ * runtime PM status) over (buf, len), without allocation. Facts §2–§4. */
+#ifndef GPUR_DRM_PARSE_H
+#define GPUR_DRM_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Clock levels of a pp_dpm_* file: lines "N: 500Mhz", the current one
+ * ending " *", and on APUs an unnumbered "   <cur>Mhz *" line for a clock
+ * that matches no level. Lines that are none of these are skipped. */
+struct drm_dpm {
+	bool cur_known, max_known;
+	uint64_t cur_mhz; /* the level marked '*' */
+	uint64_t max_mhz; /* the highest numbered level */
+};
+void drm_parse_dpm(const char *buf, size_t len, struct drm_dpm *out);
+
+/* A PCI link speed file ("16.0 GT/s PCIe", "8 GT/s", "2.5 GT/s PCIe") as a
+ * PCIe generation 1–6. 0, or -EINVAL ("Unknown", garbage, a speed that is
+ * no generation's). */
+int drm_parse_link_gen(const char *buf, size_t len, uint64_t *gen);
+
+/* A signed integer file scaled down by div (hwmon millidegrees: 1000, µW:
+ * 1e6), kept fractional: "41500" / 1000 = 41.5. 0, -EINVAL, -ERANGE. */
+int drm_parse_scaled(const char *buf, size_t len, long double div, long double *out);
+
+enum drm_rpm {
+	DRM_RPM_ACTIVE,    /* active, resuming, unsupported, or no file */
+	DRM_RPM_SUSPENDED, /* suspended or suspending: reading would wake it */
+};
+/* power/runtime_status's text. */
+enum drm_rpm drm_parse_runtime_status(const char *buf, size_t len);
+
+/* Watts from two readings of a µJ energy counter taken t0_ns and t1_ns
+ * apart on a monotonic clock. False when there is no rate: no time passed,
+ * or the counter went backwards (a driver reload or a wrap it did not
+ * fold). */
+bool drm_power_from_energy(uint64_t uj0, uint64_t t0_ns, uint64_t uj1, uint64_t t1_ns, long double *watts);
+
+/* The version number at the start of a kernel release string
+ * ("6.8.0-45-generic" gives "6.8.0"), into out (size n > 0); false when it
+ * does not start with a digit. */
+bool drm_parse_release(const char *buf, size_t len, char *out, size_t n);
+
+#endif
