@@ -278,14 +278,24 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	struct serve *s = cls;
 	(void)version;
 	(void)upload_data;
-	(void)con_cls;
 
 	bool metrics = strcmp(url, "/metrics") == 0, index = strcmp(url, "/") == 0;
+	/* A wrong path or method is answered at once, and the connection is
+	 * closed with it: nothing of its body is read. */
 	if (!metrics && !index)
 		return s->lib.queue_response(c, MHD_HTTP_NOT_FOUND, s->not_found);
-	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0) {
-		*upload_data_size = 0; /* a body is not read */
+	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return s->lib.queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, s->not_allowed);
+	/* A GET is answered on the call after its headers: an answer queued on
+	 * the first call makes libmicrohttpd close the connection, and
+	 * Prometheus keeps its connections alive. */
+	if (!*con_cls) {
+		*con_cls = s;
+		return MHD_YES;
+	}
+	if (*upload_data_size) {
+		*upload_data_size = 0; /* a GET's body is not ours to read */
+		return MHD_YES;
 	}
 	if (index)
 		return s->lib.queue_response(c, MHD_HTTP_OK, s->index);
