@@ -83,6 +83,7 @@ bench: build
 	bench/poll.sh $(BUILD)
 	for n in 64 1024; do $(BUILD)/bench/procscan fixture $$n; $(BUILD)/bench/procscan real $$n; done
 	bench/tui.sh $(BUILD)
+	bench/exporter.sh $(BUILD)
 
 install: build
 	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)

@@ -9,7 +9,7 @@ set -eu
 want="cmake make gcc pkg-config libncurses-dev libjansson-dev libcmocka-dev libmicrohttpd-dev zlib1g-dev"
 case "${1:-build}" in
 test) want="$want clang libclang-rt-14-dev libcmocka-dev libjansson-dev tmux util-linux procps prometheus curl python3" ;;
-bench) want="$want libjansson-dev time apache2-utils curl" ;;
+bench) want="$want libjansson-dev time wrk curl python3" ;;
 esac
 
 missing=""
