@@ -451,9 +451,39 @@ static void test_gzip_closed_per_scrape(void **state)
 	buf_fini(&text);
 }
 
+/* Every exported field: a valid metric name, a positive scale, a type the
+ * renderer writes; no name twice. */
+static void test_field_prom_descriptors(void **state)
+{
+	(void)state;
+	const struct { const struct field *tab; size_t n; } tabs[] = {
+		{GPU_FIELDS, GPU_NFIELDS}, {PROCESS_FIELDS, PROCESS_NFIELDS}};
+	const char *names[128];
+	size_t nn = 0;
+	for (size_t t = 0; t < 2; t++)
+		for (size_t i = 0; i < tabs[t].n; i++) {
+			const struct field *f = &tabs[t].tab[i];
+			if (!f->prom)
+				continue;
+			const char *m = f->prom->name;
+			assert_non_null(m);
+			assert_true(strspn(m, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_:0123456789") == strlen(m));
+			assert_false(m[0] >= '0' && m[0] <= '9');
+			assert_true(f->prom->scale > 0);
+			assert_true(f->prom->type == FIELD_PROM_GAUGE || f->prom->type == FIELD_PROM_COUNTER);
+			assert_true(f->type == FIELD_NUM || f->type == FIELD_U64 || f->type == FIELD_BOOL ||
+				    f->type == FIELD_FLAGS);
+			for (size_t j = 0; j < nn; j++)
+				assert_string_not_equal(names[j], m);
+			names[nn++] = m;
+		}
+	assert_true(nn >= 28);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_field_prom_descriptors),
 		cmocka_unit_test(test_label_escaping),
 		cmocka_unit_test(test_unknown_is_no_sample),
 		cmocka_unit_test(test_mig_labels),
