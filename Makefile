@@ -48,7 +48,7 @@ test-asan:
 test-tsan:
 	CC=clang cmake -S . -B build-tsan -DGPUR_WERROR=ON -DGPUR_SANITIZE=thread >/dev/null
 	cmake --build build-tsan -j$(JOBS)
-	TSAN_OPTIONS=halt_on_error=1 scripts/ctest-run.sh build-tsan -R 'sampler|composite|nvml|feed|fdinfo'
+	TSAN_OPTIONS=halt_on_error=1 scripts/ctest-run.sh build-tsan -R 'sampler|composite|nvml|feed|fdinfo|serve'
 
 # Every harness in turn, FUZZ_SECONDS split evenly among them (at least 1 s
 # each); each starts from its seeds in tests/fuzz/corpus/NAME. A crash fails
@@ -83,6 +83,7 @@ bench: build
 	bench/poll.sh $(BUILD)
 	for n in 64 1024; do $(BUILD)/bench/procscan fixture $$n; $(BUILD)/bench/procscan real $$n; done
 	bench/tui.sh $(BUILD)
+	bench/exporter.sh $(BUILD)
 
 install: build
 	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)

@@ -6,10 +6,10 @@
 # apt-get line to run is printed and the script fails.
 set -eu
 
-want="cmake make gcc pkg-config libncurses-dev libjansson-dev libcmocka-dev libpci-dev pci.ids"
+want="cmake make gcc pkg-config libncurses-dev libjansson-dev libcmocka-dev libpci-dev pci.ids libmicrohttpd-dev zlib1g-dev"
 case "${1:-build}" in
-test) want="$want clang libclang-rt-14-dev libcmocka-dev libjansson-dev tmux util-linux procps" ;;
-bench) want="$want libjansson-dev time" ;;
+test) want="$want clang libclang-rt-14-dev libcmocka-dev libjansson-dev tmux util-linux procps prometheus curl python3" ;;
+bench) want="$want libjansson-dev time wrk curl python3" ;;
 esac
 
 missing=""
@@ -28,5 +28,19 @@ echo "gpur: installing Debian packages:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 # A fresh machine may have no package lists yet.
 apt-get update -qq >/dev/null || true
+# The prometheus package's service must not start: the tests run the binary
+# themselves, on loopback. policy-rc.d (invoke-rc.d's veto) keeps every
+# service of this install from starting, unless one is already in place.
+policy=/usr/sbin/policy-rc.d
+own_policy=""
+if [ ! -e "$policy" ]; then
+	printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod 755 "$policy" && own_policy=1
+fi
+rc=0
 # shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing >/dev/null
+apt-get install -y -qq --no-install-recommends $missing >/dev/null || rc=$?
+[ -z "$own_policy" ] || rm -f "$policy"
+case " $missing " in
+*" prometheus "*) systemctl disable --now prometheus >/dev/null 2>&1 || true ;;
+esac
+exit $rc

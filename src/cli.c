@@ -11,11 +11,12 @@
 #include <sys/stat.h>
 
 #include "backend/backend.h"
+#include "serve/serve.h"
 
 enum {
 	OPT_BACKEND = 256, OPT_GPUS, OPT_LOG, OPT_REPLAY, OPT_SPEED, OPT_ONCE, OPT_JSON,
 	OPT_HEADLESS, OPT_SERVE, OPT_PROMETHEUS, OPT_PROCFS, OPT_SYSFS, OPT_ROOTFS, OPT_READ_ONLY,
-	OPT_HOSTNAME, OPT_NO_COLOR,
+	OPT_HOSTNAME, OPT_NO_COLOR, OPT_SERVE_PROCESSES,
 };
 
 static const struct option LONG_OPTS[] = {
@@ -30,6 +31,7 @@ static const struct option LONG_OPTS[] = {
 	{"count", required_argument, NULL, 'n'},
 	{"headless", no_argument, NULL, OPT_HEADLESS},
 	{"serve", required_argument, NULL, OPT_SERVE},
+	{"serve-processes", required_argument, NULL, OPT_SERVE_PROCESSES},
 	{"prometheus", required_argument, NULL, OPT_PROMETHEUS},
 	{"procfs", required_argument, NULL, OPT_PROCFS},
 	{"sysfs", required_argument, NULL, OPT_SYSFS},
@@ -58,14 +60,17 @@ void cli_usage(void)
 	      "      --json              print every poll as one JSON line on stdout\n"
 	      "  -n, --count N           stop after N polls\n"
 	      "      --headless          no TUI: poll and log until a signal, --count or end of replay\n"
-	      "      --serve ADDR        Prometheus metrics at host:port (not yet supported)\n"
+	      "      --serve ADDR        Prometheus metrics at host:port (:9400 = 127.0.0.1:9400;\n"
+	      "                          0.0.0.0:9400 or [::]:9400 for every interface)\n"
+	      "      --serve-processes=no  no per-process series behind --serve\n"
 	      "      --prometheus URL    fleet view from a Prometheus server (not yet supported)\n"
 	      "      --procfs PATH       where procfs is mounted (default /proc)\n"
 	      "      --sysfs PATH        where sysfs is mounted (default /sys)\n"
 	      "      --rootfs PATH       the host's root, where container and pod names are read\n"
 	      "                          (default /; /host in a container with the host's / there)\n"
 	      "      --read-only         never signal processes\n"
-	      "      --hostname NAME     host name in records (default $NODE_NAME, else the system's)\n"
+	      "      --hostname NAME     host name in records and the Hostname label\n"
+	      "                          (default $NODE_NAME, else the system's)\n"
 	      "      --no-color          no colours (NO_COLOR=1 does the same)\n"
 	      "  -h, --help              this help\n"
 	      "  -V, --version           version\n"
@@ -137,6 +142,7 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 	cfg->procfs = "/proc";
 	cfg->sysfs = "/sys";
 	cfg->rootfs = "/";
+	cfg->serve_processes = true;
 	cfg->backends = (1u << BACKEND_REGISTRY_LEN) - 1;
 	opterr = 0;
 	optind = 1;
@@ -192,8 +198,18 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 		case OPT_HEADLESS:
 			cfg->headless = true;
 			break;
-		case OPT_SERVE:
-			return usage_err(err, errlen, "--serve: not yet supported%s%s", "", "");
+		case OPT_SERVE: {
+			struct serve_addr a;
+			if (serve_parse_addr(optarg, &a, err, errlen) != 0)
+				return -1;
+			cfg->serve = optarg;
+			break;
+		}
+		case OPT_SERVE_PROCESSES:
+			if (strcmp(optarg, "no") != 0 && strcmp(optarg, "yes") != 0)
+				return usage_err(err, errlen, "--serve-processes: '%s' is not yes or no%s", optarg, "");
+			cfg->serve_processes = strcmp(optarg, "yes") == 0;
+			break;
 		case OPT_PROMETHEUS:
 			return usage_err(err, errlen, "--prometheus: not yet supported%s%s", "", "");
 		case OPT_PROCFS:
@@ -264,6 +280,8 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 		return usage_err(err, errlen, "--once and --count conflict (--once is one poll)%s%s", "", "");
 	if (cfg->once && cfg->headless)
 		return usage_err(err, errlen, "--once and --headless conflict%s%s", "", "");
+	if (cfg->once && cfg->serve)
+		return usage_err(err, errlen, "--once and --serve conflict (--serve runs until stopped)%s%s", "", "");
 	if (cfg->interval_set) {
 		if (cfg->interval < 0)
 			return usage_err(err, errlen, "--interval: '%s' is negative%s", interval_arg, "");
@@ -295,5 +313,5 @@ enum cli_mode cli_resolve_mode(const struct config *cfg, bool stdout_is_tty)
 		return CLI_MODE_HEADLESS;
 	if (stdout_is_tty)
 		return CLI_MODE_TUI;
-	return cfg->log_path ? CLI_MODE_HEADLESS : CLI_MODE_ONCE;
+	return cfg->log_path || cfg->serve ? CLI_MODE_HEADLESS : CLI_MODE_ONCE;
 }

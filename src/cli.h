@@ -22,6 +22,7 @@ struct config {
 	bool once, json, headless;
 	uint64_t count;         /* 0 = no limit */
 	const char *serve, *prometheus;
+	bool serve_processes;   /* per-process series behind --serve (default yes) */
 	const char *procfs, *sysfs;
 	const char *rootfs;     /* the host's root, for container and pod names; default "/" */
 	bool read_only, no_color;
@@ -34,7 +35,7 @@ struct config {
  * "gpur: " prefix) in err: a usage error. argv strings are borrowed. */
 int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errlen);
 /* The mode that runs: --once, --json, --headless, else the TUI on a
- * terminal, else headless recording when --log is given, else --once. */
+ * terminal, else headless when --log or --serve is given, else --once. */
 enum cli_mode cli_resolve_mode(const struct config *cfg, bool stdout_is_tty);
 /* Checks what depends on the resolved mode (an interval of 0 in the TUI).
  * 0, or -1 with a message in err. */

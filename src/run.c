@@ -21,6 +21,7 @@
 #include "record/record_encode.h"
 #include "record/recorder.h"
 #include "sampler.h"
+#include "serve/serve.h"
 #include "source.h"
 #include "tui/tui.h"
 #include "util/buf.h"
@@ -206,7 +207,7 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 		.interval = tui && !(cfg->interval > 0) ? 1.0 : cfg->interval,
 		.speed = cfg->speed,
 		.count = once ? 1 : cfg->count,
-		.hold = tui,
+		.hold = tui || cfg->serve, /* a replay's last frame is served until a signal */
 		.virt = in->virt,
 		.early = in->early,
 		.notify = tui,
@@ -267,6 +268,7 @@ int run_main(const struct config *cfg)
 {
 	struct inputs src = {.replay_path = cfg->replay_path};
 	struct sink o;
+	struct serve *serve = NULL;
 	struct gpusel *sel = NULL;
 	char err[1024];
 	char host[256];
@@ -299,6 +301,21 @@ int run_main(const struct config *cfg)
 		clock_virtual_init(&virt, v);
 		env.clock = &virt.c;
 		src.virt = &virt;
+	}
+	/* Bound first: a port in use fails before detection takes its time. */
+	if (cfg->serve) {
+		struct serve_opts so = {.addr = cfg->serve,
+					.hostname = cfg->hostname,
+					.processes = cfg->serve_processes,
+					.live = !cfg->replay_path};
+		if (!(serve = serve_start(&so, err, sizeof(err)))) {
+			msg_error("%s", err);
+			status = 1;
+			goto out;
+		}
+		o.serve = serve;
+		if (cfg->mode != CLI_MODE_TUI)
+			msg_error("serving metrics at http://%s/metrics", serve_where(serve));
 	}
 	if (cfg->replay_path) {
 		src.replay = replay_open(cfg->replay_path, err, sizeof(err));
@@ -356,6 +373,7 @@ int run_main(const struct config *cfg)
 		}
 	}
 out:
+	serve_stop(serve);
 	sink_fini(&o);
 	source_free(src.source);
 	frame_unref(src.early);

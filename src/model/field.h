@@ -33,6 +33,19 @@ enum field_type {
  * parser already rejects integers of 2^63 and more. */
 #define FIELD_U64_MAX 9.3e18
 
+enum field_prom_type { FIELD_PROM_GAUGE, FIELD_PROM_COUNTER };
+
+/* A field as a Prometheus metric: its name, the factor from the field's unit
+ * to the metric's (1.0 / 1048576 for bytes shown in MiB), its type. A BOOL
+ * is 0 or 1; a FLAGS field is one sample per name with a `reason` label. */
+struct field_prom {
+	const char *name;
+	double scale;
+	enum field_prom_type type;
+};
+/* For tables: a metric descriptor with static storage. */
+#define FIELD_PROM(name, scale, type) (&(const struct field_prom){name, scale, FIELD_PROM_##type})
+
 struct field {
 	const char *key;
 	enum field_type type;
@@ -43,7 +56,7 @@ struct field {
 	const char *const *names;
 	unsigned nnames;
 	unsigned flags;
-	const char *prom; /* exporter metric name, NULL when not exported */
+	const struct field_prom *prom; /* how the exporter shows it; NULL when not exported */
 	const char *help; /* one line for humans (docs, # HELP) */
 };
 

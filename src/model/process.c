@@ -9,6 +9,7 @@ const char *const PROCESS_KIND_NAMES[PROCESS_KIND__COUNT] = {"compute", "graphic
 #define STR(k, m, b, len, h) {k, FIELD_STR, b, offsetof(struct gpu_process, m), 0, 0, len, NULL, 0, 0, NULL, h}
 #define U64(k, m, b, lo, hi, h) {k, FIELD_U64, b, offsetof(struct gpu_process, m), lo, hi, 0, NULL, 0, 0, NULL, h}
 #define NUM(k, m, b, lo, hi, h) {k, FIELD_NUM, b, offsetof(struct gpu_process, m), lo, hi, 0, NULL, 0, 0, NULL, h}
+#define NUMP(k, m, b, lo, hi, p, h) {k, FIELD_NUM, b, offsetof(struct gpu_process, m), lo, hi, 0, NULL, 0, 0, p, h}
 
 const struct field PROCESS_FIELDS[] = {
 	U64("pid", pid, PROC_F_PID, 0, 4194304, "process id (in the reader's pid namespace)"),
@@ -18,8 +19,10 @@ const struct field PROCESS_FIELDS[] = {
 	STR("user", user, PROC_F_USER, 256, "user name, else the numeric uid"),
 	{"kind", FIELD_ENUM, PROC_F_KIND, offsetof(struct gpu_process, kind), 0, 0, 0,
 	 PROCESS_KIND_NAMES, PROCESS_KIND__COUNT, 0, NULL, "compute, graphics or both"},
-	NUM("gpu_mem_bytes", gpu_mem_bytes, PROC_F_GPU_MEM, 0, FIELD_U64_MAX, "GPU memory used (bytes)"),
-	NUM("gpu_util_pct", gpu_util_pct, PROC_F_GPU_UTIL, 0, 100, "SM utilisation (%)"),
+	NUMP("gpu_mem_bytes", gpu_mem_bytes, PROC_F_GPU_MEM, 0, FIELD_U64_MAX,
+	     FIELD_PROM("gpur_process_gpu_memory_bytes", 1, GAUGE), "GPU memory used (bytes)"),
+	NUMP("gpu_util_pct", gpu_util_pct, PROC_F_GPU_UTIL, 0, 100,
+	     FIELD_PROM("gpur_process_gpu_util_percent", 1, GAUGE), "SM utilisation (%)"),
 	NUM("mem_bw_pct", mem_bw_pct, PROC_F_MEM_BW, 0, 100, "memory bandwidth utilisation (%)"),
 	NUM("enc_pct", enc_pct, PROC_F_ENC, 0, 100, "encoder utilisation (%)"),
 	NUM("dec_pct", dec_pct, PROC_F_DEC, 0, 100, "decoder utilisation (%)"),

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "record/record_encode.h"
+#include "serve/serve.h"
 #include "util/msg.h"
 
 void sink_init(struct sink *s)
@@ -37,7 +38,7 @@ static void report(struct sink *s, struct recorder *r, int rc, bool *reported)
 		msg_error("%s", s->note);
 }
 
-bool sink_emit(struct sink *s, const struct frame *f)
+static bool write_records(struct sink *s, const struct frame *f)
 {
 	bool ok = true;
 
@@ -60,6 +61,16 @@ bool sink_emit(struct sink *s, const struct frame *f)
 	}
 	if (s->line.cap > (1u << 20) && s->line.len < (1u << 18))
 		buf_fini(&s->line); /* one huge record does not stay in memory */
+	return ok;
+}
+
+bool sink_emit(struct sink *s, const struct frame *f)
+{
+	bool ok = write_records(s, f);
+
+	if (s->serve)
+		serve_publish(s->serve, f, (s->log ? recorder_dropped(s->log) : 0) + (s->json ? recorder_dropped(s->json) : 0),
+			      s->log || s->json);
 	return ok;
 }
 

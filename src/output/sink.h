@@ -1,6 +1,7 @@
 /* sink: where a run's records go (--log FILE, --json stdout): each record
  * encoded once and written to every output; a failure is counted, reported
- * once per output (on stderr, or kept for the dashboard) and the run goes on. */
+ * once per output (on stderr, or kept for the dashboard) and the run goes on.
+ * With --serve, every frame is also handed to the exporter. */
 #ifndef GPUR_SINK_H
 #define GPUR_SINK_H
 
@@ -12,8 +13,11 @@
 #include "record/recorder.h"
 #include "util/buf.h"
 
+struct serve;
+
 struct sink {
 	struct recorder *log, *json; /* owned; either may be NULL */
+	struct serve *serve;         /* --serve (borrowed), or NULL */
 	struct buf line;             /* one encoding for both outputs */
 	bool log_reported, json_reported;
 	bool epipe;                  /* stdout went away */
@@ -25,7 +29,8 @@ struct sink {
 void sink_init(struct sink *s);
 /* Frees the recorders and the buffer. */
 void sink_fini(struct sink *s);
-/* Writes f to every output. False when stdout went away (stop quietly). */
+/* Writes f to every output and publishes it to the exporter. False when
+ * stdout went away (stop quietly). */
 bool sink_emit(struct sink *s, const struct frame *f);
 /* Copies the latest failure message ("" if none) into out. */
 void sink_note(struct sink *s, char *out, size_t n);

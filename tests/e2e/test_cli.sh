@@ -78,9 +78,14 @@ usage_error "--speed: '65' is not a pace from 0.25 to 64" --speed 65 --replay "$
 usage_error "--speed: 'fast' is not a pace from 0.25 to 64" --speed fast --replay "$R"
 run --speed 0.25 --replay "$R" --once
 expect_rc 0 "--speed 0.25 is accepted"
-usage_error "--serve: not yet supported" --serve :9400
 usage_error "--prometheus: not yet supported" --prometheus http://127.0.0.1:9090
-usage_error "--serve: not yet supported" --replay "$R" --headless --serve 127.0.0.1:9400
+# --serve ADDR: a bad ADDR is a usage error naming it (the exporter's own
+# tests are test_serve*.sh).
+for bad in 9400 : :x :65536 :123456 '::1:9400' '[::1]9400' '[nonsense]:9400' 'ho st:9400' 'host:' ''; do
+	usage_error "--serve: '$bad' is not host:port" --replay "$R" --headless --serve "$bad"
+done
+usage_error "--once and --serve conflict" --replay "$R" --once --serve :0
+usage_error "--serve-processes: 'maybe' is not yes or no" --replay "$R" --headless --serve :0 --serve-processes=maybe
 # Unknown options, missing arguments, stray arguments.
 usage_error --frobnicate --frobnicate
 usage_error "-x" -x

@@ -1,0 +1,637 @@
+/* prom: exposition text of a frame; see prom.h and docs/exporter.md. */
+#include "serve/prom.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record/json_write.h"
+#include "util/utf8.h"
+#include "util/xalloc.h"
+#include "view/proctable_group.h"
+
+void prom_put_label_value(struct buf *out, const char *value)
+{
+	size_t n = strlen(value);
+
+	n = utf8_trim(value, n, PROM_MAX_LABEL_BYTES);
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t used = utf8_decode(value + i, n - i, &cp);
+		char enc[4];
+		i += used;
+		if (cp == '\\')
+			buf_puts(out, "\\\\");
+		else if (cp == '"')
+			buf_puts(out, "\\\"");
+		else if (cp == '\n')
+			buf_puts(out, "\\n");
+		else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
+			continue; /* other controls: dropped */
+		else
+			buf_append(out, enc, utf8_encode(cp, enc));
+	}
+}
+
+/* buf_append that takes an empty buffer's NULL data. */
+static void put(struct buf *b, const char *s, size_t n)
+{
+	if (n)
+		buf_append(b, s, n);
+}
+
+/* Appends name="value" (a comma first unless it is the first label); an
+ * unknown or empty value is no label at all, as Prometheus reads it. */
+static void label(struct buf *b, bool *first, const char *name, const char *value)
+{
+	if (!value || !*value)
+		return;
+	if (!*first)
+		buf_putc(b, ',');
+	*first = false;
+	buf_puts(b, name);
+	buf_puts(b, "=\"");
+	prom_put_label_value(b, value);
+	buf_putc(b, '"');
+}
+
+static void label_u64(struct buf *b, bool *first, const char *name, uint64_t v)
+{
+	char tmp[24];
+	snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v);
+	label(b, first, name, tmp);
+}
+
+/* # HELP and # TYPE of a family; help escapes \\ and \n. */
+static void family(struct buf *b, const char *name, const char *type, const char *help)
+{
+	buf_puts(b, "# HELP ");
+	buf_puts(b, name);
+	buf_putc(b, ' ');
+	for (const char *p = help; *p; p++) {
+		if (*p == '\\')
+			buf_puts(b, "\\\\");
+		else if (*p == '\n')
+			buf_puts(b, "\\n");
+		else
+			buf_putc(b, *p);
+	}
+	buf_puts(b, "\n# TYPE ");
+	buf_puts(b, name);
+	buf_putc(b, ' ');
+	buf_puts(b, type);
+	buf_putc(b, '\n');
+}
+
+/* One sample: name{labels[,extra]} value. Non-finite values are not
+ * measurements here: no sample. */
+static bool sample(struct buf *b, const char *name, const char *labels, size_t llen, const char *extra, double v)
+{
+	if (!isfinite(v))
+		return false;
+	buf_puts(b, name);
+	if (llen || extra) {
+		buf_putc(b, '{');
+		put(b, labels, llen);
+		if (extra) {
+			if (llen)
+				buf_putc(b, ',');
+			buf_puts(b, extra);
+		}
+		buf_putc(b, '}');
+	}
+	buf_putc(b, ' ');
+	json_put_double(b, v);
+	buf_putc(b, '\n');
+	return true;
+}
+
+/* A family written only when it has a sample: begin remembers where its
+ * header starts, end takes the header back when nothing followed. */
+static size_t begin(struct buf *b, const char *name, const char *type, const char *help)
+{
+	size_t mark = b->len;
+	family(b, name, type, help);
+	return mark;
+}
+static void end(struct buf *b, size_t mark, bool any)
+{
+	if (!any)
+		b->len = mark;
+}
+
+/* Per GPU of the frame: its label sets, in a shared text buffer. */
+struct gmeta {
+	size_t full_off, full_len;   /* dcgm-exporter's labels + vendor */
+	size_t short_off, short_len; /* gpu, UUID, GPU_I_ID, Hostname: for process series */
+};
+
+static const char *str_of(const struct gpu *g, enum gpu_field f, const char *s)
+{
+	return gpu_has(g, f) && s && *s ? s : NULL;
+}
+
+/* The driver of g's backend: the frame's driver when it has one backend;
+ * for a composite ("nvml+amdgpu", "550.54.15+6.8.0") the part of the
+ * backend that serves g's vendor. NULL when unknown ("?"). */
+static const char *driver_of(const struct frame *f, const struct gpu *g, char *out, size_t n)
+{
+	static const struct { const char *vendor, *backend; } MAP[] = {
+		{"nvidia", "nvml"}, {"amd", "amdgpu"}, {"intel", "intel"},
+	};
+	if (!frame_has(f, FRAME_F_DRIVER) || !f->driver)
+		return NULL;
+	const char *want = "drm", *vendor = str_of(g, GPU_F_VENDOR, g->vendor);
+	for (size_t i = 0; vendor && i < sizeof(MAP) / sizeof(MAP[0]); i++)
+		if (strcmp(vendor, MAP[i].vendor) == 0)
+			want = MAP[i].backend;
+	const char *names = frame_has(f, FRAME_F_BACKEND) && f->backend ? f->backend : "";
+	bool single = !strchr(f->driver, '+');
+	const char *d = f->driver;
+	for (const char *b = names; !single;) {
+		size_t bl = strcspn(b, "+"), dl = strcspn(d, "+");
+		if (bl == strlen(want) && strncmp(b, want, bl) == 0) {
+			snprintf(out, n, "%.*s", (int)dl, d);
+			return strcmp(out, "?") == 0 ? NULL : out;
+		}
+		if (!b[bl] || !d[dl])
+			return NULL;
+		b += bl + 1;
+		d += dl + 1;
+	}
+	snprintf(out, n, "%s", d);
+	return strcmp(out, "?") == 0 || !*out ? NULL : out;
+}
+
+/* Builds every GPU's label sets. dcgm-exporter's order: gpu, UUID,
+ * pci_bus_id, device, modelName, GPU_I_PROFILE, GPU_I_ID, Hostname,
+ * DCGM_FI_DRIVER_VERSION; gpur adds vendor. A MIG instance carries its
+ * GPU's gpu, UUID and modelName and its own profile and instance number, as
+ * dcgm-exporter labels instances. `gpu` counts physical GPUs, so it is
+ * NVML's index on an NVIDIA machine. */
+static void build_labels(const struct frame *f, const char *host, struct buf *lb, struct gmeta *m)
+{
+	uint64_t *ordinal = xcalloc(f->ngpus ? f->ngpus : 1, sizeof(*ordinal));
+	uint64_t *instances = xcalloc(f->ngpus ? f->ngpus : 1, sizeof(*instances));
+	uint64_t next = 0;
+
+	for (size_t i = 0; i < f->ngpus; i++) {
+		const struct gpu *g = &f->gpus[i];
+		const char *parent_id = str_of(g, GPU_F_PARENT_DEVICE_ID, g->parent_device_id);
+		const struct gpu *parent = NULL;
+		size_t pi = 0;
+		for (size_t j = 0; parent_id && j < i; j++) {
+			const struct gpu *c = &f->gpus[j];
+			if (!str_of(c, GPU_F_PARENT_DEVICE_ID, c->parent_device_id) &&
+			    str_of(c, GPU_F_DEVICE_ID, c->device_id) && strcmp(c->device_id, parent_id) == 0) {
+				parent = c;
+				pi = j;
+			}
+		}
+		const struct gpu *id = parent ? parent : g;
+		uint64_t gi = 0;
+		if (parent) {
+			ordinal[i] = ordinal[pi];
+			gi = instances[pi]++;
+		} else {
+			ordinal[i] = next++;
+		}
+		const char *vendor = str_of(g, GPU_F_VENDOR, g->vendor);
+		const char *name = str_of(g, GPU_F_NAME, g->name);
+		const char *profile = NULL;
+		if (parent && name && (profile = strstr(name, " MIG ")))
+			profile += 5;
+		char device[32], drv[128];
+		snprintf(device, sizeof(device), "nvidia%llu", (unsigned long long)ordinal[i]);
+		bool first = true;
+
+		m[i].full_off = lb->len;
+		label_u64(lb, &first, "gpu", ordinal[i]);
+		label(lb, &first, "UUID", str_of(id, GPU_F_DEVICE_ID, id->device_id));
+		label(lb, &first, "pci_bus_id", str_of(g, GPU_F_PCI_BUS_ID, g->pci_bus_id));
+		label(lb, &first, "device", vendor && strcmp(vendor, "nvidia") == 0 ? device : NULL);
+		label(lb, &first, "modelName", str_of(id, GPU_F_NAME, id->name));
+		if (parent) {
+			label(lb, &first, "GPU_I_PROFILE", profile);
+			label_u64(lb, &first, "GPU_I_ID", gi);
+		}
+		label(lb, &first, "Hostname", host);
+		label(lb, &first, "DCGM_FI_DRIVER_VERSION", driver_of(f, g, drv, sizeof(drv)));
+		label(lb, &first, "vendor", vendor);
+		m[i].full_len = lb->len - m[i].full_off;
+
+		first = true;
+		m[i].short_off = lb->len;
+		label_u64(lb, &first, "gpu", ordinal[i]);
+		label(lb, &first, "UUID", str_of(id, GPU_F_DEVICE_ID, id->device_id));
+		if (parent)
+			label_u64(lb, &first, "GPU_I_ID", gi);
+		label(lb, &first, "Hostname", host);
+		m[i].short_len = lb->len - m[i].short_off;
+	}
+	free(ordinal);
+	free(instances);
+}
+
+static bool field_number(const void *obj, const struct field *fd, double *v)
+{
+	if (!field_valid(obj, fd))
+		return false;
+	double scale = fd->prom->scale;
+	switch (fd->type) {
+	case FIELD_NUM:
+		*v = (double)(*(const long double *)field_cptr(obj, fd) * scale);
+		return isfinite(*v);
+	case FIELD_U64:
+		*v = (double)*(const uint64_t *)field_cptr(obj, fd) * scale;
+		return true;
+	case FIELD_BOOL:
+		*v = *(const bool *)field_cptr(obj, fd) ? 1 : 0;
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void render_gpu_fields(struct buf *b, const struct frame *f, const struct buf *lb, const struct gmeta *m)
+{
+	for (size_t k = 0; k < GPU_NFIELDS; k++) {
+		const struct field *fd = &GPU_FIELDS[k];
+		if (!fd->prom)
+			continue;
+		const char *type = fd->prom->type == FIELD_PROM_COUNTER ? "counter" : "gauge";
+		size_t mark = begin(b, fd->prom->name, type, fd->help);
+		bool any = false;
+		for (size_t i = 0; i < f->ngpus; i++) {
+			const struct gpu *g = &f->gpus[i];
+			const char *ls = lb->data + m[i].full_off;
+			if (fd->type == FIELD_FLAGS) {
+				if (!field_valid(g, fd))
+					continue;
+				uint32_t bits = *(const uint32_t *)field_cptr(g, fd);
+				for (unsigned r = 0; r < fd->nnames; r++) {
+					char extra[96];
+					snprintf(extra, sizeof(extra), "reason=\"%s\"", fd->names[r]);
+					any |= sample(b, fd->prom->name, ls, m[i].full_len, extra, (bits >> r & 1u) ? 1 : 0);
+				}
+				continue;
+			}
+			double v;
+			if (field_number(g, fd, &v))
+				any |= sample(b, fd->prom->name, ls, m[i].full_len, NULL, v);
+		}
+		end(b, mark, any);
+	}
+
+	/* Not a field: free = total - used. gpur's used excludes the driver's
+	 * reserved memory (NVML v2), so reserved memory counts as free here. */
+	size_t mark = begin(b, "DCGM_FI_DEV_FB_FREE", "gauge",
+			    "memory free (MiB): total minus used; reserved memory counts as free");
+	bool any = false;
+	for (size_t i = 0; i < f->ngpus; i++) {
+		const struct gpu *g = &f->gpus[i];
+		if (gpu_has(g, GPU_F_MEM_TOTAL) && gpu_has(g, GPU_F_MEM_USED))
+			any |= sample(b, "DCGM_FI_DEV_FB_FREE", lb->data + m[i].full_off, m[i].full_len, NULL,
+				      (double)((g->mem_total_bytes - g->mem_used_bytes) / 1048576.0L));
+	}
+	end(b, mark, any);
+
+	static const struct { const char *name, *help; unsigned state; } STATES[] = {
+		{"gpur_gpu_up", "1 while the GPU is read normally (state ok)", GPU_STATE_OK},
+		{"gpur_gpu_lost", "1 while the GPU has fallen off the bus or needs a reset", GPU_STATE_LOST},
+		{"gpur_gpu_suspended", "1 while the GPU is runtime-suspended (not woken to be read)", GPU_STATE_SUSPENDED},
+	};
+	for (size_t s = 0; s < sizeof(STATES) / sizeof(STATES[0]); s++) {
+		mark = begin(b, STATES[s].name, "gauge", STATES[s].help);
+		any = false;
+		for (size_t i = 0; i < f->ngpus; i++) {
+			unsigned st = gpu_state(&f->gpus[i]);
+			if (st != GPU_STATE__COUNT)
+				any |= sample(b, STATES[s].name, lb->data + m[i].full_off, m[i].full_len, NULL,
+					      st == STATES[s].state ? 1 : 0);
+		}
+		end(b, mark, any);
+	}
+}
+
+static int by_mem_desc(const void *a, const void *b, void *ctx)
+{
+	const struct gpu_process *procs = ctx;
+	const struct gpu_process *x = &procs[*(const size_t *)a], *y = &procs[*(const size_t *)b];
+	bool kx = process_has(x, PROC_F_GPU_MEM), ky = process_has(y, PROC_F_GPU_MEM);
+	if (kx != ky)
+		return kx ? -1 : 1;
+	if (kx && x->gpu_mem_bytes != y->gpu_mem_bytes)
+		return x->gpu_mem_bytes > y->gpu_mem_bytes ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static int by_gpu_pid(const void *a, const void *b, void *ctx)
+{
+	const struct gpu_process *procs = ctx;
+	const struct gpu_process *x = &procs[*(const size_t *)a], *y = &procs[*(const size_t *)b];
+	if (x->gpu_index != y->gpu_index)
+		return x->gpu_index < y->gpu_index ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : (*(const size_t *)a > *(const size_t *)b);
+}
+
+static const char *pstr(const struct gpu_process *p, enum process_field f, const char *s)
+{
+	return process_has(p, f) && s && *s ? s : NULL;
+}
+
+/* Per-process series: the rows with the most GPU memory first, at most
+ * max of them; a (GPU, pid) pair twice in a frame (a hand-made
+ * recording) is one series. Returns the rows left out. */
+static size_t render_processes(struct buf *b, const struct frame *f, const struct buf *lb, const struct gmeta *m,
+			       size_t max)
+{
+	size_t n = f->nprocs, keep = n < max ? n : max, left = 0;
+	size_t *rows = xcalloc(n ? n : 1, sizeof(*rows));
+	struct buf ls;
+
+	for (size_t i = 0; i < n; i++)
+		rows[i] = i;
+	if (n > keep)
+		qsort_r(rows, n, sizeof(*rows), by_mem_desc, f->procs);
+	left = n - keep;
+	qsort_r(rows, keep, sizeof(*rows), by_gpu_pid, f->procs);
+	size_t *label_off = xcalloc(keep ? keep : 1, sizeof(*label_off) * 2);
+	buf_init(&ls);
+	size_t uniq = 0;
+	for (size_t k = 0; k < keep; k++) {
+		const struct gpu_process *p = &f->procs[rows[k]];
+		if (!process_has(p, PROC_F_PID) || p->gpu_index >= f->ngpus ||
+		    (uniq && f->procs[rows[uniq - 1]].gpu_index == p->gpu_index && f->procs[rows[uniq - 1]].pid == p->pid)) {
+			left++;
+			continue;
+		}
+		rows[uniq] = rows[k];
+		const struct gmeta *gm = &m[p->gpu_index];
+		char podbuf[PROCESS_POD_NAME_MAX + 1];
+		label_off[2 * uniq] = ls.len;
+		put(&ls, lb->data + gm->short_off, gm->short_len);
+		bool first = gm->short_len == 0;
+		label_u64(&ls, &first, "pid", p->pid);
+		label(&ls, &first, "comm", pstr(p, PROC_F_NAME, p->name));
+		label(&ls, &first, "user", pstr(p, PROC_F_USER, p->user));
+		const char *ctr = pstr(p, PROC_F_CONTAINER_NAME, p->container_name);
+		label(&ls, &first, "container", ctr ? ctr : pstr(p, PROC_F_CONTAINER, p->container));
+		const char *pod = pstr(p, PROC_F_POD_NAME, p->pod_name);
+		snprintf(podbuf, sizeof(podbuf), "%s", pod ? pod : pstr(p, PROC_F_POD, p->pod) ? p->pod : "");
+		label(&ls, &first, "pod", podbuf);
+		label(&ls, &first, "namespace", pstr(p, PROC_F_POD_NAMESPACE, p->pod_namespace));
+		label_off[2 * uniq + 1] = ls.len - label_off[2 * uniq];
+		uniq++;
+	}
+	for (size_t k = 0; k < PROCESS_NFIELDS; k++) {
+		const struct field *fd = &PROCESS_FIELDS[k];
+		if (!fd->prom)
+			continue;
+		size_t mark = begin(b, fd->prom->name, fd->prom->type == FIELD_PROM_COUNTER ? "counter" : "gauge",
+				    fd->help);
+		bool any = false;
+		for (size_t r = 0; r < uniq; r++) {
+			double v;
+			if (field_number(&f->procs[rows[r]], fd, &v))
+				any |= sample(b, fd->prom->name, ls.data + label_off[2 * r], label_off[2 * r + 1], NULL, v);
+		}
+		end(b, mark, any);
+	}
+	buf_fini(&ls);
+	free(label_off);
+	free(rows);
+	return left;
+}
+
+/* Per container (or pod) sums, grouped as the dashboard's `g` groups by
+ * container: rows of one container id (else one pod uid) are one group.
+ * Rows without a container or pod are not a container's. A sum that any
+ * row lacks is unknown: no sample. Returns the groups left out. */
+static size_t render_containers(struct buf *b, const struct frame *f, const char *host, size_t max)
+{
+	struct proctable_grouping g;
+	size_t *rows = xcalloc(f->nprocs ? f->nprocs : 1, sizeof(*rows));
+	struct buf ls;
+	size_t left = 0, n = 0;
+
+	for (size_t i = 0; i < f->nprocs; i++)
+		rows[i] = i;
+	proctable_group_init(&g);
+	proctable_group_build(&g, f, rows, f->nprocs, PROCTABLE_GROUP_CONTAINER, PROCTABLE_GPUMEM, false);
+	size_t *off = xcalloc(g.ngroups ? g.ngroups : 1, 2 * sizeof(*off));
+	const struct proctable_group **grp = xcalloc(g.ngroups ? g.ngroups : 1, sizeof(*grp));
+	buf_init(&ls);
+	for (size_t i = 0; i < g.ngroups; i++) {
+		const struct proctable_group *gr = &g.groups[i];
+		const struct gpu_process *p = &f->procs[gr->first];
+		const char *cid = pstr(p, PROC_F_CONTAINER, p->container), *puid = pstr(p, PROC_F_POD, p->pod);
+		if (!cid && !puid)
+			continue; /* a unit's or nobody's rows */
+		if (n == max) {
+			left++;
+			continue;
+		}
+		bool first = true;
+		off[2 * n] = ls.len;
+		const char *name = pstr(p, PROC_F_CONTAINER_NAME, p->container_name);
+		label(&ls, &first, "container", name ? name : cid);
+		label(&ls, &first, "container_id", cid);
+		label(&ls, &first, "pod", pstr(p, PROC_F_POD_NAME, p->pod_name));
+		label(&ls, &first, "namespace", pstr(p, PROC_F_POD_NAMESPACE, p->pod_namespace));
+		label(&ls, &first, "pod_uid", cid ? NULL : puid);
+		label(&ls, &first, "Hostname", host);
+		off[2 * n + 1] = ls.len - off[2 * n];
+		grp[n++] = gr;
+	}
+	static const struct { const char *name, *help; int what; } FAM[] = {
+		{"gpur_container_gpu_memory_bytes", "GPU memory of the container's processes, all GPUs (bytes)", 0},
+		{"gpur_container_gpu_util_percent", "sum of the container's per-process GPU utilisation, all GPUs (%)", 1},
+		{"gpur_container_processes", "GPU process rows of the container (a process on two GPUs counts twice)", 2},
+		{"gpur_container_gpus", "GPUs the container's processes use", 3},
+	};
+	for (size_t k = 0; k < sizeof(FAM) / sizeof(FAM[0]); k++) {
+		size_t mark = begin(b, FAM[k].name, "gauge", FAM[k].help);
+		bool any = false;
+		for (size_t i = 0; i < n; i++) {
+			const struct proctable_group *gr = grp[i];
+			double v = NAN;
+			if (FAM[k].what == 0 && gr->mem_known)
+				v = (double)gr->mem_bytes;
+			else if (FAM[k].what == 1 && gr->util_known)
+				v = (double)gr->util_pct;
+			else if (FAM[k].what == 2)
+				v = (double)gr->nprocs;
+			else if (FAM[k].what == 3)
+				v = (double)gr->ngpus;
+			any |= sample(b, FAM[k].name, ls.data + off[2 * i], off[2 * i + 1], NULL, v);
+		}
+		end(b, mark, any);
+	}
+	buf_fini(&ls);
+	free(grp);
+	free(off);
+	free(rows);
+	proctable_group_fini(&g);
+	return left;
+}
+
+void prom_health_init(struct prom_health *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->render_seconds = -1;
+	h->cpu_seconds = -1;
+	h->rss_bytes = -1;
+}
+
+static size_t backend_slot(struct prom_health *h, const char *name, size_t len)
+{
+	if (len >= sizeof(h->backends[0].name))
+		len = sizeof(h->backends[0].name) - 1;
+	for (size_t i = 0; i < h->nbackends; i++)
+		if (strlen(h->backends[i].name) == len && memcmp(h->backends[i].name, name, len) == 0)
+			return i;
+	if (h->nbackends == PROM_MAX_BACKENDS)
+		return PROM_MAX_BACKENDS;
+	size_t i = h->nbackends++;
+	memcpy(h->backends[i].name, name, len);
+	h->backends[i].name[len] = '\0';
+	h->backends[i].up = true;
+	return i;
+}
+
+void prom_health_update(struct prom_health *h, const struct frame *f)
+{
+	if (frame_has(f, FRAME_F_BACKEND) && f->backend)
+		for (const char *p = f->backend; *p;) {
+			size_t len = strcspn(p, "+");
+			if (len)
+				backend_slot(h, p, len);
+			p += len + (p[len] == '+');
+		}
+	for (size_t i = 0; i < f->nevents; i++) {
+		const struct event *e = &f->events[i];
+		if (!event_has(e, EVENT_F_KIND) || !event_has(e, EVENT_F_BACKEND) || !e->backend)
+			continue;
+		bool lost = strcmp(e->kind, EVENT_BACKEND_LOST) == 0, back = strcmp(e->kind, EVENT_BACKEND_BACK) == 0;
+		if (!lost && !back)
+			continue;
+		size_t s = backend_slot(h, e->backend, strlen(e->backend));
+		if (s == PROM_MAX_BACKENDS)
+			continue;
+		h->backends[s].up = back;
+		h->backends[s].errors += lost;
+	}
+}
+
+static void one(struct buf *b, const char *name, const char *type, const char *help, const char *labels, double v)
+{
+	if (!isfinite(v))
+		return;
+	family(b, name, type, help);
+	sample(b, name, labels, labels ? strlen(labels) : 0, NULL, v);
+}
+
+static void render_health(struct buf *b, const struct frame *f, const struct prom_opts *o, const struct prom_health *h,
+			  const char *host, const uint64_t left[2])
+{
+	struct buf ls;
+	bool first = true;
+
+	buf_init(&ls);
+	label(&ls, &first, "Hostname", host);
+	const char *hl = buf_cstr(&ls);
+	if (frame_has(f, FRAME_F_TS))
+		one(b, "gpur_frame_timestamp_seconds", "gauge", "when the served frame was taken (Unix time)", hl,
+		    (double)f->ts_ms / 1000.0);
+	if (o->live)
+		one(b, "gpur_poll_duration_seconds", "gauge", "how long composing the served frame took", hl,
+		    (double)f->poll_us / 1e6);
+	one(b, "gpur_gpus", "gauge", "GPUs in the served frame (MIG instances included)", hl, (double)f->ngpus);
+	one(b, "gpur_process_rows", "gauge", "GPU process rows in the served frame", hl, (double)f->nprocs);
+
+	static const char *const FAMS[2] = {"process", "container"};
+	size_t mark = begin(b, "gpur_exporter_series_left_out", "gauge",
+			    "rows (process) or groups (container) of the served frame over the series cap");
+	for (int k = 0; k < 2; k++) {
+		char extra[32];
+		snprintf(extra, sizeof(extra), "family=\"%s\"", FAMS[k]);
+		sample(b, "gpur_exporter_series_left_out", ls.data, ls.len, extra, (double)left[k]);
+	}
+	end(b, mark, true);
+	family(b, "gpur_exporter_series_left_out_total", "counter", "rows or groups left out over the cap, all frames");
+	for (int k = 0; k < 2; k++) {
+		char extra[32];
+		snprintf(extra, sizeof(extra), "family=\"%s\"", FAMS[k]);
+		sample(b, "gpur_exporter_series_left_out_total", ls.data, ls.len, extra, (double)h->left_out_total[k]);
+	}
+
+	if (h->nbackends) {
+		struct buf bl;
+		buf_init(&bl);
+		family(b, "gpur_backend_up", "gauge", "1 while the backend answers (0 after backend_lost)");
+		for (size_t i = 0; i < h->nbackends; i++) {
+			bool fb = ls.len == 0;
+			buf_reset(&bl);
+			put(&bl, ls.data, ls.len);
+			label(&bl, &fb, "backend", h->backends[i].name);
+			sample(b, "gpur_backend_up", bl.data, bl.len, NULL, h->backends[i].up ? 1 : 0);
+		}
+		family(b, "gpur_backend_errors_total", "counter", "times the backend was lost as a whole");
+		for (size_t i = 0; i < h->nbackends; i++) {
+			bool fb = ls.len == 0;
+			buf_reset(&bl);
+			put(&bl, ls.data, ls.len);
+			label(&bl, &fb, "backend", h->backends[i].name);
+			sample(b, "gpur_backend_errors_total", bl.data, bl.len, NULL, (double)h->backends[i].errors);
+		}
+		buf_fini(&bl);
+	}
+	if (h->have_records)
+		one(b, "gpur_records_dropped_total", "counter", "records --log or --json could not write", hl,
+		    (double)h->records_dropped);
+	one(b, "gpur_exporter_frames_total", "counter", "frames rendered for scrapes", hl, (double)h->frames);
+	if (h->render_seconds >= 0)
+		one(b, "gpur_exporter_render_seconds", "gauge", "how long rendering the previous frame took", hl,
+		    h->render_seconds);
+	if (h->cpu_seconds >= 0)
+		one(b, "gpur_self_cpu_seconds_total", "counter", "CPU time gpur itself has used (user + system)", hl,
+		    h->cpu_seconds);
+	if (h->rss_bytes >= 0)
+		one(b, "gpur_self_resident_memory_bytes", "gauge", "gpur's own resident memory", hl, h->rss_bytes);
+	buf_fini(&ls);
+}
+
+void prom_render(struct buf *out, const struct frame *f, const struct prom_opts *o, struct prom_health *h)
+{
+	const char *host = o->hostname ? o->hostname : frame_has(f, FRAME_F_HOST) ? f->host : NULL;
+	struct gmeta *m = xcalloc(f->ngpus ? f->ngpus : 1, sizeof(*m));
+	struct buf lb;
+	uint64_t left[2] = {0, 0};
+
+	buf_init(&lb);
+	buf_reserve(&lb, 256);
+	build_labels(f, host, &lb, m);
+	render_gpu_fields(out, f, &lb, m);
+	if (o->processes)
+		left[0] = render_processes(out, f, &lb, m, o->max_process_rows ? o->max_process_rows : PROM_MAX_PROCESS_ROWS);
+	left[1] = render_containers(out, f, host, o->max_containers ? o->max_containers : PROM_MAX_CONTAINERS);
+	h->left_out_total[0] += left[0];
+	h->left_out_total[1] += left[1];
+	render_health(out, f, o, h, host, left);
+	buf_fini(&lb);
+	free(m);
+}
+
+size_t prom_render_tail(char *buf, size_t n, uint64_t scrapes)
+{
+	int len = snprintf(buf, n,
+			   "# HELP gpur_exporter_scrapes_total scrapes of /metrics answered, this one included\n"
+			   "# TYPE gpur_exporter_scrapes_total counter\n"
+			   "gpur_exporter_scrapes_total %llu\n",
+			   (unsigned long long)scrapes);
+	return len > 0 && (size_t)len < n ? (size_t)len : 0;
+}
