@@ -6,10 +6,10 @@
 # apt-get line to run is printed and the script fails.
 set -eu
 
-want="cmake make gcc pkg-config libncurses-dev libjansson-dev libcmocka-dev"
+want="cmake make gcc pkg-config libncurses-dev libjansson-dev libcmocka-dev libzstd-dev zlib1g-dev"
 case "${1:-build}" in
-test) want="$want clang libclang-rt-14-dev libcmocka-dev libjansson-dev tmux util-linux procps" ;;
-bench) want="$want libjansson-dev time" ;;
+test) want="$want clang libclang-rt-14-dev libcmocka-dev libjansson-dev tmux util-linux procps zstd gzip" ;;
+bench) want="$want libjansson-dev time zstd" ;;
 esac
 
 missing=""

@@ -21,6 +21,7 @@
 #include "proc/pidwant.h"
 #include "run.h"
 #include "tui/tui_priv.h"
+#include "util/when.h"
 #include "util/clock.h"
 #include "util/readfile.h"
 #include "util/xalloc.h"
@@ -285,6 +286,40 @@ static bool on_filter_key(struct tui *t, int ch)
 	return true;
 }
 
+/* Seeks the replay by delta_ms from the record shown. */
+static void seek_by(struct tui *t, int64_t delta_ms)
+{
+	if (!t->st.replay || !t->frame || !frame_has(t->frame, FRAME_F_TS))
+		return;
+	uint64_t now = t->frame->ts_ms;
+	uint64_t to = delta_ms < 0 && (uint64_t)-delta_ms > now ? 0 : now + (uint64_t)delta_ms;
+	feed_seek_time(t->feed, to);
+}
+
+/* The clock time typed after J: a time on the shown record's local day. */
+static void on_jump_key(struct tui *t, int ch)
+{
+	size_t n = strlen(t->jump);
+
+	if (ch == KEY_ESC) {
+		t->jumping = false;
+	} else if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
+		struct when w = {.set = true, .clock = true};
+		t->jumping = false;
+		if (!when_parse_clock(t->jump, &w.secs)) {
+			snprintf(t->jump_err, sizeof(t->jump_err), "not a time: '%s' (HH:MM or HH:MM:SS)", t->jump);
+		} else if (t->frame && frame_has(t->frame, FRAME_F_TS)) {
+			feed_seek_time(t->feed, when_resolve(&w, t->frame->ts_ms));
+		}
+	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h')) {
+		if (n)
+			t->jump[n - 1] = '\0';
+	} else if (((ch >= '0' && ch <= '9') || ch == ':') && n + 1 < sizeof(t->jump)) {
+		t->jump[n] = (char)ch;
+		t->jump[n + 1] = '\0';
+	}
+}
+
 /* Returns false to quit. */
 static bool on_key(struct tui *t, int ch)
 {
@@ -305,6 +340,11 @@ static bool on_key(struct tui *t, int ch)
 	}
 	if (t->editing) {
 		on_filter_key(t, ch);
+		return true;
+	}
+	t->jump_err[0] = '\0';
+	if (t->jumping) {
+		on_jump_key(t, ch);
 		return true;
 	}
 	if (t->sig.open) {
@@ -438,6 +478,22 @@ static bool on_key(struct tui *t, int ch)
 			double s = ch == '+' ? t->st.speed * 2 : t->st.speed / 2;
 			s = s > 64 ? 64 : s < 0.25 ? 0.25 : s;
 			feed_set_speed(t->feed, s);
+		}
+		break;
+	case KEY_LEFT:
+	case KEY_RIGHT:
+		seek_by(t, ch == KEY_LEFT ? -10000 : 10000);
+		break;
+	case KEY_SLEFT:
+	case KEY_SRIGHT:
+	case '{':
+	case '}':
+		seek_by(t, ch == KEY_SLEFT || ch == '{' ? -60000 : 60000);
+		break;
+	case 'J':
+		if (t->st.replay) {
+			t->jumping = true;
+			t->jump[0] = '\0';
 		}
 		break;
 	case KEY_HOME:
