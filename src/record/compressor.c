@@ -29,6 +29,23 @@ struct compressor {
 	bool note_new, reported_once;
 };
 
+/* A plain segment still queued (called on the worker, mu not held). */
+static bool queued(const char *path, void *ctx)
+{
+	struct compressor *c = ctx;
+	bool found = false;
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+
+	/* By name: the listing and the job may spell the directory apart. */
+	pthread_mutex_lock(&c->mu);
+	for (struct job *j = c->head; j && !found; j = j->next) {
+		const char *jb = j->path && strrchr(j->path, '/') ? strrchr(j->path, '/') + 1 : j->path;
+		found = jb && strcmp(jb, base) == 0;
+	}
+	pthread_mutex_unlock(&c->mu);
+	return found;
+}
+
 static void *compressor_main(void *arg)
 {
 	struct compressor *c = arg;
@@ -50,7 +67,7 @@ static void *compressor_main(void *arg)
 		/* A segment that retention removed meanwhile is no failure. */
 		if (rc == -ENOENT)
 			rc = 0;
-		segment_retain(c->file, c->o.keep, c->o.max_total);
+		segment_retain(c->file, c->o.keep, c->o.max_total, queued, c);
 		pthread_mutex_lock(&c->mu);
 		c->busy = false;
 		if (rc < 0) {

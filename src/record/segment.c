@@ -371,7 +371,8 @@ int segment_recover(const char *file, void (*todo)(const char *plain, void *ctx)
 	return 0;
 }
 
-size_t segment_retain(const char *file, unsigned keep, uint64_t max_total)
+size_t segment_retain(const char *file, unsigned keep, uint64_t max_total, bool (*busy)(const char *path, void *ctx),
+		      void *ctx)
 {
 	struct segment_list l;
 	uint64_t total = 0;
@@ -385,6 +386,8 @@ size_t segment_retain(const char *file, unsigned keep, uint64_t max_total)
 		size_t left = l.n - i;
 		if (!((keep && left > keep) || (max_total && total > max_total)))
 			break;
+		if (busy && !l.v[i].zst && busy(l.v[i].path, ctx))
+			continue;
 		if (unlink(l.v[i].path) == 0 || errno == ENOENT) {
 			if (l.v[i].plain_too)
 				unlink(l.v[i].plain);

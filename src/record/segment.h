@@ -56,8 +56,10 @@ int segment_compress(const char *plain, int level, char *err, size_t errlen);
 int segment_recover(const char *file, void (*todo)(const char *plain, void *ctx), void *ctx);
 /* Deletes the oldest closed segments of FILE while more than keep are left
  * (keep 0: no limit) or they take more than max_total bytes (0: no limit).
- * A plain segment not yet compressed counts like any other. Returns how many
- * were deleted. */
-size_t segment_retain(const char *file, unsigned keep, uint64_t max_total);
+ * A plain segment counts like any other; one for which busy(path, ctx) is
+ * true (waiting to be compressed) counts but is not deleted. Returns how
+ * many were deleted. */
+size_t segment_retain(const char *file, unsigned keep, uint64_t max_total, bool (*busy)(const char *path, void *ctx),
+		      void *ctx);
 
 #endif
