@@ -424,15 +424,16 @@ int replay_seek_time(struct replay *r, uint64_t ts_ms, uint64_t *lines_before)
 	/* Forward to the first record at or after the time; the last one
 	 * when the recording ends before it. */
 	struct frame *f = frame_new(), *last = NULL;
-	uint64_t at = r->lines_base + (r->lr_live ? r->lr.lineno : 0);
+	uint64_t at = 0;
 	while (!(r->cancel && *r->cancel) && read_record(r, f) == 1) {
 		bool reached = frame_has(f, FRAME_F_TS) && f->ts_ms >= ts_ms;
 		frame_unref(last);
 		last = f;
 		f = frame_new();
+		/* The lines before this record's own. */
+		at = r->lines_base + r->lr.lineno - 1;
 		if (reached)
 			break;
-		at = r->lines_base + (r->lr_live ? r->lr.lineno : 0);
 	}
 	frame_unref(f);
 	r->first = last;

@@ -286,14 +286,24 @@ static bool on_filter_key(struct tui *t, int ch)
 	return true;
 }
 
+static void seek_to(struct tui *t, uint64_t ts_ms)
+{
+	t->seek_req = true;
+	t->seek_target = ts_ms;
+	t->seek_req_seq = t->seq;
+	feed_seek_time(t->feed, ts_ms);
+}
+
 /* Seeks the replay by delta_ms from the record shown. */
 static void seek_by(struct tui *t, int64_t delta_ms)
 {
 	if (!t->st.replay || !t->frame || !frame_has(t->frame, FRAME_F_TS))
 		return;
-	uint64_t now = t->frame->ts_ms;
+	/* Keys typed ahead add up: from the time last asked for while its
+	 * frame is not on the screen yet. */
+	uint64_t now = t->seek_req && t->seq == t->seek_req_seq ? t->seek_target : t->frame->ts_ms;
 	uint64_t to = delta_ms < 0 && (uint64_t)-delta_ms > now ? 0 : now + (uint64_t)delta_ms;
-	feed_seek_time(t->feed, to);
+	seek_to(t, to);
 }
 
 /* The clock time typed after J: a time on the shown record's local day. */
@@ -309,7 +319,7 @@ static void on_jump_key(struct tui *t, int ch)
 		if (!when_parse_clock(t->jump, &w.secs)) {
 			snprintf(t->jump_err, sizeof(t->jump_err), "not a time: '%s' (HH:MM or HH:MM:SS)", t->jump);
 		} else if (t->frame && frame_has(t->frame, FRAME_F_TS)) {
-			feed_seek_time(t->feed, when_resolve(&w, t->frame->ts_ms));
+			seek_to(t, when_resolve(&w, t->frame->ts_ms));
 		}
 	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h')) {
 		if (n)
@@ -498,8 +508,13 @@ static bool on_key(struct tui *t, int ch)
 		break;
 	case KEY_HOME:
 	case KEY_END:
-		if (t->st.replay)
+		if (t->st.replay) {
 			feed_seek(t->feed, ch == KEY_HOME ? FEED_SEEK_START : FEED_SEEK_END);
+			/* Home then Left: from the start. */
+			t->seek_req = ch == KEY_HOME;
+			t->seek_target = 0;
+			t->seek_req_seq = t->seq;
+		}
 		else
 			move_sel(t, ch == KEY_HOME ? -(long)t->nview : (long)t->nview);
 		break;
