@@ -339,7 +339,7 @@ int replay_set_span(struct replay *r, uint64_t from_ms, uint64_t to_ms)
 	r->from_ms = from_ms;
 	r->to_ms = to_ms;
 	/* The record that proved the file may be outside the span. */
-	bool past;
+	bool past = false;
 	if (r->first && in_span(r, r->first, &past))
 		return 0;
 	frame_unref(r->first);
