@@ -80,6 +80,7 @@ fuzz: test-fuzz
 bench: build
 	@scripts/deps.sh bench
 	bench/replay.sh $(BUILD)
+	bench/replay_segments.sh $(BUILD)
 	bench/poll.sh $(BUILD)
 	for n in 64 1024; do $(BUILD)/bench/procscan fixture $$n; $(BUILD)/bench/procscan real $$n; done
 	bench/tui.sh $(BUILD)
