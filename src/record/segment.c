@@ -169,7 +169,8 @@ int segment_list(const char *file, struct segment_list *out)
 		out->v[out->n++] = s;
 	}
 	closedir(d);
-	qsort(out->v, out->n, sizeof(*out->v), cmp_seg);
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_seg);
 	/* A plain segment followed by its own .zst: the .zst is finished (it
 	 * is renamed into place only once whole), the plain one is left over. */
 	size_t w = 0;

@@ -113,7 +113,8 @@ static int build_dir(const char *path, struct timeline *tl, char *err, size_t er
 		names[nn++] = xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(names, nn, sizeof(*names), cmp_name);
+	if (nn)
+		qsort(names, nn, sizeof(*names), cmp_name);
 	struct dir_item *items = xcalloc(nn ? nn : 1, sizeof(*items));
 	size_t ni = 0;
 	for (size_t i = 0; i < nn; i++) {
@@ -131,7 +132,8 @@ static int build_dir(const char *path, struct timeline *tl, char *err, size_t er
 		items[ni].ts = ts;
 		ni++;
 	}
-	qsort(items, ni, sizeof(*items), cmp_item);
+	if (ni)
+		qsort(items, ni, sizeof(*items), cmp_item);
 	for (size_t i = 0; i < ni; i++) {
 		add(tl, &cap, items[i].path, items[i].ts);
 		free(items[i].path);
