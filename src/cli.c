@@ -16,7 +16,8 @@
 enum {
 	OPT_BACKEND = 256, OPT_GPUS, OPT_LOG, OPT_REPLAY, OPT_SPEED, OPT_ONCE, OPT_JSON,
 	OPT_HEADLESS, OPT_SERVE, OPT_PROMETHEUS, OPT_PROCFS, OPT_SYSFS, OPT_ROOTFS, OPT_READ_ONLY,
-	OPT_HOSTNAME, OPT_NO_COLOR, OPT_SERVE_PROCESSES,
+	OPT_HOSTNAME, OPT_NO_COLOR, OPT_SERVE_PROCESSES, OPT_LOG_MAX_SIZE, OPT_LOG_MAX_AGE, OPT_LOG_ZSTD_LEVEL,
+	OPT_LOG_KEEP, OPT_LOG_MAX_TOTAL, OPT_FROM, OPT_TO,
 };
 
 static const struct option LONG_OPTS[] = {
@@ -24,7 +25,14 @@ static const struct option LONG_OPTS[] = {
 	{"backend", required_argument, NULL, OPT_BACKEND},
 	{"gpus", required_argument, NULL, OPT_GPUS},
 	{"log", required_argument, NULL, OPT_LOG},
+	{"log-max-size", required_argument, NULL, OPT_LOG_MAX_SIZE},
+	{"log-max-age", required_argument, NULL, OPT_LOG_MAX_AGE},
+	{"log-zstd-level", required_argument, NULL, OPT_LOG_ZSTD_LEVEL},
+	{"log-keep", required_argument, NULL, OPT_LOG_KEEP},
+	{"log-max-total", required_argument, NULL, OPT_LOG_MAX_TOTAL},
 	{"replay", required_argument, NULL, OPT_REPLAY},
+	{"from", required_argument, NULL, OPT_FROM},
+	{"to", required_argument, NULL, OPT_TO},
 	{"speed", required_argument, NULL, OPT_SPEED},
 	{"once", no_argument, NULL, OPT_ONCE},
 	{"json", no_argument, NULL, OPT_JSON},
@@ -54,7 +62,16 @@ void cli_usage(void)
 	      "      --backend LIST      live backends to try: nvml,amdgpu,intel,drm (default all)\n"
 	      "      --gpus LIST         only these GPUs: indices, UUIDs or PCI bus ids\n"
 	      "      --log FILE          append every poll to FILE as one JSON line\n"
-	      "      --replay FILE       play a recording back instead of reading hardware\n"
+	      "      --log-max-size SIZE rotate FILE into FILE.<UTC start>.zst segments when it would\n"
+	      "                          pass SIZE (K, M, G = KiB, MiB, GiB)\n"
+	      "      --log-max-age DURATION  rotate when its first record is DURATION old (s, m, h, d)\n"
+	      "      --log-zstd-level N  zstd level of the segments, 1 to 19 (default 3)\n"
+	      "      --log-keep N        keep the newest N closed segments\n"
+	      "      --log-max-total SIZE  delete the oldest closed segments while they take more\n"
+	      "      --replay PATH       play a recording back instead of reading hardware: a file\n"
+	      "                          (plain, zstd or gzip), a rotated set (FILE) or a directory\n"
+	      "      --from TIME, --to TIME  the span of a replay: epoch ms, RFC 3339, or HH:MM[:SS]\n"
+	      "                          on the recording's first day (local time)\n"
 	      "      --speed X           replay pace in the dashboard, 0.25 to 64 (default 1)\n"
 	      "      --once              poll, print one snapshot, exit\n"
 	      "      --json              print every poll as one JSON line on stdout\n"
@@ -104,6 +121,52 @@ static bool parse_double(const char *s, double *out)
 	errno = 0;
 	*out = strtod(s, &end);
 	return !errno && *end == '\0' && isfinite(*out);
+}
+
+/* A whole number with an optional unit suffix: units[i] is a suffix letter,
+ * mult[i] its factor. False when not a number, too large or 0. */
+static bool parse_scaled(const char *s, const char *units, const uint64_t *mult, uint64_t *out)
+{
+	size_t d = strspn(s, "0123456789");
+	uint64_t v = 0, m = 1;
+
+	if (d == 0 || d > 19)
+		return false;
+	for (size_t i = 0; i < d; i++)
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	if (s[d]) {
+		const char *u = strchr(units, s[d]);
+		if (!u || s[d + 1])
+			return false;
+		m = mult[u - units];
+	}
+	if (v == 0 || v > UINT64_MAX / m)
+		return false;
+	*out = v * m;
+	return true;
+}
+
+static bool parse_size(const char *s, uint64_t *out)
+{
+	static const uint64_t mult[] = {1024, 1024, 1u << 20, 1u << 20, 1u << 30, 1u << 30};
+	return parse_scaled(s, "KkMmGg", mult, out);
+}
+
+static bool parse_duration_ms(const char *s, uint64_t *out)
+{
+	static const uint64_t mult[] = {1000, 60000, 3600000, 86400000};
+	uint64_t v;
+
+	/* A bare number is seconds. */
+	if (!parse_scaled(s, "smhd", mult, &v))
+		return false;
+	if (!strchr("smhd", s[strlen(s) - 1])) {
+		if (v > UINT64_MAX / 1000)
+			return false;
+		v *= 1000;
+	}
+	*out = v;
+	return true;
 }
 
 static int parse_backends(const char *list, uint32_t *mask, char *err, size_t errlen)
@@ -173,6 +236,44 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 			if (!*optarg)
 				return usage_err(err, errlen, "--replay: empty file name%s%s", "", "");
 			cfg->replay_path = optarg;
+			break;
+		case OPT_LOG_MAX_SIZE:
+		case OPT_LOG_MAX_TOTAL: {
+			const char *name = c == OPT_LOG_MAX_SIZE ? "--log-max-size" : "--log-max-total";
+			uint64_t *v = c == OPT_LOG_MAX_SIZE ? &cfg->log_max_size : &cfg->log_max_total;
+			if (!parse_size(optarg, v))
+				return usage_err(err, errlen, "%s: '%s' is not a size (a whole number of bytes > 0, or with K, M, G)",
+						 name, optarg);
+			if (c == OPT_LOG_MAX_SIZE && *v < 4096)
+				return usage_err(err, errlen, "%s: '%s' is below the minimum of 4096 bytes%s", name, optarg, "");
+			break;
+		}
+		case OPT_LOG_MAX_AGE:
+			if (!parse_duration_ms(optarg, &cfg->log_max_age_ms))
+				return usage_err(err, errlen, "--log-max-age: '%s' is not a duration (a whole number > 0 with s, m, h or d)%s",
+						 optarg, "");
+			break;
+		case OPT_LOG_ZSTD_LEVEL: {
+			uint64_t v;
+			static const uint64_t one[] = {1};
+			if (!parse_scaled(optarg, "", one, &v) || v > 19)
+				return usage_err(err, errlen, "--log-zstd-level: '%s' is not a level from 1 to 19%s", optarg, "");
+			cfg->log_zstd_level = (int)v;
+			break;
+		}
+		case OPT_LOG_KEEP: {
+			uint64_t v;
+			static const uint64_t one[] = {1};
+			if (!parse_scaled(optarg, "", one, &v) || v > 1000000)
+				return usage_err(err, errlen, "--log-keep: '%s' is not a number of segments from 1 to 1000000%s", optarg, "");
+			cfg->log_keep = (unsigned)v;
+			break;
+		}
+		case OPT_FROM:
+		case OPT_TO:
+			if (!when_parse(optarg, c == OPT_FROM ? &cfg->from : &cfg->to))
+				return usage_err(err, errlen, "%s: '%s' is not a time (epoch ms, RFC 3339 like 2024-05-01T10:00:00Z, or HH:MM[:SS])",
+						 c == OPT_FROM ? "--from" : "--to", optarg);
 			break;
 		case OPT_SPEED:
 			if (!parse_double(optarg, &cfg->speed) || cfg->speed < 0.25 || cfg->speed > 64)
@@ -276,6 +377,21 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 		return usage_err(err, errlen, "--replay cannot be combined with %s (a replay reads no hardware)%s",
 				 backend_given ? "--backend" : procfs_given ? "--procfs" : sysfs_given ? "--sysfs" : "--rootfs",
 				 "");
+	{
+		const char *rot = cfg->log_max_size ? "--log-max-size" : cfg->log_max_age_ms ? "--log-max-age" : NULL;
+		const char *ret = cfg->log_keep ? "--log-keep" : cfg->log_max_total ? "--log-max-total"
+				: cfg->log_zstd_level ? "--log-zstd-level" : NULL;
+		if ((rot || ret) && !cfg->log_path)
+			return usage_err(err, errlen, "%s needs --log FILE%s", rot ? rot : ret, "");
+		if (ret && !rot)
+			return usage_err(err, errlen, "%s needs --log-max-size or --log-max-age (segments to keep)%s", ret, "");
+	}
+	if ((cfg->from.set || cfg->to.set) && !cfg->replay_path)
+		return usage_err(err, errlen, "%s needs --replay (it selects a span of a recording)%s",
+				 cfg->from.set ? "--from" : "--to", "");
+	if (cfg->from.set && cfg->to.set && cfg->from.clock == cfg->to.clock &&
+	    (cfg->from.clock ? cfg->from.secs > cfg->to.secs : cfg->from.ms > cfg->to.ms))
+		return usage_err(err, errlen, "--from is after --to (an empty span)%s%s", "", "");
 	if (cfg->once && cfg->count)
 		return usage_err(err, errlen, "--once and --count conflict (--once is one poll)%s%s", "", "");
 	if (cfg->once && cfg->headless)

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/when.h"
+
 #define CLI_MAX_GPU_SELECTORS 1024
 
 enum cli_mode { CLI_MODE_TUI, CLI_MODE_ONCE, CLI_MODE_JSON, CLI_MODE_HEADLESS };
@@ -18,6 +20,11 @@ struct config {
 	const char *gpus;       /* raw --gpus list, parsed by gpusel */
 	const char *log_path;
 	const char *replay_path;
+	/* Rotation and retention of --log (0: not given). */
+	uint64_t log_max_size, log_max_age_ms, log_max_total;
+	int log_zstd_level;
+	unsigned log_keep;
+	struct when from, to;   /* --from, --to: the span of a replay */
 	double speed;
 	bool once, json, headless;
 	uint64_t count;         /* 0 = no limit */

@@ -26,6 +26,7 @@ struct feed {
 	int result;
 	unsigned steps; /* "." presses not yet played: each is one record */
 	enum feed_seek seek;
+	uint64_t seek_ms;
 	double interval, speed;
 	struct frame *latest;
 	uint64_t seq, position;
@@ -142,15 +143,22 @@ static bool wait_due(struct feed *f, uint64_t due_ms)
 static bool do_seek(struct feed *f)
 {
 	enum feed_seek where = f->seek;
+	uint64_t ms = f->seek_ms;
 	struct frame *last = NULL;
 	uint64_t skipped = 0;
+	int e;
 
 	f->seek_pending = false;
 	pthread_mutex_unlock(&f->mu);
-	int e = source_seek(f->o.source, where == FEED_SEEK_END ? SOURCE_SEEK_END : SOURCE_SEEK_START, &last, &skipped);
+	if (where == FEED_SEEK_TIME)
+		e = source_seek_time(f->o.source, ms, &skipped);
+	else
+		e = source_seek(f->o.source, where == FEED_SEEK_END ? SOURCE_SEEK_END : SOURCE_SEEK_START, &last, &skipped);
 	pthread_mutex_lock(&f->mu);
 	if (e < 0)
 		return true;
+	if (where == FEED_SEEK_TIME)
+		skipped++; /* as for Home: the position before the frame shown */
 	bool more = true;
 	f->at_end = false;
 	f->steps = 0;
@@ -439,3 +447,10 @@ void feed_set_paused(struct feed *f, bool paused) { control(f, set_paused, &paus
 void feed_step(struct feed *f) { control(f, set_step, NULL); }
 void feed_set_speed(struct feed *f, double speed) { control(f, set_speed, &speed); }
 void feed_seek(struct feed *f, enum feed_seek where) { control(f, set_seek, &where); }
+static void set_seek_time(struct feed *f, const void *a)
+{
+	f->seek = FEED_SEEK_TIME;
+	f->seek_ms = *(const uint64_t *)a;
+	f->seek_pending = true;
+}
+void feed_seek_time(struct feed *f, uint64_t ts_ms) { control(f, set_seek_time, &ts_ms); }

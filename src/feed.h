@@ -30,7 +30,7 @@ struct feed_opts {
 	bool notify;                /* feed_fd() wakes for every frame (the dashboard), not only at the end */
 };
 
-enum feed_seek { FEED_SEEK_START, FEED_SEEK_END };
+enum feed_seek { FEED_SEEK_START, FEED_SEEK_END, FEED_SEEK_TIME };
 
 struct feed_status {
 	bool replay, paused, at_end, finished;
@@ -76,5 +76,8 @@ void feed_set_paused(struct feed *f, bool paused);
 void feed_step(struct feed *f);
 void feed_set_speed(struct feed *f, double speed);
 void feed_seek(struct feed *f, enum feed_seek where);
+/* To the first record at or after ts_ms (recorded time, epoch ms); the last
+ * when none is that late. The frame is shown at once, paused or not. */
+void feed_seek_time(struct feed *f, uint64_t ts_ms);
 
 #endif

@@ -324,6 +324,31 @@ int run_main(const struct config *cfg)
 			status = 1;
 			goto out;
 		}
+		if (cfg->from.set || cfg->to.set) {
+			/* A clock time is on the recording's first day. */
+			uint64_t day = 0;
+			if ((cfg->from.clock || cfg->to.clock) && !replay_first_ts(src.replay, &day)) {
+				msg_error("%s: its first record has no ts_ms, so %s HH:MM has no day", cfg->replay_path,
+					  cfg->from.clock ? "--from" : "--to");
+				status = 1;
+				goto out;
+			}
+			uint64_t from = cfg->from.set ? when_resolve(&cfg->from, day) : 0;
+			uint64_t to = cfg->to.set ? when_resolve(&cfg->to, day) : UINT64_MAX;
+			if (from > to) {
+				msg_error("--from is after --to (an empty span)");
+				status = 2;
+				goto out;
+			}
+			if (replay_set_span(src.replay, from, to) < 0) {
+				msg_error("%s: no record between --from and --to", cfg->replay_path);
+				status = 1;
+				goto out;
+			}
+		}
+		/* The dashboard seeks by time: index the recording meanwhile. */
+		if (cfg->mode == CLI_MODE_TUI)
+			replay_index_start(src.replay);
 	} else {
 		int rc = open_live(cfg, &src, &env, host);
 		if (rc != 0) {
@@ -331,7 +356,14 @@ int run_main(const struct config *cfg)
 			goto out;
 		}
 	}
-	if (cfg->log_path && !(o.log = recorder_open(cfg->log_path, err, sizeof(err)))) {
+	struct recorder_rotation rot = {
+		.max_size = cfg->log_max_size,
+		.max_age_ms = cfg->log_max_age_ms,
+		.zstd_level = cfg->log_zstd_level,
+		.keep = cfg->log_keep,
+		.max_total = cfg->log_max_total,
+	};
+	if (cfg->log_path && !(o.log = recorder_open_rotating(cfg->log_path, &rot, err, sizeof(err)))) {
 		msg_error("%s", err);
 		status = 1;
 		goto out;
@@ -349,6 +381,13 @@ int run_main(const struct config *cfg)
 
 	status = run_pipeline(cfg, &src, &o, sel, env.want);
 
+	if (o.log) {
+		/* A clean exit finishes compressing what it closed. */
+		char note[512];
+		recorder_drain(o.log);
+		if (recorder_take_note(o.log, note, sizeof(note)))
+			msg_error("%s", note);
+	}
 	if (o.log && recorder_dropped(o.log)) {
 		msg_error("%s: %llu of %llu records lost (last error: %s)", recorder_name(o.log),
 			(unsigned long long)recorder_dropped(o.log),

@@ -137,6 +137,19 @@ static int rec_rewind(struct source *s)
 	return 0;
 }
 
+static int rec_seek_time(struct source *s, uint64_t ts_ms, uint64_t *before)
+{
+	struct recorded *rc = (struct recorded *)s;
+	int err = replay_seek_time(rc->r, ts_ms, before);
+	if (err < 0)
+		return err;
+	frame_unref(rc->prev);
+	frame_unref(rc->ahead);
+	rc->prev = rc->ahead = NULL;
+	rc->need_ahead = true;
+	return 0;
+}
+
 static void rec_destroy(struct source *s)
 {
 	struct recorded *rc = (struct recorded *)s;
@@ -152,7 +165,7 @@ static void rec_set_cancel(struct source *s, const volatile sig_atomic_t *cancel
 }
 
 static const struct source_ops RECORDED_OPS = {
-	.next = rec_next, .due_ms = rec_due_ms, .rewind = rec_rewind, .set_cancel = rec_set_cancel,
+	.next = rec_next, .due_ms = rec_due_ms, .rewind = rec_rewind, .seek_time = rec_seek_time, .set_cancel = rec_set_cancel,
 	.destroy = rec_destroy,
 };
 
@@ -212,6 +225,8 @@ int source_seek(struct source *s, enum source_seek where, struct frame **last, u
 	*skipped = 0;
 	if (!s->ops->rewind)
 		return -ENOTSUP;
+	/* End reads every record (not a jump from the time index): what each
+	 * GPU last read while ok stays exact (a LOST GPU's "last seen"). */
 	int e = s->ops->rewind(s);
 	if (e < 0)
 		return e;
@@ -227,6 +242,19 @@ int source_seek(struct source *s, enum source_seek where, struct frame **last, u
 	}
 	if (*last)
 		seen_attach(&s->seen, *last);
+	return 0;
+}
+
+int source_seek_time(struct source *s, uint64_t ts_ms, uint64_t *before)
+{
+	*before = 0;
+	if (!s->ops->seek_time)
+		return -ENOTSUP;
+	int e = s->ops->seek_time(s, ts_ms, before);
+	if (e < 0)
+		return e;
+	seen_clear(&s->seen);
+	s->yielded = 0;
 	return 0;
 }
 

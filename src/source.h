@@ -27,6 +27,9 @@ struct source_ops {
 	uint64_t (*due_ms)(struct source *s, double interval_s, double speed);
 	/* Back to the start (0 or -errno). Optional: -ENOTSUP. */
 	int (*rewind)(struct source *s);
+	/* The next frame is the first at or after ts_ms (the last one when
+	 * none is that late); *before: frames before it. Optional. */
+	int (*seek_time)(struct source *s, uint64_t ts_ms, uint64_t *before);
 	/* While *cancel is set, a read blocked by a signal gives up (the
 	 * source ends). Optional. */
 	void (*set_cancel)(struct source *s, const volatile sig_atomic_t *cancel);
@@ -62,6 +65,9 @@ uint64_t source_due_ms(struct source *s, double interval_s, double speed);
  * frame and returns the last (caller unrefs; NULL when none is left).
  * Returns 0, or -ENOTSUP for a live source, or -errno. */
 int source_seek(struct source *s, enum source_seek where, struct frame **last, uint64_t *skipped);
+/* The next frame is the first at or after ts_ms (recorded time); *before:
+ * the frames before it. 0, -ENOTSUP (live), -ENODATA, or -errno. */
+int source_seek_time(struct source *s, uint64_t ts_ms, uint64_t *before);
 uint64_t source_busy_ms(struct source *s, const char **name);
 void source_set_cancel(struct source *s, const volatile sig_atomic_t *cancel);
 

@@ -49,6 +49,14 @@ static bool write_records(struct sink *s, const struct frame *f)
 	if (s->log) {
 		int rc = fits ? recorder_write_line(s->log, s->line.data, s->line.len) : recorder_drop(s->log, EFBIG);
 		report(s, s->log, rc, &s->log_reported);
+		char note[sizeof(s->note)];
+		if (recorder_take_note(s->log, note, sizeof(note))) {
+			pthread_mutex_lock(&s->mu);
+			memcpy(s->note, note, sizeof(note));
+			pthread_mutex_unlock(&s->mu);
+			if (!s->quiet)
+				msg_error("%s", note);
+		}
 	}
 	if (s->json) {
 		int rc = fits ? recorder_write_line(s->json, s->line.data, s->line.len) : recorder_drop(s->json, EFBIG);

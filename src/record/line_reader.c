@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "record/instream.h"
 #include "util/xalloc.h"
 
 #define LINE_READER_CHUNK (256u << 10)
@@ -17,6 +18,12 @@ void line_reader_init(struct line_reader *lr, int fd, size_t cap)
 	lr->cap = cap;
 	lr->chunk = xmalloc(LINE_READER_CHUNK);
 	buf_init(&lr->line);
+}
+
+void line_reader_init_stream(struct line_reader *lr, struct instream *in, size_t cap)
+{
+	line_reader_init(lr, -1, cap);
+	lr->in = in;
 }
 
 void line_reader_fini(struct line_reader *lr)
@@ -32,11 +39,18 @@ static int fill(struct line_reader *lr)
 
 	/* Looked at before each read too: a stop that came just before it
 	 * is not missed (its signal may already have been taken). */
-	do
-		n = lr->cancel && *lr->cancel ? (errno = EINTR, -1) : read(lr->fd, lr->chunk, LINE_READER_CHUNK);
-	while (n < 0 && errno == EINTR && !(lr->cancel && *lr->cancel));
-	if (n < 0)
-		return lr->eof = -errno;
+	if (lr->in) {
+		instream_set_cancel(lr->in, lr->cancel);
+		n = instream_read(lr->in, lr->chunk, LINE_READER_CHUNK);
+		if (n < 0)
+			return lr->eof = (int)n;
+	} else {
+		do
+			n = lr->cancel && *lr->cancel ? (errno = EINTR, -1) : read(lr->fd, lr->chunk, LINE_READER_CHUNK);
+		while (n < 0 && errno == EINTR && !(lr->cancel && *lr->cancel));
+		if (n < 0)
+			return lr->eof = -errno;
+	}
 	if (n == 0)
 		return lr->eof = 1;
 	lr->pos = 0;
@@ -84,6 +98,7 @@ int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
 		const char *nl = memchr(start, '\n', avail);
 		size_t take = nl ? (size_t)(nl - start) : avail;
 		lr->pos += take + (nl ? 1 : 0);
+		lr->consumed += take + (nl ? 1 : 0);
 		/* Keep one byte past the cap for a trailing \r. */
 		if (!skipping && lr->line.len + take > lr->cap + 1 + slack) {
 			skipping = true;
@@ -120,6 +135,13 @@ int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
 		skipping = false;
 		slack = 0;
 		buf_reset(&lr->line);
+	}
+	/* A decoding error cut the line: a torn piece, never a record. */
+	if (lr->eof == -EBADMSG && (lr->line.len || skipping)) {
+		lr->lineno++;
+		lr->torn++;
+		buf_reset(&lr->line);
+		return lr->eof;
 	}
 	/* End of input: a last line without \n counts. */
 	if (lr->line.len || skipping) {

@@ -11,8 +11,11 @@
 
 #include "util/buf.h"
 
+struct instream;
+
 struct line_reader {
 	int fd;
+	struct instream *in; /* when set, bytes come from it (decoded), not from fd */
 	size_t cap;   /* longest line kept, in bytes */
 	char *chunk;  /* read buffer */
 	size_t pos, len;
@@ -21,11 +24,16 @@ struct line_reader {
 	uint64_t bof_done;  /* the BOM check is done */
 	uint64_t oversized; /* lines skipped for length */
 	uint64_t lineno;    /* lines returned or skipped so far */
+	uint64_t torn;      /* a piece of line cut off by a decoding error (not returned) */
+	uint64_t consumed;  /* bytes taken from the chunk so far: the offset of the next line */
 	const volatile sig_atomic_t *cancel; /* when set, a read blocked by a signal gives up (-EINTR) */
 };
 
 /* fd stays the caller's. */
 void line_reader_init(struct line_reader *lr, int fd, size_t cap);
+/* Reads from in (the caller's) instead: plain, zstd or gzip. A piece of a
+ * line before a decoding error (-EBADMSG) is not returned: it counts in torn. */
+void line_reader_init_stream(struct line_reader *lr, struct instream *in, size_t cap);
 void line_reader_fini(struct line_reader *lr);
 /* Next line: 1 with *line and *len set (valid until the next call), 0 at end of
  * file, -errno on a read error (lines before it were all returned). */

@@ -272,3 +272,24 @@ out:
 		frame_reset(f);
 	return d.err;
 }
+
+bool record_peek_ts(const char *line, size_t len, uint64_t *ts_ms)
+{
+	static const char key[] = "\"ts_ms\":";
+	size_t kl = sizeof(key) - 1, lim = len < 256 ? len : 256;
+	const char *p = lim >= kl ? memmem(line, lim, key, kl) : NULL;
+	uint64_t v = 0;
+	size_t i, digits = 0;
+
+	if (!p)
+		return false;
+	i = (size_t)(p - line) + kl;
+	while (i < len && line[i] == ' ')
+		i++;
+	for (; i < len && line[i] >= '0' && line[i] <= '9' && digits < 19; i++, digits++)
+		v = v * 10 + (uint64_t)(line[i] - '0');
+	if (!digits || (i < len && line[i] >= '0' && line[i] <= '9'))
+		return false;
+	*ts_ms = v;
+	return true;
+}

@@ -3,7 +3,9 @@
 #ifndef GPUR_RECORD_DECODE_H
 #define GPUR_RECORD_DECODE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/frame.h"
 
@@ -11,5 +13,10 @@
  * line is not one JSON object, -E2BIG when it holds more than the record
  * limits of GPUs, processes or events; f is then empty. */
 int record_decode(struct frame *f, const char *line, size_t len);
+/* A quick look for the time of a line gpur wrote: "ts_ms":<digits> among
+ * its first bytes (the recorder writes it second), without decoding it.
+ * True with *ts_ms set. Used where a wrong answer costs only precision
+ * (rotation by age, the seek index), never for what a replay shows. */
+bool record_peek_ts(const char *line, size_t len, uint64_t *ts_ms);
 
 #endif

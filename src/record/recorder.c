@@ -2,6 +2,7 @@
 #include "record/recorder.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,7 +11,10 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "record/compressor.h"
+#include "record/record_decode.h"
 #include "record/record_encode.h"
+#include "record/segment.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
 
@@ -23,7 +27,116 @@ struct recorder {
 	uint64_t written, dropped;
 	int last_err;
 	char *name;
+	/* Rotation (rotating only). */
+	bool rotating;
+	struct recorder_rotation rot;
+	struct compressor *comp;
+	uint64_t first_ts;  /* ts_ms of the active file's first record */
+	bool have_first;
+	uint64_t rotations;
+	char note[512];
+	bool note_new;
 };
+
+/* The ts_ms of the first line of the file open at fd, if any. */
+static bool first_line_ts(int fd, uint64_t *ts)
+{
+	char b[4096];
+	ssize_t n = pread(fd, b, sizeof(b), 0);
+
+	if (n <= 0)
+		return false;
+	const char *nl = memchr(b, '\n', (size_t)n);
+	return record_peek_ts(b, nl ? (size_t)(nl - b) : (size_t)n, ts);
+}
+
+static void queue_plain(const char *plain, void *ctx)
+{
+	compressor_add(ctx, plain);
+}
+
+struct recorder *recorder_open_rotating(const char *path, const struct recorder_rotation *rot, char *err, size_t errlen)
+{
+	struct recorder *r = recorder_open(path, err, errlen);
+
+	if (!r || (!rot->max_size && !rot->max_age_ms))
+		return r;
+	r->rotating = true;
+	r->rot = *rot;
+	if (!r->rot.zstd_level)
+		r->rot.zstd_level = 3;
+	struct compressor_opts co = {.file = path, .level = r->rot.zstd_level, .keep = rot->keep, .max_total = rot->max_total};
+	if (!(r->comp = compressor_new(&co))) {
+		snprintf(err, errlen, "%s: cannot start the compression thread: %s", path, strerror(errno));
+		recorder_free(r);
+		return NULL;
+	}
+	/* A crash or kill left plain segments or temporaries: finish them. */
+	segment_recover(path, queue_plain, r->comp);
+	compressor_retain(r->comp);
+	r->have_first = first_line_ts(r->fd, &r->first_ts);
+	return r;
+}
+
+__attribute__((format(printf, 2, 3))) static void set_note(struct recorder *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->note, sizeof(r->note), fmt, ap);
+	va_end(ap);
+	r->note_new = true;
+}
+
+/* Closes the active file as a segment and begins a new one. A failure
+ * keeps writing to the active file (said once). */
+static void rotate(struct recorder *r, uint64_t ts)
+{
+	char seg[4200];
+	uint64_t start = r->have_first ? r->first_ts : ts;
+
+	if (!segment_free_name(seg, sizeof(seg), r->name, start)) {
+		set_note(r, "%s: cannot name a segment; the file goes on growing", r->name);
+		return;
+	}
+	if (rename(r->name, seg) != 0) {
+		set_note(r, "%s: cannot rotate: %s", r->name, strerror(errno));
+		return;
+	}
+	int fd = open(r->name, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
+	if (fd < 0) {
+		/* The renamed file still takes the records: keep it. */
+		set_note(r, "%s: cannot begin a new file: %s", r->name, strerror(errno));
+		return;
+	}
+	close(r->fd);
+	r->fd = fd;
+	r->need_nl = false; /* a torn piece stays with the segment it is in */
+	r->have_first = false;
+	r->rotations++;
+	compressor_add(r->comp, seg);
+}
+
+bool recorder_take_note(struct recorder *r, char *out, size_t n)
+{
+	if (r->note_new) {
+		snprintf(out, n, "%s", r->note);
+		r->note_new = false;
+		return true;
+	}
+	return r->comp && compressor_take_note(r->comp, out, n);
+}
+
+void recorder_drain(struct recorder *r)
+{
+	if (r->comp)
+		compressor_drain(r->comp);
+}
+
+uint64_t recorder_rotations(const struct recorder *r)
+{
+	return r->rotations;
+}
 
 struct recorder *recorder_open(const char *path, char *err, size_t errlen)
 {
@@ -52,6 +165,8 @@ void recorder_free(struct recorder *r)
 {
 	if (!r)
 		return;
+	/* A clean exit finishes compressing every segment it closed. */
+	compressor_free(r->comp);
 	if (r->owned)
 		close(r->fd);
 	buf_fini(&r->line);
@@ -88,6 +203,21 @@ int recorder_write_line(struct recorder *r, const char *line, size_t len)
 
 	if (r->owned && fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode))
 		before = st.st_size;
+	if (r->rotating && before >= 0) {
+		uint64_t ts = 0;
+		bool have_ts = record_peek_ts(line, len, &ts);
+		bool full = r->rot.max_size && before > 0 && (uint64_t)before + len > r->rot.max_size;
+		bool old = r->rot.max_age_ms && have_ts && r->have_first && ts >= r->first_ts + r->rot.max_age_ms;
+		if (full || old) {
+			rotate(r, ts);
+			if (fstat(r->fd, &st) == 0)
+				before = st.st_size;
+		}
+		if (before == 0 || !r->have_first) {
+			r->first_ts = ts;
+			r->have_first = have_ts;
+		}
+	}
 	/* A torn piece that could not be removed gets its own line: the
 	 * newline goes out in the same write as the record. */
 	if (r->need_nl) {

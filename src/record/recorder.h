@@ -13,8 +13,29 @@
 
 struct recorder;
 
+/* Rotation of a --log file (all 0: none; then the file only grows). */
+struct recorder_rotation {
+	uint64_t max_size;   /* --log-max-size, bytes: a record that would pass it starts a new file */
+	uint64_t max_age_ms; /* --log-max-age: a record this much newer than the file's first starts a new one */
+	int zstd_level;      /* --log-zstd-level (3 when 0) */
+	unsigned keep;       /* --log-keep N: closed segments kept, 0 = all */
+	uint64_t max_total;  /* --log-max-total, bytes of closed segments, 0 = no limit */
+};
+
 /* Opens path for appending (created mode 0600). NULL with the reason in err. */
 struct recorder *recorder_open(const char *path, char *err, size_t errlen);
+/* The same, rotated as rot says: the file is renamed to a segment
+ * (segment.h) and a new one begun, the segment compressed on a thread of
+ * its own. What an earlier run left (a plain segment, a temporary) is
+ * finished first, on that thread. */
+struct recorder *recorder_open_rotating(const char *path, const struct recorder_rotation *rot, char *err, size_t errlen);
+/* A message about rotation or compression not yet said (a full disk while
+ * compressing): true with it in out, once. */
+bool recorder_take_note(struct recorder *r, char *out, size_t n);
+/* Waits until every closed segment is compressed (or failed). */
+void recorder_drain(struct recorder *r);
+/* Segments closed so far by rotation. */
+uint64_t recorder_rotations(const struct recorder *r);
 /* Writes to an inherited descriptor (stdout for --json); name is for messages. */
 struct recorder *recorder_fdopen(int fd, const char *name);
 void recorder_free(struct recorder *r);

@@ -463,7 +463,7 @@ static void draw_footer(struct tui *t, int y)
 	if (!t->utf8) {
 		/* The same hints without arrows and symbols. */
 		snprintf(ascii, sizeof(ascii), "%s",
-			 t->st.replay ? "q quit  ? help  space pause  . step  +/- speed  Home/End  j/k select  </> sort  / filter  c chart  Enter cmd"
+			 t->st.replay ? "q quit  ? help  space pause  . step  +/- speed  Home/End  Left/Right 10s  J time  j/k select  </> sort  / filter  c chart  Enter cmd"
 				      : "q quit  ? help  j/k select  </> sort  r rev  / filter  u mine  i idle  c chart  p pause  Enter cmd  C cols  d/D interval");
 		keys = ascii;
 	}
@@ -472,6 +472,13 @@ static void draw_footer(struct tui *t, int y)
 	if (t->editing) {
 		char buf[200];
 		snprintf(buf, sizeof(buf), "filter: %s_   (Enter keep, Esc clear)", t->filter);
+		tui_text(t, y, 0, buf, t->cols);
+	} else if (t->jumping || t->jump_err[0]) {
+		char buf[200];
+		if (t->jumping)
+			snprintf(buf, sizeof(buf), "jump to time (HH:MM[:SS], this record's day): %s_   (Enter go, Esc cancel)", t->jump);
+		else
+			snprintf(buf, sizeof(buf), "%s", t->jump_err);
 		tui_text(t, y, 0, buf, t->cols);
 	} else {
 		tui_text(t, y, 0, keys, t->cols);

@@ -236,6 +236,8 @@ static const char *const HELP[] = {
 	"mouse              click a row to select it, a column title to sort",
 	"replay:  space pause/resume   . one record   + - speed x2 / /2",
 	"         Home / End           first / last record",
+	"         \u2190 / \u2192                back / forward 10 s;  Shift+\u2190 / Shift+\u2192 or { }  1 min",
+	"         J                    jump to a clock time (HH:MM[:SS] on the shown record's day)",
 	"K, F9              send a signal to the selected process (a dialog)",
 	"Ctrl-L             draw the whole screen again",
 	"?, F1              this help (any key closes it)",

@@ -21,6 +21,7 @@
 #include "proc/pidwant.h"
 #include "run.h"
 #include "tui/tui_priv.h"
+#include "util/when.h"
 #include "util/clock.h"
 #include "util/readfile.h"
 #include "util/xalloc.h"
@@ -285,6 +286,50 @@ static bool on_filter_key(struct tui *t, int ch)
 	return true;
 }
 
+static void seek_to(struct tui *t, uint64_t ts_ms)
+{
+	t->seek_req = true;
+	t->seek_target = ts_ms;
+	t->seek_req_seq = t->seq;
+	feed_seek_time(t->feed, ts_ms);
+}
+
+/* Seeks the replay by delta_ms from the record shown. */
+static void seek_by(struct tui *t, int64_t delta_ms)
+{
+	if (!t->st.replay || !t->frame || !frame_has(t->frame, FRAME_F_TS))
+		return;
+	/* Keys typed ahead add up: from the time last asked for while its
+	 * frame is not on the screen yet. */
+	uint64_t now = t->seek_req && t->seq == t->seek_req_seq ? t->seek_target : t->frame->ts_ms;
+	uint64_t to = delta_ms < 0 && (uint64_t)-delta_ms > now ? 0 : now + (uint64_t)delta_ms;
+	seek_to(t, to);
+}
+
+/* The clock time typed after J: a time on the shown record's local day. */
+static void on_jump_key(struct tui *t, int ch)
+{
+	size_t n = strlen(t->jump);
+
+	if (ch == KEY_ESC) {
+		t->jumping = false;
+	} else if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
+		struct when w = {.set = true, .clock = true};
+		t->jumping = false;
+		if (!when_parse_clock(t->jump, &w.secs)) {
+			snprintf(t->jump_err, sizeof(t->jump_err), "not a time: '%s' (HH:MM or HH:MM:SS)", t->jump);
+		} else if (t->frame && frame_has(t->frame, FRAME_F_TS)) {
+			seek_to(t, when_resolve(&w, t->frame->ts_ms));
+		}
+	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h')) {
+		if (n)
+			t->jump[n - 1] = '\0';
+	} else if (((ch >= '0' && ch <= '9') || ch == ':') && n + 1 < sizeof(t->jump)) {
+		t->jump[n] = (char)ch;
+		t->jump[n + 1] = '\0';
+	}
+}
+
 /* Returns false to quit. */
 static bool on_key(struct tui *t, int ch)
 {
@@ -305,6 +350,11 @@ static bool on_key(struct tui *t, int ch)
 	}
 	if (t->editing) {
 		on_filter_key(t, ch);
+		return true;
+	}
+	t->jump_err[0] = '\0';
+	if (t->jumping) {
+		on_jump_key(t, ch);
 		return true;
 	}
 	if (t->sig.open) {
@@ -440,10 +490,31 @@ static bool on_key(struct tui *t, int ch)
 			feed_set_speed(t->feed, s);
 		}
 		break;
+	case KEY_LEFT:
+	case KEY_RIGHT:
+		seek_by(t, ch == KEY_LEFT ? -10000 : 10000);
+		break;
+	case KEY_SLEFT:
+	case KEY_SRIGHT:
+	case '{':
+	case '}':
+		seek_by(t, ch == KEY_SLEFT || ch == '{' ? -60000 : 60000);
+		break;
+	case 'J':
+		if (t->st.replay) {
+			t->jumping = true;
+			t->jump[0] = '\0';
+		}
+		break;
 	case KEY_HOME:
 	case KEY_END:
-		if (t->st.replay)
+		if (t->st.replay) {
 			feed_seek(t->feed, ch == KEY_HOME ? FEED_SEEK_START : FEED_SEEK_END);
+			/* Home then Left: from the start. */
+			t->seek_req = ch == KEY_HOME;
+			t->seek_target = 0;
+			t->seek_req_seq = t->seq;
+		}
 		else
 			move_sel(t, ch == KEY_HOME ? -(long)t->nview : (long)t->nview);
 		break;

@@ -85,6 +85,11 @@ struct tui {
 	bool set_dirty;
 	char filter[128];
 	bool editing;        /* typing the filter */
+	bool jumping;        /* typing a clock time to jump to (replay) */
+	char jump[16];
+	char jump_err[64];   /* why the last time typed was not taken */
+	bool seek_req;       /* a time seek was asked for while frame seq_req was shown */
+	uint64_t seek_target, seek_req_seq;
 	bool only_mine;
 	char me[64];
 	bool hide_idle;

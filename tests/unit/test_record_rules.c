@@ -553,8 +553,10 @@ static void test_rule5_no_valid_records_is_an_error(void **state)
 	snprintf(want, sizeof(want), "%s: No such file or directory", missing);
 	assert_string_equal(fx->err, want);
 	free(missing);
+	/* A directory is a timeline of the recordings in it (issue 12): one
+	 * without any valid record says so. */
 	assert_null(replay_open(fx->dir, fx->err, sizeof(fx->err)));
-	snprintf(want, sizeof(want), "%s: Is a directory", fx->dir);
+	snprintf(want, sizeof(want), "%s: no valid JSONL records (no recording in the directory)", fx->dir);
 	assert_string_equal(fx->err, want);
 
 	/* One valid record anywhere is enough. */
