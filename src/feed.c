@@ -225,7 +225,16 @@ static void *feed_main(void *arg)
 			/* The source may read (and wait for input) to know: not
 			 * under the lock, which the dashboard and feed_stop take. */
 			double iv = f->interval, sp = f->speed;
+			/* Nobody looks at the latest frame while this one runs
+			 * (no dashboard, nothing served): it goes before the next
+			 * is read, so two large records are never held at once. */
+			struct frame *drop = NULL;
+			if (!f->o.hold && !f->o.notify) {
+				drop = f->latest;
+				f->latest = NULL;
+			}
 			pthread_mutex_unlock(&f->mu);
+			frame_unref(drop);
 			uint64_t due = source_due_ms(src, iv, sp);
 			pthread_mutex_lock(&f->mu);
 			if (f->stop || f->seek_pending || wait_due(f, due))

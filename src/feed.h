@@ -57,7 +57,10 @@ void feed_wait(struct feed *f, const volatile sig_atomic_t *stop);
  * its own again. */
 int feed_result(struct feed *f, char *msg, size_t n);
 /* The latest frame (a reference the caller unrefs, NULL before the first)
- * and its sequence number, which grows with every publication. */
+ * and its sequence number, which grows with every publication. Without
+ * hold or notify (headless: nobody looks) a frame is let go before the next
+ * is read, so there is none between frames nor after the end of a source;
+ * a finished --count keeps its last. */
 struct frame *feed_latest(struct feed *f, uint64_t *seq);
 /* Puts a copy of e into the next frame (its gpu_index as in the frames the
  * feed publishes, after --gpus). At most FEED_MAX_POSTED wait; more are

@@ -1,5 +1,6 @@
 /* main: gpur's entry point: locale, signals, options, then run. */
 #include <locale.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -39,6 +40,12 @@ int main(int argc, char **argv)
 	struct config cfg;
 	char err[512];
 
+	/* Blocks of 256 KiB and more (a large record's strings, its line)
+	 * come from mmap and go back to the system when freed: glibc would
+	 * otherwise raise the threshold after the first such free and keep
+	 * every later one in the heap, so one hostile record would pin its
+	 * size for the rest of the run. */
+	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 	/* Only LC_CTYPE: numbers in records are always written and read with '.'. */
 	setlocale(LC_CTYPE, "");
 	if (cli_parse(argc, argv, &cfg, err, sizeof(err)) != 0) {

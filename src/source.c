@@ -65,7 +65,9 @@ struct source *source_live(struct sampler *sm, uint64_t first_due_ms)
 struct recorded {
 	struct source s;
 	struct replay *r;
-	struct frame *prev;  /* the frame last returned, for pacing */
+	/* The frame last returned, for pacing: only its time is kept, so a
+	 * large record is not held while the next one is read. */
+	struct frame *prev;
 	struct frame *ahead; /* the next record, read ahead; NULL at the end */
 	bool need_ahead;     /* ahead is still to be read */
 };
@@ -108,8 +110,11 @@ static struct frame *rec_next(struct source *s)
 		return NULL;
 	rc->ahead = NULL;
 	rc->need_ahead = true;
-	frame_unref(rc->prev);
-	rc->prev = frame_ref(f);
+	if (!rc->prev)
+		rc->prev = frame_new();
+	frame_reset(rc->prev);
+	rc->prev->valid = f->valid & (UINT64_C(1) << FRAME_F_TS);
+	rc->prev->ts_ms = f->ts_ms;
 	return f;
 }
 

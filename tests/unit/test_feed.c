@@ -137,8 +137,10 @@ static void wait_published(struct feed *f, uint64_t n)
 	}
 }
 
-/* Headless: every record once, as fast as it is read, then finished; the
- * latest frame is kept; detection's events go into the first record only. */
+/* Headless: every record once, as fast as it is read, then finished;
+ * nobody reads the latest frame, so it is let go before the next record is
+ * read (two large records are never held at once) and none is left at the
+ * end; detection's events go into the first record only. */
 static void test_headless_replay(void **state)
 {
 	(void)state;
@@ -149,10 +151,7 @@ static void test_headless_replay(void **state)
 	start(fx, (struct feed_opts){.early = early});
 	feed_wait(fx->feed, NULL);
 	assert_int_equal(feed_result(fx->feed, NULL, 0), 0);
-	struct frame *last = feed_latest(fx->feed, NULL);
-	assert_non_null(last);
-	assert_int_equal(last->ts_ms, 5000);
-	frame_unref(last);
+	assert_null(feed_latest(fx->feed, NULL));
 
 	size_t n;
 	json_t *lines = log_lines(fx, &n);
