@@ -343,14 +343,9 @@ static bool read_stat(struct procinfo *pi, struct entry *e, unsigned pid, char *
 	ssize_t r = read_stat_file(pi, e, pid, buf, sizeof(buf));
 	if (r <= 0)
 		return false;
-	const char *open = memchr(buf, '(', (size_t)r), *close = memrchr(buf, ')', (size_t)r);
-	if (!open || !close || close < open)
+	const char *close = proctree_stat_comm(buf, (size_t)r, comm, commlen);
+	if (!close)
 		return false;
-	size_t n = (size_t)(close - open - 1);
-	if (n >= commlen)
-		n = commlen - 1;
-	memcpy(comm, open + 1, n);
-	comm[n] = '\0';
 	kvparse_cur_init(&c, close + 1, (size_t)(buf + r - close - 1));
 	for (int i = 3; i <= 24; i++) {
 		/* Bounds that keep the sums and products below from wrapping:

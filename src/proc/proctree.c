@@ -11,21 +11,30 @@
 #include "util/kvparse.h"
 #include "util/readfile.h"
 
-bool proctree_parse_stat(const char *buf, size_t len, char *comm, size_t commlen, unsigned *ppid)
+const char *proctree_stat_comm(const char *buf, size_t len, char *comm, size_t commlen)
 {
 	const char *open = memchr(buf, '(', len), *close = memrchr(buf, ')', len);
-	struct kvparse_cur c;
-	const char *field;
-	size_t flen;
-	uint64_t v;
 
 	if (!open || !close || close < open || commlen == 0)
-		return false;
+		return NULL;
 	size_t n = (size_t)(close - open - 1);
 	if (n >= commlen)
 		n = commlen - 1;
 	memcpy(comm, open + 1, n);
 	comm[n] = '\0';
+	return close;
+}
+
+bool proctree_parse_stat(const char *buf, size_t len, char *comm, size_t commlen, unsigned *ppid)
+{
+	const char *close = proctree_stat_comm(buf, len, comm, commlen);
+	struct kvparse_cur c;
+	const char *field;
+	size_t flen;
+	uint64_t v;
+
+	if (!close)
+		return false;
 	/* After ") ": the state, then the parent pid. */
 	kvparse_cur_init(&c, close + 1, (size_t)(buf + len - close - 1));
 	if (!kvparse_field(&c, &field, &flen) || !kvparse_field_u64(&c, UINT32_MAX, &v))

@@ -16,6 +16,10 @@ struct proctree_node {
 	char name[PROCTREE_NAMELEN];
 };
 
+/* The comm of /proc/PID/stat text buf[0..len): between the first '(' and
+ * the last ')' (a comm may itself hold both), cut to commlen - 1 bytes.
+ * Returns that last ')', or NULL when there is none. */
+const char *proctree_stat_comm(const char *buf, size_t len, char *comm, size_t commlen);
 /* From /proc/PID/stat text buf[0..len): comm (cut to commlen - 1 bytes) and
  * the parent pid (field 4). false when the text is not a stat line. */
 bool proctree_parse_stat(const char *buf, size_t len, char *comm, size_t commlen, unsigned *ppid);
