@@ -36,9 +36,20 @@ int64_t field_num_i64(long double v)
 
 const struct field *field_find(const struct field *tab, size_t n, const char *key, size_t keylen)
 {
-	for (size_t i = 0; i < n; i++)
-		if (strlen(tab[i].key) == keylen && memcmp(tab[i].key, key, keylen) == 0)
-			return &tab[i];
+	size_t hint = 0;
+
+	return field_find_from(tab, n, key, keylen, &hint);
+}
+
+const struct field *field_find_from(const struct field *tab, size_t n, const char *key, size_t keylen, size_t *hint)
+{
+	size_t at = *hint < n ? *hint : 0;
+
+	for (size_t j = 0; j < n; j++, at = at + 1 < n ? at + 1 : 0)
+		if (tab[at].key[0] == key[0] && strlen(tab[at].key) == keylen && memcmp(tab[at].key, key, keylen) == 0) {
+			*hint = at + 1;
+			return &tab[at];
+		}
 	return NULL;
 }
 

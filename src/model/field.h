@@ -94,6 +94,10 @@ struct arena;
 void field_dup_strings(void *obj, const struct field *tab, size_t n, struct arena *a);
 /* Looks a key up in a table; NULL when unknown. */
 const struct field *field_find(const struct field *tab, size_t n, const char *key, size_t keylen);
+/* The same, looking first at *hint and on from there (wrapping), and
+ * leaving *hint after the entry found: keys that come in table order, as
+ * gpur writes them, are each found at the first look. */
+const struct field *field_find_from(const struct field *tab, size_t n, const char *key, size_t keylen, size_t *hint);
 /* Index of name in f->names, or -1. */
 int field_name_index(const struct field *f, const char *name, size_t len);
 /* Checks a table for completeness: unique keys and bits, every bit below 64,

@@ -150,16 +150,27 @@ static void sink_cp(struct sink *k, uint32_t cp)
 	sink_put(k, enc, utf8_encode(cp, enc));
 }
 
+/* 1 for the bytes a string's plain run is made of: printable ASCII other
+ * than '"' and '\\'. */
+static const unsigned char PLAIN[256] = {
+	[0x20] = 1, [0x21] = 1, [0x23 ... 0x5b] = 1, [0x5d ... 0x7f] = 1,
+};
+
 static bool parse_string(struct jsonp_parser *jp, struct sink *k)
 {
 	if (jsonp_peek(jp) != JSONP_STRING)
 		return fail(jp);
 	jp->p++;
 	while (jp->p < jp->end) {
-		const char *run = jp->p;
-		while (jp->p < jp->end && (unsigned char)*jp->p >= 0x20 && (unsigned char)*jp->p < 0x80 &&
-		       *jp->p != '"' && *jp->p != '\\')
-			jp->p++;
+		const char *run = jp->p, *q = jp->p, *end = jp->end;
+		/* Eight bytes at a time while none of them ends the run. */
+		while (end - q >= 8 && PLAIN[(unsigned char)q[0]] & PLAIN[(unsigned char)q[1]] & PLAIN[(unsigned char)q[2]] &
+					       PLAIN[(unsigned char)q[3]] & PLAIN[(unsigned char)q[4]] &
+					       PLAIN[(unsigned char)q[5]] & PLAIN[(unsigned char)q[6]] & PLAIN[(unsigned char)q[7]])
+			q += 8;
+		while (q < end && PLAIN[(unsigned char)*q])
+			q++;
+		jp->p = q;
 		if (jp->p > run) {
 			size_t n = (size_t)(jp->p - run);
 			if (!k->full && k->len + n > k->max) {

@@ -121,11 +121,11 @@ static uint64_t decode_object(struct decoder *d, const struct field *tab, size_t
 	struct jsonp_parser *jp = &d->jp;
 	uint64_t bad = 0;
 	char key[64];
-	size_t klen;
+	size_t klen, hint = 0;
 
 	jsonp_object_begin(jp);
 	while (jsonp_object_next(jp, key, sizeof(key), &klen)) {
-		const struct field *f = field_find(tab, n, key, klen);
+		const struct field *f = field_find_from(tab, n, key, klen, &hint);
 		if (!f) {
 			jsonp_skip(jp);
 			continue;
