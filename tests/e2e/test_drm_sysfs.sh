@@ -204,6 +204,35 @@ done
 drm "$R" amdgpu --once
 expect_stdout_contains "suspended" "suspended: the table says so"
 
+# --- awake, then suspended: totals from when it was awake ---------------
+# The first record is read awake; once it is out (the pipe says so), the
+# device suspends and its wake-up files become FIFOs; the second poll, a
+# second later, opens none of them and keeps the totals and limits.
+R="$T/dozes"
+fx_root "$R" 6.8.0-45-generic
+dev=$(fx_pci_card "$R" 1 0000:03:00.0 amdgpu 1002 744c)
+fx_amdgpu "$dev" 6.8
+GPUR_NVML_LIBRARY=$NO_NVML timeout 20 "$GPUR" --sysfs "$R/sys" --procfs "$R/proc" --backend amdgpu --json -n 2 -d 1 \
+	< /dev/null 2> "$T/err" | {
+	IFS= read -r first && printf '%s\n' "$first"
+	put "$dev/power/runtime_status" "suspended\n"
+	# shellcheck disable=SC2086
+	fx_fifos "$dev" $wake $hw
+	cat
+} > "$T/out"
+RC=${PIPESTATUS[0]}
+check "dozes: gpur did not block on a wake-up file" test "$RC" -ne 124
+expect_rc 0 "dozes: runs"
+expect_get "$T/out" 1 gpus.0.state ok "dozes: awake in the first record"
+T1=$(get "$T/out" 1 gpus.0.mem_total_bytes)
+check "dozes: the first record has the VRAM total ($T1)" test -n "$T1" -a "$T1" != absent
+expect_get "$T/out" 2 gpus.0.state suspended "dozes: suspended in the second"
+expect_get "$T/out" 2 gpus.0.mem_total_bytes "$T1" "dozes: the total kept from when it was awake"
+expect_get "$T/out" 2 gpus.0.name "Navi 31 [Radeon RX 7900 XT/7900 XTX]" "dozes: the name kept"
+for k in util_pct mem_used_bytes temp_c power_w; do
+	expect_get "$T/out" 2 "gpus.0.$k" absent "dozes: no $k while suspended"
+done
+
 # --- hostile trees ---------------------------------------------------------
 R="$T/hostile"
 fx_root "$R" "garbage"
