@@ -17,7 +17,7 @@ enum {
 	OPT_BACKEND = 256, OPT_GPUS, OPT_LOG, OPT_REPLAY, OPT_SPEED, OPT_ONCE, OPT_JSON,
 	OPT_HEADLESS, OPT_SERVE, OPT_PROMETHEUS, OPT_PROCFS, OPT_SYSFS, OPT_ROOTFS, OPT_READ_ONLY,
 	OPT_HOSTNAME, OPT_NO_COLOR, OPT_SERVE_PROCESSES, OPT_LOG_MAX_SIZE, OPT_LOG_MAX_AGE, OPT_LOG_ZSTD_LEVEL,
-	OPT_LOG_KEEP, OPT_LOG_MAX_TOTAL, OPT_FROM, OPT_TO,
+	OPT_LOG_KEEP, OPT_LOG_MAX_TOTAL, OPT_FROM, OPT_TO, OPT_PROMETHEUS_MATCH,
 };
 
 static const struct option LONG_OPTS[] = {
@@ -41,6 +41,7 @@ static const struct option LONG_OPTS[] = {
 	{"serve", required_argument, NULL, OPT_SERVE},
 	{"serve-processes", required_argument, NULL, OPT_SERVE_PROCESSES},
 	{"prometheus", required_argument, NULL, OPT_PROMETHEUS},
+	{"prometheus-match", required_argument, NULL, OPT_PROMETHEUS_MATCH},
 	{"procfs", required_argument, NULL, OPT_PROCFS},
 	{"sysfs", required_argument, NULL, OPT_SYSFS},
 	{"rootfs", required_argument, NULL, OPT_ROOTFS},
@@ -80,7 +81,8 @@ void cli_usage(void)
 	      "      --serve ADDR        Prometheus metrics at host:port (:9400 = 127.0.0.1:9400;\n"
 	      "                          0.0.0.0:9400 or [::]:9400 for every interface)\n"
 	      "      --serve-processes=no  no per-process series behind --serve\n"
-	      "      --prometheus URL    fleet view from a Prometheus server (not yet supported)\n"
+	      "      --prometheus URL    fleet view: every host's GPUs from a Prometheus server\n"
+	      "      --prometheus-match SELECTOR  narrow the fleet view (e.g. '{job=\"gpu\"}')\n"
 	      "      --procfs PATH       where procfs is mounted (default /proc)\n"
 	      "      --sysfs PATH        where sysfs is mounted (default /sys)\n"
 	      "      --rootfs PATH       the host's root, where container and pod names are read\n"
@@ -312,7 +314,18 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 			cfg->serve_processes = strcmp(optarg, "yes") == 0;
 			break;
 		case OPT_PROMETHEUS:
-			return usage_err(err, errlen, "--prometheus: not yet supported%s%s", "", "");
+			if (strncmp(optarg, "http://", 7) != 0 && strncmp(optarg, "https://", 8) != 0)
+				return usage_err(err, errlen, "--prometheus: '%s' is not an http:// or https:// URL%s",
+						 optarg, "");
+			if (strlen(optarg) > 1000 || strpbrk(optarg, " \t\r\n"))
+				return usage_err(err, errlen, "--prometheus: '%.200s' is not a usable URL%s", optarg, "");
+			cfg->prometheus = optarg;
+			break;
+		case OPT_PROMETHEUS_MATCH:
+			if (!*optarg || strlen(optarg) > 1000 || strpbrk(optarg, "\r\n"))
+				return usage_err(err, errlen, "--prometheus-match: '%.200s' is not a selector%s", optarg, "");
+			cfg->prometheus_match = optarg;
+			break;
 		case OPT_PROCFS:
 		case OPT_SYSFS:
 			if (!*optarg)
@@ -373,6 +386,11 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 	if (optind < argc)
 		return usage_err(err, errlen, "unexpected argument '%s' (try --help)%s", argv[optind], "");
 
+	if (cfg->prometheus && (cfg->replay_path || backend_given))
+		return usage_err(err, errlen, "--prometheus cannot be combined with %s (it is the only source)%s",
+				 cfg->replay_path ? "--replay" : "--backend", "");
+	if (cfg->prometheus_match && !cfg->prometheus)
+		return usage_err(err, errlen, "--prometheus-match needs --prometheus URL%s%s", "", "");
 	if (cfg->replay_path && (backend_given || procfs_given || sysfs_given || rootfs_given))
 		return usage_err(err, errlen, "--replay cannot be combined with %s (a replay reads no hardware)%s",
 				 backend_given ? "--backend" : procfs_given ? "--procfs" : sysfs_given ? "--sysfs" : "--rootfs",

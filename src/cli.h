@@ -29,6 +29,7 @@ struct config {
 	bool once, json, headless;
 	uint64_t count;         /* 0 = no limit */
 	const char *serve, *prometheus;
+	const char *prometheus_match; /* --prometheus-match SELECTOR, or NULL */
 	bool serve_processes;   /* per-process series behind --serve (default yes) */
 	const char *procfs, *sysfs;
 	const char *rootfs;     /* the host's root, for container and pod names; default "/" */

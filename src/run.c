@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "backend/backend.h"
+#include "backend/prometheus.h"
 #include "backend/replay.h"
 #include "feed.h"
 #include "gpusel.h"
@@ -101,7 +102,9 @@ static int open_live(const struct config *cfg, struct inputs *src, const struct 
 	struct backend *all[8];
 	size_t n = 0;
 
-	for (size_t i = 0; i < BACKEND_REGISTRY_LEN && n < 8; i++)
+	if (cfg->prometheus)
+		all[n++] = backend_new(&BACKEND_PROMETHEUS);
+	for (size_t i = 0; i < BACKEND_REGISTRY_LEN && n < 8 && !cfg->prometheus; i++)
 		if (cfg->backends >> i & 1u)
 			all[n++] = backend_new(BACKEND_REGISTRY[i]);
 	src->sysstat = sysstat_new(cfg->procfs);
@@ -150,6 +153,8 @@ static int open_live(const struct config *cfg, struct inputs *src, const struct 
 		for (size_t i = 0; i < sampler_nbackends(src->sampler); i++)
 			msg_error("%s: no answer while detecting for %llu s", sampler_backend_name(src->sampler, i),
 				  DETECT_LIMIT_NS / 1000000000ull);
+		if (cfg->prometheus)
+			return -1;
 		msg_error("no GPU found; to see gpur at work, play the demo recording: gpur --replay %s",
 			demo_path());
 		return -1;
@@ -275,7 +280,8 @@ int run_main(const struct config *cfg)
 	int status = 0;
 	sink_init(&o);
 	struct backend_env env = {
-		.procfs = cfg->procfs, .sysfs = cfg->sysfs, .rootfs = cfg->rootfs, .clock = &CLOCK_SYSTEM};
+		.procfs = cfg->procfs, .sysfs = cfg->sysfs, .rootfs = cfg->rootfs, .clock = &CLOCK_SYSTEM,
+		.prometheus_url = cfg->prometheus, .prometheus_match = cfg->prometheus_match};
 	/* The dashboard alone, live and recording nothing, may ask for fresh
 	 * /proc figures of the processes on its screen only. */
 	if (cfg->mode == CLI_MODE_TUI && !cfg->log_path && !cfg->replay_path)

@@ -78,7 +78,11 @@ usage_error "--speed: '65' is not a pace from 0.25 to 64" --speed 65 --replay "$
 usage_error "--speed: 'fast' is not a pace from 0.25 to 64" --speed fast --replay "$R"
 run --speed 0.25 --replay "$R" --once
 expect_rc 0 "--speed 0.25 is accepted"
-usage_error "--prometheus: not yet supported" --prometheus http://127.0.0.1:9090
+usage_error "--prometheus: 'ftp://h' is not an http:// or https:// URL" --prometheus ftp://h --once
+usage_error "--prometheus: '127.0.0.1:9090' is not an http:// or https:// URL" --prometheus 127.0.0.1:9090 --once
+usage_error "--prometheus cannot be combined with --replay" --prometheus http://127.0.0.1:9 --replay "$R"
+usage_error "--prometheus cannot be combined with --backend" --prometheus http://127.0.0.1:9 --backend nvml
+usage_error "--prometheus-match needs --prometheus URL" --prometheus-match '{job="x"}' --replay "$R"
 # --serve ADDR: a bad ADDR is a usage error naming it (the exporter's own
 # tests are test_serve*.sh).
 for bad in 9400 : :x :65536 :123456 '::1:9400' '[::1]9400' '[nonsense]:9400' 'ho st:9400' 'host:' ''; do

@@ -1,0 +1,19 @@
+/* prometheus: the fleet view's source. Reads the GPUs of every host that a
+ * Prometheus server scrapes (gpur or dcgm-exporter targets) through its HTTP
+ * API, with libcurl loaded by dlopen when this mode starts. */
+#ifndef GPUR_BACKEND_PROMETHEUS_H
+#define GPUR_BACKEND_PROMETHEUS_H
+
+#include <stddef.h>
+
+#include "backend/backend.h"
+
+/* Not in BACKEND_REGISTRY: --prometheus URL selects it alone. Its
+ * backend_env must carry prometheus_url (and optionally prometheus_match). */
+extern const struct backend_ops BACKEND_PROMETHEUS;
+
+/* The instant query of metric narrowed by match (a selector, with or
+ * without its braces; NULL or "": none) into out: "METRIC{MATCH}". */
+void prometheus_query_text(char *out, size_t n, const char *metric, const char *match);
+
+#endif

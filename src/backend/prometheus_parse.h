@@ -1,0 +1,37 @@
+/* prometheus_parse: one answer of Prometheus's /api/v1/query (an instant
+ * vector) into a bounded list of series: the labels the fleet view groups
+ * by and the sample's value. Sample values are strings in the API; "NaN",
+ * "+Inf", "-Inf" and anything that is not a finite number read as unknown,
+ * never as 0. */
+#ifndef GPUR_PROMETHEUS_PARSE_H
+#define GPUR_PROMETHEUS_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define PROM_LABEL_MAX 256 /* bytes kept of a label value (cut on a character boundary) */
+
+struct prom_series {
+	/* Hostname (else hostname, else instance), UUID (else uuid), gpu,
+	 * modelName: NULL when absent. Owned by the result. */
+	char *host, *uuid, *gpu, *model;
+	bool known;   /* the value is a finite number */
+	double value;
+};
+
+struct prom_result {
+	struct prom_series *s;
+	size_t n, cap;
+	size_t dropped; /* series past max_series, left out */
+	size_t skipped; /* series of the wrong shape, left out */
+};
+
+void prom_result_init(struct prom_result *r);
+void prom_result_free(struct prom_result *r);
+/* Parses body into r (appending). 0, or -1 with a one-line reason in err:
+ * not JSON, an error answer (its errorType and error), or not a vector.
+ * At most max_series series are kept; the rest are counted in dropped. */
+int prom_parse_query(const char *body, size_t len, size_t max_series, struct prom_result *r, char *err,
+		     size_t errlen);
+
+#endif
