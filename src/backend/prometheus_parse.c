@@ -37,11 +37,6 @@ void prom_result_free(struct prom_result *r)
 	prom_result_init(r);
 }
 
-static bool key_is(const char *key, size_t len, const char *want)
-{
-	return len == strlen(want) && memcmp(key, want, len) == 0;
-}
-
 /* The label labels' string value into *slot (replacing), or skips a value
  * of another type. */
 static bool take_label(struct jsonp_parser *jp, struct buf *tmp, char **slot)
@@ -83,13 +78,13 @@ static bool parse_metric(struct jsonp_parser *jp, struct buf *tmp, struct labels
 	if (!jsonp_object_begin(jp))
 		return false;
 	while (jsonp_object_next(jp, key, sizeof(key), &klen)) {
-		char **slot = key_is(key, klen, "Hostname")   ? &l->hostname
-			      : key_is(key, klen, "hostname")  ? &l->hostname_lc
-			      : key_is(key, klen, "instance")  ? &l->instance
-			      : key_is(key, klen, "UUID")      ? &l->uuid
-			      : key_is(key, klen, "uuid")      ? &l->uuid_lc
-			      : key_is(key, klen, "gpu")       ? &l->gpu
-			      : key_is(key, klen, "modelName") ? &l->model
+		char **slot = jsonp_key_is(key, klen, "Hostname")   ? &l->hostname
+			      : jsonp_key_is(key, klen, "hostname")  ? &l->hostname_lc
+			      : jsonp_key_is(key, klen, "instance")  ? &l->instance
+			      : jsonp_key_is(key, klen, "UUID")      ? &l->uuid
+			      : jsonp_key_is(key, klen, "uuid")      ? &l->uuid_lc
+			      : jsonp_key_is(key, klen, "gpu")       ? &l->gpu
+			      : jsonp_key_is(key, klen, "modelName") ? &l->model
 							       : NULL;
 		if (!(slot ? take_label(jp, tmp, slot) : jsonp_skip(jp)))
 			return false;
@@ -169,10 +164,10 @@ static bool parse_sample(struct jsonp_parser *jp, struct buf *tmp, size_t max_se
 		return false;
 	while (jsonp_object_next(jp, key, sizeof(key), &klen)) {
 		bool okp;
-		if (key_is(key, klen, "metric")) {
+		if (jsonp_key_is(key, klen, "metric")) {
 			have_metric = true;
 			okp = parse_metric(jp, tmp, &l, &shape_ok);
-		} else if (key_is(key, klen, "value")) {
+		} else if (jsonp_key_is(key, klen, "value")) {
 			have_value = true;
 			okp = parse_value(jp, tmp, &known, &v, &shape_ok);
 		} else {
@@ -218,11 +213,11 @@ static bool parse_data(struct jsonp_parser *jp, struct buf *tmp, size_t max_seri
 	if (!jsonp_object_begin(jp))
 		return false;
 	while (jsonp_object_next(jp, key, sizeof(key), &klen)) {
-		if (key_is(key, klen, "resultType") && jsonp_peek(jp) == JSONP_STRING) {
+		if (jsonp_key_is(key, klen, "resultType") && jsonp_peek(jp) == JSONP_STRING) {
 			if (!jsonp_string(jp, tmp, 32))
 				return false;
 			*type_ok = strcmp(buf_cstr(tmp), "vector") == 0 ? 1 : -1;
-		} else if (key_is(key, klen, "result") && jsonp_peek(jp) == JSONP_ARRAY) {
+		} else if (jsonp_key_is(key, klen, "result") && jsonp_peek(jp) == JSONP_ARRAY) {
 			if (!jsonp_array_begin(jp))
 				return false;
 			while (jsonp_array_next(jp))
@@ -258,13 +253,13 @@ int prom_parse_query(const char *body, size_t len, size_t max_series, struct pro
 	}
 	while (jsonp_object_next(&jp, key, sizeof(key), &klen)) {
 		bool okp;
-		struct buf *slot = key_is(key, klen, "status")	  ? &status
-				   : key_is(key, klen, "errorType") ? &etype
-				   : key_is(key, klen, "error")	    ? &emsg
+		struct buf *slot = jsonp_key_is(key, klen, "status")	  ? &status
+				   : jsonp_key_is(key, klen, "errorType") ? &etype
+				   : jsonp_key_is(key, klen, "error")	    ? &emsg
 								    : NULL;
 		if (slot && jsonp_peek(&jp) == JSONP_STRING) {
 			okp = jsonp_string(&jp, slot, 200);
-		} else if (key_is(key, klen, "data")) {
+		} else if (jsonp_key_is(key, klen, "data")) {
 			have_data = true;
 			okp = parse_data(&jp, &tmp, max_series, r, &type_ok);
 		} else {

@@ -55,11 +55,6 @@ static bool take_name(const struct buf *v, bool strip_slash, char *name, size_t 
 	return len > 0;
 }
 
-static bool key_is(const char *key, size_t klen, const char *want)
-{
-	return klen == strlen(want) && memcmp(key, want, klen) == 0;
-}
-
 int cnames_parse_docker_config(const char *buf, size_t len, char *name, size_t n)
 {
 	struct jsonp_parser jp;
@@ -76,12 +71,12 @@ int cnames_parse_docker_config(const char *buf, size_t len, char *name, size_t n
 		return -EINVAL;
 	buf_init(&v);
 	while (jsonp_object_next(&jp, key, sizeof(key), &klen)) {
-		if (key_is(key, klen, "Name") && jsonp_peek(&jp) == JSONP_STRING) {
+		if (jsonp_key_is(key, klen, "Name") && jsonp_peek(&jp) == JSONP_STRING) {
 			if (!jsonp_string(&jp, &v, NAME_DECODE_MAX))
 				break;
 			have = take_name(&v, true, name, n);
 		} else {
-			if (key_is(key, klen, "Name"))
+			if (jsonp_key_is(key, klen, "Name"))
 				have = false; /* the last Name wins, even one of the wrong type */
 			if (!jsonp_skip(&jp))
 				break;
@@ -113,11 +108,11 @@ static bool podman_entry(struct jsonp_parser *jp, struct buf *v, const char *id,
 	if (!jsonp_object_begin(jp))
 		return false;
 	while (jsonp_object_next(jp, key, sizeof(key), &klen)) {
-		if (key_is(key, klen, "id") && jsonp_peek(jp) == JSONP_STRING) {
+		if (jsonp_key_is(key, klen, "id") && jsonp_peek(jp) == JSONP_STRING) {
 			if (!jsonp_string(jp, v, CNAMES_ID_LEN + 1))
 				return false;
 			*match = v->len == CNAMES_ID_LEN && memcmp(v->data, id, CNAMES_ID_LEN) == 0;
-		} else if (key_is(key, klen, "names") && jsonp_peek(jp) == JSONP_ARRAY) {
+		} else if (jsonp_key_is(key, klen, "names") && jsonp_peek(jp) == JSONP_ARRAY) {
 			bool first = true;
 			*named = false;
 			if (!jsonp_array_begin(jp))
@@ -133,7 +128,7 @@ static bool podman_entry(struct jsonp_parser *jp, struct buf *v, const char *id,
 				}
 			}
 		} else {
-			if (key_is(key, klen, "names"))
+			if (jsonp_key_is(key, klen, "names"))
 				*named = false;
 			if (!jsonp_skip(jp))
 				return false;

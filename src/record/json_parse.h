@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 #include <stdint.h>
 
 #include "util/buf.h"
@@ -36,6 +37,11 @@ enum jsonp_type jsonp_peek(struct jsonp_parser *jp);
  * positioned at its value, or false after consuming '}' (or on error). */
 bool jsonp_object_begin(struct jsonp_parser *jp);
 bool jsonp_object_next(struct jsonp_parser *jp, char *key, size_t keymax, size_t *keylen);
+/* Whether the key jsonp_object_next gave (key[0..keylen)) is want. */
+static inline bool jsonp_key_is(const char *key, size_t keylen, const char *want)
+{
+	return keylen == strlen(want) && memcmp(key, want, keylen) == 0;
+}
 /* Array iteration: begin consumes '['; next returns true before each element. */
 bool jsonp_array_begin(struct jsonp_parser *jp);
 bool jsonp_array_next(struct jsonp_parser *jp);
