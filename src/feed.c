@@ -32,7 +32,8 @@ struct feed {
 	uint64_t seq, position;
 	struct frame *posted; /* events waiting for the next frame */
 	char error[256];      /* why the feed finished on a failure */
-	/* Feed thread only. */
+	struct sampler *paced; /* a live source whose worker paces frames, or NULL */
+	/* Feed thread only (or, paced, whichever thread hands a frame over). */
 	uint64_t produced;
 	uint64_t target_ns; /* when the last frame was due */
 };
@@ -191,6 +192,34 @@ static void on_wake(int sig)
 	(void)sig;
 }
 
+/* A frame from the paced sampler (its worker's thread, or the watchdog's). */
+static bool paced_frame(void *ctx, struct frame *fr)
+{
+	struct feed *f = ctx;
+
+	source_adopt(f->o.source, fr);
+	return deliver(f, fr);
+}
+
+/* A live source with one backend: its worker paces and hands frames over;
+ * this thread only watches for a hung call (sampler_pace_run). */
+static void feed_paced(struct feed *f)
+{
+	pthread_mutex_lock(&f->mu);
+	struct sampler_pace p = {
+		.first_due_ms = source_due_ms(f->o.source, f->interval, f->speed),
+		.interval_s = f->interval,
+		.frame = paced_frame,
+		.ctx = f,
+	};
+	pthread_mutex_unlock(&f->mu);
+	sampler_pace_run(f->paced, &p);
+	pthread_mutex_lock(&f->mu);
+	f->finished = true;
+	pthread_mutex_unlock(&f->mu);
+	wake_reader(f); /* finished */
+}
+
 static void *feed_main(void *arg)
 {
 	struct feed *f = arg;
@@ -202,6 +231,10 @@ static void *feed_main(void *arg)
 	sigaddset(&wake, FEED_WAKE_SIGNAL);
 	pthread_sigmask(SIG_UNBLOCK, &wake, NULL);
 
+	if (f->paced) {
+		feed_paced(f);
+		return NULL;
+	}
 	pthread_mutex_lock(&f->mu);
 	while (!f->stop) {
 		if (f->seek_pending) {
@@ -289,6 +322,10 @@ struct feed *feed_start(const struct feed_opts *o)
 	sigemptyset(&sa.sa_mask);
 	sigaction(FEED_WAKE_SIGNAL, &sa, NULL);
 	source_set_cancel(o->source, &f->cancel);
+	/* Paced by the worker: live, one backend, the real clock. */
+	struct sampler *sm = source_sampler(o->source);
+	if (sm && !o->virt && sampler_can_pace(sm))
+		f->paced = sm;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	int rc = pthread_create(&f->tid, NULL, feed_main, f);
@@ -317,6 +354,8 @@ void feed_stop(struct feed *f)
 	bool finished = f->finished;
 	pthread_cond_broadcast(&f->cv);
 	pthread_mutex_unlock(&f->mu);
+	if (f->paced)
+		sampler_pace_stop(f->paced);
 	/* A read waiting for input gives up when the signal interrupts it; a
 	 * signal that came just before the read began is sent again. */
 	for (;;) {
@@ -451,7 +490,12 @@ static void set_seek(struct feed *f, const void *a)
 	f->seek_pending = true;
 }
 
-void feed_set_interval(struct feed *f, double seconds) { control(f, set_interval, &seconds); }
+void feed_set_interval(struct feed *f, double seconds)
+{
+	control(f, set_interval, &seconds);
+	if (f->paced)
+		sampler_pace_interval(f->paced, seconds);
+}
 void feed_set_paused(struct feed *f, bool paused) { control(f, set_paused, &paused); }
 void feed_step(struct feed *f) { control(f, set_step, NULL); }
 void feed_set_speed(struct feed *f, double speed) { control(f, set_speed, &speed); }

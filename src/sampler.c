@@ -13,61 +13,20 @@
 #include "proc/pidns.h"
 #include "proc/procinfo.h"
 #include "proc/sysstat.h"
+#include "sampler_priv.h"
 #include "util/xalloc.h"
-
-enum job { JOB_POLL, JOB_OPEN, JOB_REINIT };
-enum wstate { W_IDLE, W_REQUESTED, W_BUSY };
-
-struct worker {
-	struct sampler *s;
-	struct backend *b;
-	struct procinfo *pi;  /* the /proc side of its rows (worker thread only) */
-	bool nested;          /* procfs is a PID namespace below the host's */
-	bool hidden_said;     /* the note about pids it cannot see is out */
-	pthread_t tid;
-	/* Guarded by s->mu: */
-	enum wstate state;
-	enum job job;
-	bool abandoned;       /* the sampler is gone: free yourself when done */
-	bool quit;            /* dropped: end the thread */
-	uint64_t busy_since;  /* clock ms when the current call began */
-	uint64_t done_seq;    /* bumps when a job finishes */
-	int rc;               /* result of the last finished job */
-	struct frame *result; /* finished poll not yet taken by a tick */
-	/* Tick side only: */
-	bool open;            /* detected and usable */
-	bool ever_open;       /* opened once: a later open is a come-back */
-	bool tried;           /* an open has finished (and failed, unless open) */
-	struct frame *last;   /* last successful poll: identity, driver, slow answers */
-	uint64_t last_seq;    /* done_seq of `last` */
-	uint64_t seen_seq;
-	bool asked;           /* requested in the current tick */
-	uint64_t asked_seq;   /* done_seq when asked */
-	uint64_t next_open_ms, open_backoff_ms;
-	uint64_t next_reinit_ms, reinit_backoff_ms;
-	bool hang_noted;
-};
-
-struct sampler {
-	struct sampler_opts o;
-	pthread_mutex_t mu;
-	pthread_cond_t work, done;
-	bool stop;
-	struct worker **w;
-	size_t nw;
-	struct composite *comp;
-	struct composite_child *kids;
-	struct system_stats sys; /* the last reading of the host's figures */
-	uint64_t sys_at;         /* clock ms of it, 0 = none */
-	bool sys_ok;
-};
 
 static uint64_t now_ms(const struct sampler *s)
 {
 	return clock_mono(s->o.clock);
 }
 
-static void worker_free(struct worker *w)
+uint64_t sampler_now_ms(const struct sampler *s)
+{
+	return now_ms(s);
+}
+
+void sampler_worker_free(struct worker *w)
 {
 	procinfo_free(w->pi);
 	frame_unref(w->result);
@@ -124,6 +83,62 @@ static void fill_processes(struct worker *w, uint64_t now_ms, struct frame *fr)
 	}
 }
 
+struct frame *sampler_run_job(struct worker *w, enum job job, uint64_t started, int *rc_out)
+{
+	struct frame *fr = NULL;
+	int rc = 0;
+
+	if (job == JOB_OPEN) {
+		backend_close(w->b);
+		rc = backend_open(w->b, w->s->o.env);
+	} else if (job == JOB_REINIT && backend_reinit(w->b) < 0) {
+		rc = -ENODEV;
+		backend_close(w->b);
+	}
+	if (rc == 0) {
+		fr = frame_new();
+		rc = backend_poll(w->b, fr);
+		if (rc < 0) {
+			frame_unref(fr);
+			fr = NULL;
+			backend_close(w->b);
+		} else {
+			fill_processes(w, started, fr);
+		}
+	}
+	*rc_out = rc;
+	return fr;
+}
+
+void sampler_job_done(struct worker *w, struct frame *fr, int rc)
+{
+	frame_unref(w->result);
+	w->result = fr;
+	w->rc = rc;
+	w->done_seq++;
+	w->state = W_IDLE;
+}
+
+/* Waits (s->mu held) until w is asked for a job, its paced frame is due, or
+ * it is to end. True for a requested job, false for a paced turn. */
+static bool worker_wait(struct worker *w)
+{
+	struct sampler *s = w->s;
+
+	while (w->state != W_REQUESTED && !s->stop && !w->quit) {
+		if (!s->pacing) {
+			pthread_cond_wait(&s->work, &s->mu);
+			continue;
+		}
+		uint64_t due = s->due_ns;
+		if (clock_mono_ns() >= due)
+			return false;
+		struct timespec ts = {(time_t)(due / 1000000000u), (long)(due % 1000000000u)};
+		pthread_cond_timedwait(&s->work, &s->mu, &ts);
+	}
+	return true;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -132,50 +147,33 @@ static void *worker_main(void *arg)
 
 	pthread_mutex_lock(mu);
 	for (;;) {
-		while (w->state != W_REQUESTED && !s->stop && !w->quit)
-			pthread_cond_wait(&s->work, mu);
+		bool asked = worker_wait(w);
 		if (s->stop || w->quit)
 			break;
+		if (!asked) {
+			pthread_mutex_unlock(mu);
+			if (!sampler_pace_turn(w))
+				return NULL; /* abandoned: freed itself */
+			pthread_mutex_lock(mu);
+			continue;
+		}
 		enum job job = w->job;
-		const struct backend_env *env = s->o.env;
 		w->state = W_BUSY;
 		uint64_t started = w->busy_since = now_ms(s);
 		pthread_mutex_unlock(mu);
 
-		struct frame *fr = NULL;
-		int rc = 0;
-		if (job == JOB_OPEN) {
-			backend_close(w->b);
-			rc = backend_open(w->b, env);
-		} else if (job == JOB_REINIT && backend_reinit(w->b) < 0) {
-			rc = -ENODEV;
-			backend_close(w->b);
-		}
-		if (rc == 0) {
-			fr = frame_new();
-			rc = backend_poll(w->b, fr);
-			if (rc < 0) {
-				frame_unref(fr);
-				fr = NULL;
-				backend_close(w->b);
-			} else {
-				fill_processes(w, started, fr);
-			}
-		}
+		int rc;
+		struct frame *fr = sampler_run_job(w, job, started, &rc);
 
 		pthread_mutex_lock(mu);
 		if (w->abandoned) {
 			/* The sampler went away while this call hung. */
 			pthread_mutex_unlock(mu);
 			frame_unref(fr);
-			worker_free(w);
+			sampler_worker_free(w);
 			return NULL;
 		}
-		frame_unref(w->result);
-		w->result = fr;
-		w->rc = rc;
-		w->done_seq++;
-		w->state = W_IDLE;
+		sampler_job_done(w, fr, rc);
 		/* Signalled with the lock let go: the tick thread, woken, does not
 		 * preempt this one only to wait for the lock. s stays valid here:
 		 * sampler_free() joins a worker that is not busy. */
@@ -197,7 +195,9 @@ struct sampler *sampler_new(struct backend **backends, size_t n, const struct sa
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&s->work, NULL);
+	pthread_mutex_init(&s->tick_mu, NULL);
+	s->tfd = -1;
+	pthread_cond_init(&s->work, &ca);
 	pthread_cond_init(&s->done, &ca);
 	pthread_condattr_destroy(&ca);
 	s->w = xcalloc(n ? n : 1, sizeof(*s->w));
@@ -262,7 +262,7 @@ void sampler_free(struct sampler *s)
 		if (!w)
 			continue;
 		pthread_join(w->tid, NULL);
-		worker_free(w);
+		sampler_worker_free(w);
 	}
 	composite_free(s->comp);
 	free(s->kids);
@@ -275,6 +275,7 @@ void sampler_free(struct sampler *s)
 	if (abandoned)
 		return;
 	pthread_mutex_destroy(&s->mu);
+	pthread_mutex_destroy(&s->tick_mu);
 	pthread_cond_destroy(&s->work);
 	pthread_cond_destroy(&s->done);
 	free(s);
@@ -318,7 +319,7 @@ size_t sampler_drop_absent(struct sampler *s, void (*report)(const char *name, c
 		pthread_cond_broadcast(&s->work);
 		pthread_mutex_unlock(&s->mu);
 		pthread_join(w->tid, NULL);
-		worker_free(w);
+		sampler_worker_free(w);
 		dropped++;
 	}
 	s->nw = kept;
@@ -381,6 +382,21 @@ __attribute__((format(printf, 3, 4))) static void note_backend(struct frame *out
 	}
 }
 
+bool sampler_next_job(struct sampler *s, struct worker *w, uint64_t now, enum job *job)
+{
+	(void)s;
+	if (!w->open) {
+		if (now < w->next_open_ms)
+			return false;
+		*job = JOB_OPEN;
+	} else if (w->next_reinit_ms && now >= w->next_reinit_ms) {
+		*job = JOB_REINIT;
+	} else {
+		*job = JOB_POLL;
+	}
+	return true;
+}
+
 /* Requests a job from every idle worker and waits for them, up to wait_ms. */
 static void request_and_wait(struct sampler *s, uint64_t now, uint64_t *busy_ms)
 {
@@ -391,17 +407,8 @@ static void request_and_wait(struct sampler *s, uint64_t now, uint64_t *busy_ms)
 	for (size_t i = 0; i < s->nw; i++) {
 		struct worker *w = s->w[i];
 		w->asked = false;
-		if (w->state != W_IDLE)
+		if (w->state != W_IDLE || !sampler_next_job(s, w, now, &w->job))
 			continue;
-		if (!w->open) {
-			if (now < w->next_open_ms)
-				continue;
-			w->job = JOB_OPEN;
-		} else if (w->next_reinit_ms && now >= w->next_reinit_ms) {
-			w->job = JOB_REINIT;
-		} else {
-			w->job = JOB_POLL;
-		}
 		w->state = W_REQUESTED;
 		w->asked = true;
 		w->asked_seq = w->done_seq;
@@ -503,15 +510,11 @@ static bool harvest(struct sampler *s, struct worker *w, uint64_t now, uint64_t 
 	return true;
 }
 
-struct frame *sampler_tick(struct sampler *s)
+struct frame *sampler_compose(struct sampler *s, uint64_t t0, const uint64_t *busy)
 {
-	uint64_t t0 = clock_mono_ns();
 	uint64_t now = now_ms(s);
 	struct frame *out = frame_new();
-	uint64_t *busy = xcalloc(s->nw ? s->nw : 1, sizeof(*busy));
 
-	request_and_wait(s, now, busy);
-	now = now_ms(s);
 	for (size_t i = 0; i < s->nw; i++) {
 		struct worker *w = s->w[i];
 		bool fresh = harvest(s, w, now, busy[i], out);
@@ -544,7 +547,19 @@ struct frame *sampler_tick(struct sampler *s)
 		out->system = s->sys;
 		frame_set(out, FRAME_F_SYSTEM);
 	}
-	free(busy);
 	out->poll_us = (clock_mono_ns() - t0) / 1000u;
+	return out;
+}
+
+struct frame *sampler_tick(struct sampler *s)
+{
+	uint64_t t0 = clock_mono_ns();
+	uint64_t *busy = xcalloc(s->nw ? s->nw : 1, sizeof(*busy));
+
+	pthread_mutex_lock(&s->tick_mu);
+	request_and_wait(s, now_ms(s), busy);
+	struct frame *out = sampler_compose(s, t0, busy);
+	pthread_mutex_unlock(&s->tick_mu);
+	free(busy);
 	return out;
 }

@@ -217,6 +217,18 @@ struct frame *source_next(struct source *s)
 	return f;
 }
 
+void source_adopt(struct source *s, struct frame *f)
+{
+	s->yielded++;
+	seen_update(&s->seen, f);
+	seen_attach(&s->seen, f);
+}
+
+struct sampler *source_sampler(struct source *s)
+{
+	return s->ops == &LIVE_OPS ? ((struct live *)s)->sampler : NULL;
+}
+
 uint64_t source_due_ms(struct source *s, double interval_s, double speed)
 {
 	if (s->yielded == 0)

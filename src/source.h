@@ -59,6 +59,12 @@ void source_free(struct source *s);
 /* The next frame (caller unrefs) or NULL at the end; every frame is
  * remembered in s->seen, and a frame with a lost GPU gets f->seen. */
 struct frame *source_next(struct source *s);
+/* A frame that reached the caller another way (a paced sampler's, below)
+ * is counted and remembered as source_next() does. */
+void source_adopt(struct source *s, struct frame *f);
+/* The live source's sampler (its frames may be paced by it), NULL for a
+ * recording. */
+struct sampler *source_sampler(struct source *s);
 /* How long to wait before the next frame. */
 uint64_t source_due_ms(struct source *s, double interval_s, double speed);
 /* Start: the next frame is the first again. End: reads every remaining

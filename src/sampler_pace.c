@@ -1,0 +1,204 @@
+/* sampler_pace: frames paced by the worker itself, with the caller's thread
+ * as a watchdog that sleeps on a timer (sampler.h). */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "sampler_priv.h"
+#include "util/xalloc.h"
+
+static uint64_t wait_ns(const struct sampler *s)
+{
+	return s->o.wait_ms * 1000000u;
+}
+
+/* The watchdog's timer at the monotonic time at_ns (0 is made 1: a zero
+ * value would disarm it). */
+static void arm(const struct sampler *s, uint64_t at_ns)
+{
+	struct itimerspec its;
+
+	memset(&its, 0, sizeof(its));
+	if (!at_ns)
+		at_ns = 1;
+	its.it_value.tv_sec = (time_t)(at_ns / 1000000000u);
+	its.it_value.tv_nsec = (long)(at_ns % 1000000000u);
+	timerfd_settime(s->tfd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+/* Hands out the frame just composed and sets when the next is due: an
+ * interval after this one was (no burst to catch up when late). Under
+ * tick_mu. */
+static void hand_over(struct sampler *s, struct frame *out)
+{
+	bool more = s->pace.frame(s->pace.ctx, out);
+	uint64_t t = clock_mono_ns();
+	uint64_t due = s->due_ns + s->interval_ns;
+
+	if (due < t)
+		due = t;
+	pthread_mutex_lock(&s->mu);
+	s->due_ns = due;
+	if (!more) {
+		s->pace_done = true;
+		s->pacing = false; /* the worker goes back to waiting for requests */
+	}
+	pthread_mutex_unlock(&s->mu);
+	arm(s, more ? due + wait_ns(s) : 1); /* done: the watchdog wakes at once */
+}
+
+bool sampler_pace_turn(struct worker *w)
+{
+	struct sampler *s = w->s;
+	enum job job;
+	uint64_t t0 = clock_mono_ns();
+
+	pthread_mutex_lock(&s->tick_mu);
+	if (!s->pacing) {
+		pthread_mutex_unlock(&s->tick_mu);
+		return true;
+	}
+	bool any = sampler_next_job(s, w, sampler_now_ms(s), &job);
+	pthread_mutex_unlock(&s->tick_mu);
+	if (any) {
+		pthread_mutex_lock(&s->mu);
+		if (s->stop || w->quit) {
+			pthread_mutex_unlock(&s->mu);
+			return true;
+		}
+		w->job = job;
+		w->state = W_BUSY;
+		uint64_t started = w->busy_since = sampler_now_ms(s);
+		pthread_mutex_unlock(&s->mu);
+		int rc;
+		struct frame *fr = sampler_run_job(w, job, started, &rc);
+		pthread_mutex_lock(&s->mu);
+		if (w->abandoned) {
+			pthread_mutex_unlock(&s->mu);
+			frame_unref(fr);
+			sampler_worker_free(w);
+			return false;
+		}
+		sampler_job_done(w, fr, rc);
+		pthread_mutex_unlock(&s->mu);
+	}
+	pthread_mutex_lock(&s->tick_mu);
+	if (s->pacing) {
+		uint64_t idle = 0; /* the one worker: this one, done */
+		hand_over(s, sampler_compose(s, t0, &idle));
+	}
+	pthread_mutex_unlock(&s->tick_mu);
+	return true;
+}
+
+bool sampler_can_pace(const struct sampler *s)
+{
+	return s->nw == 1;
+}
+
+void sampler_pace_interval(struct sampler *s, double interval_s)
+{
+	uint64_t iv = (uint64_t)(interval_s * 1e9);
+
+	pthread_mutex_lock(&s->tick_mu);
+	pthread_mutex_lock(&s->mu);
+	if (s->pacing && iv) {
+		s->due_ns = s->due_ns - s->interval_ns + iv;
+		s->interval_ns = iv;
+	}
+	pthread_mutex_unlock(&s->mu);
+	if (s->pacing && iv)
+		arm(s, s->due_ns + wait_ns(s));
+	pthread_mutex_unlock(&s->tick_mu);
+	pthread_cond_broadcast(&s->work);
+}
+
+/* The watchdog's timer fired: a frame from what is known when the worker is
+ * wait_ms past the due time (a hung call), else only the timer moves on.
+ * Under tick_mu. */
+static void watch(struct sampler *s)
+{
+	uint64_t t = clock_mono_ns();
+
+	if (t < s->due_ns + wait_ns(s)) {
+		arm(s, s->due_ns + wait_ns(s));
+		return;
+	}
+	uint64_t *busy = xcalloc(s->nw, sizeof(*busy));
+	uint64_t now = sampler_now_ms(s);
+	pthread_mutex_lock(&s->mu);
+	for (size_t i = 0; i < s->nw; i++)
+		busy[i] = s->w[i]->state == W_BUSY ? now - s->w[i]->busy_since : 0;
+	pthread_mutex_unlock(&s->mu);
+	hand_over(s, sampler_compose(s, t, busy));
+	free(busy);
+}
+
+int sampler_pace_run(struct sampler *s, const struct sampler_pace *p)
+{
+	int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (tfd < 0)
+		return -errno;
+	uint64_t iv = (uint64_t)(p->interval_s * 1e9);
+	pthread_mutex_lock(&s->tick_mu);
+	if (s->pace_stop) { /* stopped before it began */
+		pthread_mutex_unlock(&s->tick_mu);
+		close(tfd);
+		return 1;
+	}
+	pthread_mutex_lock(&s->mu);
+	s->tfd = tfd;
+	s->pace = *p;
+	s->interval_ns = iv ? iv : 1000000000u;
+	s->due_ns = clock_mono_ns() + p->first_due_ms * 1000000u;
+	s->pace_done = false;
+	s->pacing = true;
+	pthread_mutex_unlock(&s->mu);
+	arm(s, s->due_ns + wait_ns(s));
+	pthread_mutex_unlock(&s->tick_mu);
+	pthread_cond_broadcast(&s->work);
+
+	int rc = 1;
+	for (;;) {
+		struct pollfd pfd = {tfd, POLLIN, 0};
+		if (poll(&pfd, 1, -1) <= 0)
+			continue; /* a signal */
+		uint64_t n;
+		if (read(tfd, &n, sizeof(n)) < 0)
+			continue; /* pushed on since it fired */
+		pthread_mutex_lock(&s->tick_mu);
+		bool stopped = s->pace_stop;
+		if (!stopped && !s->pace_done)
+			watch(s);
+		bool done = s->pace_done;
+		pthread_mutex_unlock(&s->tick_mu);
+		if (stopped)
+			break;
+		if (done) {
+			rc = 0;
+			break;
+		}
+	}
+	pthread_mutex_lock(&s->tick_mu);
+	pthread_mutex_lock(&s->mu);
+	s->pacing = false;
+	s->tfd = -1;
+	pthread_mutex_unlock(&s->mu);
+	pthread_mutex_unlock(&s->tick_mu);
+	pthread_cond_broadcast(&s->work);
+	close(tfd);
+	return rc;
+}
+
+void sampler_pace_stop(struct sampler *s)
+{
+	pthread_mutex_lock(&s->tick_mu);
+	s->pace_stop = true;
+	if (s->tfd >= 0)
+		arm(s, 1); /* the watchdog wakes at once */
+	pthread_mutex_unlock(&s->tick_mu);
+}

@@ -1,0 +1,90 @@
+/* sampler_priv: the sampler's state, shared by sampler.c (workers, ticks)
+ * and sampler_pace.c (frames paced by the worker itself). */
+#ifndef GPUR_SAMPLER_PRIV_H
+#define GPUR_SAMPLER_PRIV_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend/composite.h"
+#include "proc/procinfo.h"
+#include "proc/sysstat.h"
+#include "sampler.h"
+
+enum job { JOB_POLL, JOB_OPEN, JOB_REINIT };
+enum wstate { W_IDLE, W_REQUESTED, W_BUSY };
+
+struct worker {
+	struct sampler *s;
+	struct backend *b;
+	struct procinfo *pi;  /* the /proc side of its rows (worker thread only) */
+	bool nested;          /* procfs is a PID namespace below the host's */
+	bool hidden_said;     /* the note about pids it cannot see is out */
+	pthread_t tid;
+	/* Guarded by s->mu: */
+	enum wstate state;
+	enum job job;
+	bool abandoned;       /* the sampler is gone: free yourself when done */
+	bool quit;            /* dropped: end the thread */
+	uint64_t busy_since;  /* clock ms when the current call began */
+	uint64_t done_seq;    /* bumps when a job finishes */
+	int rc;               /* result of the last finished job */
+	struct frame *result; /* finished poll not yet taken by a tick */
+	/* Tick side only: */
+	bool open;            /* detected and usable */
+	bool ever_open;       /* opened once: a later open is a come-back */
+	bool tried;           /* an open has finished (and failed, unless open) */
+	struct frame *last;   /* last successful poll: identity, driver, slow answers */
+	uint64_t last_seq;    /* done_seq of `last` */
+	uint64_t seen_seq;
+	bool asked;           /* requested in the current tick */
+	uint64_t asked_seq;   /* done_seq when asked */
+	uint64_t next_open_ms, open_backoff_ms;
+	uint64_t next_reinit_ms, reinit_backoff_ms;
+	bool hang_noted;
+};
+
+struct sampler {
+	struct sampler_opts o;
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	bool stop;
+	struct worker **w;
+	size_t nw;
+	struct composite *comp;
+	struct composite_child *kids;
+	struct system_stats sys; /* the last reading of the host's figures */
+	uint64_t sys_at;         /* clock ms of it, 0 = none */
+	bool sys_ok;
+	/* Pacing (sampler_pace_run): one worker polls on its own clock and
+	 * hands over each frame; the caller's thread only watches. */
+	pthread_mutex_t tick_mu;   /* one composition at a time; taken before mu */
+	bool pacing;               /* written under tick_mu and mu */
+	bool pace_done;            /* the frame callback wants no more (tick_mu) */
+	bool pace_stop;            /* sampler_pace_stop() was called (tick_mu) */
+	struct sampler_pace pace;  /* tick_mu */
+	uint64_t due_ns;           /* the next frame is due (monotonic); written under tick_mu and mu */
+	uint64_t interval_ns;      /* written under tick_mu and mu */
+	int tfd;                   /* the watchdog's timer (timerfd), -1 when not pacing */
+};
+
+/* The sampler's clock (ms). */
+uint64_t sampler_now_ms(const struct sampler *s);
+/* Runs one job on w's backend (no lock held): the polled frame (with its
+ * processes filled) or NULL, and the result code. started: clock ms. */
+struct frame *sampler_run_job(struct worker *w, enum job job, uint64_t started, int *rc);
+/* Stores a finished job's outcome (under s->mu, which the caller holds). */
+void sampler_job_done(struct worker *w, struct frame *fr, int rc);
+/* The job an idle, unrequested worker is due for at now (tick side: under
+ * tick_mu); false when none (waiting out a backoff). */
+bool sampler_next_job(struct sampler *s, struct worker *w, uint64_t now, enum job *job);
+/* Harvests every worker and composes the frame (under tick_mu). busy_ms:
+ * how long each worker's current call has run (0: idle). */
+struct frame *sampler_compose(struct sampler *s, uint64_t t0_ns, const uint64_t *busy_ms);
+void sampler_worker_free(struct worker *w);
+/* A paced worker's turn (its frame is due): called without s->mu. False
+ * when the worker was abandoned and has freed itself (its thread ends). */
+bool sampler_pace_turn(struct worker *w);
+
+#endif
