@@ -286,6 +286,9 @@ int run_main(const struct config *cfg)
 	 * /proc figures of the processes on its screen only. */
 	if (cfg->mode == CLI_MODE_TUI && !cfg->log_path && !cfg->replay_path)
 		env.want = pidwant_get();
+	/* Parents are shown by the dashboard's tree alone (they are not
+	 * recorded): other modes do not walk them. */
+	env.no_tree = cfg->mode != CLI_MODE_TUI;
 	struct clock_virtual virt;
 	const char *vstart = getenv("GPUR_VIRTUAL_CLOCK_MS");
 

@@ -213,6 +213,7 @@ struct sampler *sampler_new(struct backend **backends, size_t n, const struct sa
 		w->pi = procinfo_new(o->env && o->env->procfs ? o->env->procfs : "/proc");
 		procinfo_set_want(w->pi, o->env ? o->env->want : NULL);
 		procinfo_set_rootfs(w->pi, o->env ? o->env->rootfs : NULL);
+		procinfo_set_tree(w->pi, !(o->env && o->env->no_tree));
 		w->nested = pidns_nested(o->env && o->env->procfs ? o->env->procfs : "/proc") == 1;
 		w->open = w->ever_open = backends[i]->priv != NULL;
 		w->open_backoff_ms = o->backoff_min_ms;

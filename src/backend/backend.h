@@ -22,6 +22,7 @@ struct backend_env {
 	const char *rootfs; /* default "/": the host's root, where container names are read; NULL: none */
 	const struct clock *clock;
 	struct pidwant *want; /* whose /proc figures are needed fresh; NULL: all */
+	bool no_tree;         /* no dashboard shows the process tree: parents are not walked */
 	const char *prometheus_url;   /* --prometheus: the server's base URL */
 	const char *prometheus_match; /* --prometheus-match: a selector, or NULL */
 };

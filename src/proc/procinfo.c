@@ -88,6 +88,7 @@ struct procinfo {
 	unsigned count;
 	unsigned long cgroup_reads; /* /proc/PID/cgroup reads, for tests */
 	unsigned long tree_walks;   /* parent chains walked, for tests */
+	bool no_tree;               /* parents are not walked (nobody shows them) */
 	unsigned nfds, max_fds; /* stat descriptors held, and the bound (0: none) */
 	struct pidwant *want;   /* which pids need fresh figures; NULL: all */
 	struct cnames *names;   /* container and pod names under --rootfs, or NULL */
@@ -218,6 +219,11 @@ unsigned procinfo_cached(const struct procinfo *pi)
 unsigned long procinfo_cgroup_reads(const struct procinfo *pi)
 {
 	return pi->cgroup_reads;
+}
+
+void procinfo_set_tree(struct procinfo *pi, bool on)
+{
+	pi->no_tree = !on;
 }
 
 unsigned long procinfo_tree_walks(const struct procinfo *pi)
@@ -597,7 +603,7 @@ static struct entry *refresh(struct procinfo *pi, unsigned pid)
 	read_cgroup(pi, pid, e);
 	e->have_start = pi->have_btime && pidstart_ms(start, pi->ticks, pi->btime_ms, &e->start_ms);
 sample:
-	if (!e->have_tree || e->ppid != ppid)
+	if (!pi->no_tree && (!e->have_tree || e->ppid != ppid))
 		walk_tree(pi, e, ppid);
 	e->gen = pi->gen;
 	e->cpu_valid = false;

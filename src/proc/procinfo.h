@@ -43,6 +43,9 @@ unsigned procinfo_cached(const struct procinfo *pi);
 unsigned long procinfo_cgroup_reads(const struct procinfo *pi);
 /* How many parent chains have been walked (tests: once per process, and
  * again only when its parent changes). */
+/* Whether rows get their parents (default on). Off where nothing shows
+ * the tree (every mode but the dashboard): the walk is not made. */
+void procinfo_set_tree(struct procinfo *pi, bool on);
 unsigned long procinfo_tree_walks(const struct procinfo *pi);
 /* Files opened and directories listed for container names (benchmarks, tests). */
 unsigned long procinfo_name_reads(const struct procinfo *pi);

@@ -203,6 +203,34 @@ static void test_procinfo_walks_once(void **state)
 	fx_free(x);
 }
 
+/* With the tree off (every mode but the dashboard) no parent is walked
+ * and rows say they have none; the rest of the row is filled as ever. */
+static void test_procinfo_tree_off(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	put(x->proc, 1, "init", 0, NULL);
+	put(x->proc, 10, "launcher", 1, NULL);
+	put(x->proc, 20, "worker", 10, NULL);
+	struct procinfo *pi = procinfo_new(x->proc);
+	procinfo_set_tree(pi, false);
+	uint64_t now = 1000000000ull;
+	for (int poll = 0; poll < 2; poll++, now += 2000000000ull) {
+		struct frame *f = frame_new();
+		struct gpu_process *p = frame_add_process(f);
+		procinfo_begin(pi, now);
+		assert_true(procinfo_fill(pi, 20, f, p));
+		procinfo_end(pi);
+		assert_int_equal(p->nparents, 0);
+		assert_true(process_has(p, PROC_F_NAME));
+		assert_string_equal(p->name, "worker");
+		frame_unref(f);
+	}
+	assert_int_equal(procinfo_tree_walks(pi), 0);
+	procinfo_free(pi);
+	fx_free(x);
+}
+
 /* On the real /proc: a grandchild's parents are its parent, then us. */
 static void test_real_grandchild(void **state)
 {
@@ -249,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_stops_at_container_init),
 		cmocka_unit_test(test_stops_at_pid1_gone_loop_depth),
 		cmocka_unit_test(test_procinfo_walks_once),
+		cmocka_unit_test(test_procinfo_tree_off),
 		cmocka_unit_test(test_real_grandchild),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
