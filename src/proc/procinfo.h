@@ -47,6 +47,8 @@ unsigned long procinfo_cgroup_reads(const struct procinfo *pi);
  * the tree (every mode but the dashboard): the walk is not made. */
 void procinfo_set_tree(struct procinfo *pi, bool on);
 unsigned long procinfo_tree_walks(const struct procinfo *pi);
+/* Samples taken with the CPU clock and statm alone (no stat read). */
+unsigned long procinfo_quick_samples(const struct procinfo *pi);
 /* Files opened and directories listed for container names (benchmarks, tests). */
 unsigned long procinfo_name_reads(const struct procinfo *pi);
 

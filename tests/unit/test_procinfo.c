@@ -20,6 +20,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -522,6 +523,89 @@ static void test_real_proc_held(void **state)
 	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
 }
 
+/* On gpur's own /proc, between full stat reads, a known process is
+ * sampled with its CPU-time clock and its held statm: the CPU rate is real
+ * (a child that spins), RSS follows a 64 MiB allocation, a stat read comes
+ * back every 5 s, and once the child has gone (and been reaped) it answers
+ * as gone, not with the last figures. */
+static void test_real_proc_quick(void **state)
+{
+	(void)state;
+	int go[2], ack[2];
+	assert_int_equal(pipe(go), 0);
+	assert_int_equal(pipe(ack), 0);
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		/* Spins until a byte comes, allocates and touches 64 MiB,
+		 * says so, then spins on. */
+		close(go[1]);
+		close(ack[0]);
+		fcntl(go[0], F_SETFL, O_NONBLOCK);
+		char c;
+		volatile unsigned long n = 0;
+		for (;;) {
+			n++;
+			if ((n & 0xfffff) == 0 && read(go[0], &c, 1) == 1) {
+				size_t sz = 64u << 20;
+				char *m = malloc(sz);
+				if (!m)
+					_exit(1);
+				memset(m, 1, sz);
+				if (write(ack[1], "k", 1) != 1)
+					_exit(1);
+			}
+		}
+	}
+	close(go[0]);
+	close(ack[1]);
+	clockid_t clk;
+	assert_int_equal(clock_getcpuclockid(child, &clk), 0);
+	struct procinfo *pi = procinfo_new("/proc");
+	uint64_t t = 1000000000000ull; /* the polls' own times, 1 s apart */
+	struct gpu_process p[7];
+	for (int round = 0; round < 7; round++, t += 1000000000ull) {
+		if (round == 2) {
+			assert_int_equal(write(go[1], "g", 1), 1);
+			char c;
+			assert_int_equal(read(ack[0], &c, 1), 1);
+		}
+		if (round == 6) {
+			kill(child, SIGKILL);
+			waitpid(child, NULL, 0);
+		}
+		/* The child has used CPU since the last poll (a condition, not
+		 * a time). */
+		struct timespec a, b;
+		clock_gettime(clk, &a);
+		do
+			clock_gettime(clk, &b);
+		while (round < 6 && (b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < 2000000L);
+		struct frame *f = frame_new();
+		struct gpu_process *row = frame_add_process(f);
+		procinfo_begin(pi, t);
+		bool ok = procinfo_fill(pi, (unsigned)child, f, row);
+		procinfo_end(pi);
+		p[round] = *row;
+		assert_int_equal(ok, round < 6);
+		frame_unref(f);
+	}
+	/* Rounds 1-4 are quick; round 5, 5 s after the full read of round 0,
+	 * reads stat again; round 6 tries a quick one, finds the child gone,
+	 * and stat says so. */
+	assert_int_equal(procinfo_quick_samples(pi), 4);
+	for (int round = 1; round < 6; round++) {
+		assert_true(process_has(&p[round], PROC_F_CPU));
+		assert_true(p[round].cpu_pct > 0);
+		assert_true(process_has(&p[round], PROC_F_HOST_MEM));
+	}
+	assert_true(p[2].host_mem_bytes >= p[1].host_mem_bytes + (60u << 20));
+	assert_false(process_has(&p[6], PROC_F_NAME));
+	procinfo_free(pi);
+	close(go[1]);
+	close(ack[0]);
+}
+
 /* Only a real procfs is held: a fixture tree's files are replaced, not
  * rewritten, and a held descriptor would keep reading the old one. */
 static void test_held_only_on_procfs(void **state)
@@ -704,6 +788,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stat_cmdline_user_start),
+		cmocka_unit_test(test_real_proc_quick),
 		cmocka_unit_test(test_cache_and_cpu_rate),
 		cmocka_unit_test(test_gone_and_swept),
 		cmocka_unit_test(test_sysstat),
