@@ -269,11 +269,11 @@ void svg_plot_write(struct report_out *o, const struct summary *s, const struct 
 		buf_printf(&o->b, "<g class=\"lane\" data-label=\"%s\" data-unit=\"%s\"", LANES[m].label, LANES[m].unit);
 		lane_data(o, s, &p->m[m], LANES[m].scale);
 		buf_printf(&o->b, "><rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>"
-				  "<text class=\"ll\" x=\"2\" y=\"%.1f\">%s</text>"
-				  "<text class=\"lv\" x=\"%.1f\" y=\"%.1f\">%.4g %s</text>"
+				  "<text class=\"ll\" x=\"%.1f\" y=\"%.1f\">%s (%s)</text>"
+				  "<text class=\"lv\" x=\"%.1f\" y=\"%.1f\">%.4g</text>"
 				  "<text class=\"lv\" x=\"%.1f\" y=\"%.1f\">0</text>",
-			   PL, y0, PW, LANE_H, y0 + 10, LANES[m].label, PL - 3, y0 + 10, top / LANES[m].scale,
-			   LANES[m].unit, PL - 3, y0 + LANE_H);
+			   PL, y0, PW, LANE_H, PL, y0 - 4, LANES[m].label, LANES[m].unit, PL - 3, y0 + 8,
+			   top / LANES[m].scale, PL - 3, y0 + LANE_H);
 		series(o, s, &ge, &p->m[m], m, top);
 		double th = m == SUMMARY_TEMP && g->known & SUMMARY_K_SLOWDOWN   ? g->temp_slowdown_c
 			    : m == SUMMARY_POWER && g->known & SUMMARY_K_PLIMIT ? g->power_limit_w
@@ -287,9 +287,9 @@ void svg_plot_write(struct report_out *o, const struct summary *s, const struct 
 		}
 		buf_puts(&o->b, "</g>");
 	}
-	buf_printf(&o->b, "<text class=\"ll\" x=\"2\" y=\"%.1f\">throttled</text>"
+	buf_printf(&o->b, "<text class=\"lv\" x=\"%.1f\" y=\"%.1f\">throttled</text>"
 			  "<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>",
-		   band_y + BAND_H, PL, band_y, PW, BAND_H);
+		   PL - 3, band_y + BAND_H, PL, band_y, PW, BAND_H);
 	flag_runs(o, s, &p->flags, SUMMARY_FLAG_THROTTLED, "throttle", band_y, BAND_H, "throttled");
 	axis(o, &ge, axis_y);
 	event_marks(o, s, &ge, g);
