@@ -9,5 +9,6 @@ if "$gpur" --once --json >/dev/null 2>&1; then
 fi
 demo=share/demo/demo.jsonl
 echo "make run: no GPU found on this machine; replaying the bundled demo recording $demo" \
-	"(an 8-GPU training node; GPU 3 falls off the bus halfway)" >&2
+	"(an 8-GPU training node; GPU 3 falls off the bus halfway);" \
+	"for its report with plots: $gpur --replay $demo --report demo.html" >&2
 exec "$gpur" --replay "$demo"

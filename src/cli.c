@@ -11,13 +11,14 @@
 #include <sys/stat.h>
 
 #include "backend/backend.h"
+#include "report/report.h"
 #include "serve/serve.h"
 
 enum {
 	OPT_BACKEND = 256, OPT_GPUS, OPT_LOG, OPT_REPLAY, OPT_SPEED, OPT_ONCE, OPT_JSON,
 	OPT_HEADLESS, OPT_SERVE, OPT_PROMETHEUS, OPT_PROCFS, OPT_SYSFS, OPT_ROOTFS, OPT_READ_ONLY,
 	OPT_HOSTNAME, OPT_NO_COLOR, OPT_SERVE_PROCESSES, OPT_LOG_MAX_SIZE, OPT_LOG_MAX_AGE, OPT_LOG_ZSTD_LEVEL,
-	OPT_LOG_KEEP, OPT_LOG_MAX_TOTAL, OPT_FROM, OPT_TO, OPT_PROMETHEUS_MATCH,
+	OPT_LOG_KEEP, OPT_LOG_MAX_TOTAL, OPT_FROM, OPT_TO, OPT_PROMETHEUS_MATCH, OPT_REPORT,
 };
 
 static const struct option LONG_OPTS[] = {
@@ -33,6 +34,7 @@ static const struct option LONG_OPTS[] = {
 	{"replay", required_argument, NULL, OPT_REPLAY},
 	{"from", required_argument, NULL, OPT_FROM},
 	{"to", required_argument, NULL, OPT_TO},
+	{"report", required_argument, NULL, OPT_REPORT},
 	{"speed", required_argument, NULL, OPT_SPEED},
 	{"once", no_argument, NULL, OPT_ONCE},
 	{"json", no_argument, NULL, OPT_JSON},
@@ -73,6 +75,8 @@ void cli_usage(void)
 	      "                          (plain, zstd or gzip), a rotated set (FILE) or a directory\n"
 	      "      --from TIME, --to TIME  the span of a replay: epoch ms, RFC 3339, or HH:MM[:SS]\n"
 	      "                          on the recording's first day (local time)\n"
+	      "      --report OUT        with --replay: a post-mortem report of the recording, HTML\n"
+	      "                          with plots (OUT.html, or - for stdout) or JSON (OUT.json)\n"
 	      "      --speed X           replay pace in the dashboard, 0.25 to 64 (default 1)\n"
 	      "      --once              poll, print one snapshot, exit\n"
 	      "      --json              print every poll as one JSON line on stdout\n"
@@ -239,6 +243,12 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 				return usage_err(err, errlen, "--replay: empty file name%s%s", "", "");
 			cfg->replay_path = optarg;
 			break;
+		case OPT_REPORT:
+			if (report_format_of(optarg) == REPORT_FORMAT_UNKNOWN)
+				return usage_err(err, errlen, "--report %.200s: the name must end in .html, .htm or .json "
+						 "(or be - for HTML on stdout)%s", optarg, "");
+			cfg->report_path = optarg;
+			break;
 		case OPT_LOG_MAX_SIZE:
 		case OPT_LOG_MAX_TOTAL: {
 			const char *name = c == OPT_LOG_MAX_SIZE ? "--log-max-size" : "--log-max-total";
@@ -404,6 +414,12 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 		if (ret && !rot)
 			return usage_err(err, errlen, "%s needs --log-max-size or --log-max-age (segments to keep)%s", ret, "");
 	}
+	if (cfg->report_path && !cfg->replay_path)
+		return usage_err(err, errlen, "--report needs --replay PATH (a report is made from a recording)%s%s", "", "");
+	if (cfg->report_path && (cfg->once || cfg->json || cfg->headless || cfg->log_path || cfg->serve || cfg->count))
+		return usage_err(err, errlen, "--report cannot be combined with %s (it reads the whole span and exits)%s",
+				 cfg->once ? "--once" : cfg->json ? "--json" : cfg->headless ? "--headless"
+				 : cfg->log_path ? "--log" : cfg->serve ? "--serve" : "--count", "");
 	if ((cfg->from.set || cfg->to.set) && !cfg->replay_path)
 		return usage_err(err, errlen, "%s needs --replay (it selects a span of a recording)%s",
 				 cfg->from.set ? "--from" : "--to", "");
@@ -439,6 +455,8 @@ int cli_check_mode(const struct config *cfg, char *err, size_t errlen)
 
 enum cli_mode cli_resolve_mode(const struct config *cfg, bool stdout_is_tty)
 {
+	if (cfg->report_path)
+		return CLI_MODE_HEADLESS; /* no dashboard: the report is written and gpur exits */
 	if (cfg->once)
 		return CLI_MODE_ONCE;
 	if (cfg->json)

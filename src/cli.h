@@ -20,6 +20,7 @@ struct config {
 	const char *gpus;       /* raw --gpus list, parsed by gpusel */
 	const char *log_path;
 	const char *replay_path;
+	const char *report_path; /* --report OUT: "-" is stdout */
 	/* Rotation and retention of --log (0: not given). */
 	uint64_t log_max_size, log_max_age_ms, log_max_total;
 	int log_zstd_level;

@@ -21,6 +21,7 @@
 #include "proc/sysstat.h"
 #include "record/record_encode.h"
 #include "record/recorder.h"
+#include "report/report.h"
 #include "sampler.h"
 #include "serve/serve.h"
 #include "source.h"
@@ -388,7 +389,10 @@ int run_main(const struct config *cfg)
 		goto out;
 	}
 
-	status = run_pipeline(cfg, &src, &o, sel, env.want);
+	if (cfg->report_path)
+		status = report_run(src.replay, sel, cfg->report_path, cfg->replay_path, &run_stop_requested);
+	else
+		status = run_pipeline(cfg, &src, &o, sel, env.want);
 
 	if (o.log) {
 		/* A clean exit finishes compressing what it closed. */

@@ -119,6 +119,9 @@ static void parse_procs(json_t *arr, struct fdev *d)
 		fp->memutil = json_object_get(p, "mem_util");
 		fp->enc = json_object_get(p, "enc");
 		fp->dec = json_object_get(p, "dec");
+		json_t *w = json_object_get(p, "polls");
+		fp->from_poll = json_is_array(w) ? (unsigned long)json_integer_value(json_array_get(w, 0)) : 0;
+		fp->to_poll = json_is_array(w) ? (unsigned long)json_integer_value(json_array_get(w, 1)) : (unsigned long)-1;
 	}
 }
 

@@ -36,7 +36,11 @@ struct fproc {
 	unsigned pid;
 	int type; /* 1 compute, 2 graphics, 3 both, 4 mps */
 	json_t *mem, *sm, *memutil, *enc, *dec;
+	/* "polls": [FROM, TO]: listed only at polls FROM <= poll < TO (absent: always). */
+	unsigned long from_poll, to_poll;
 };
+/* Whether process p is listed at the current poll. */
+#define FPROC_LISTED(p) (S.polls >= (p)->from_poll && S.polls < (p)->to_poll)
 
 struct fdev {
 	int gpu;  /* index of the physical GPU */

@@ -20,8 +20,8 @@ static nvmlReturn_t do_procs(nvmlDevice_t h, unsigned int *count, void *infos, i
 		return r;
 	size_t n = 0;
 	for (size_t i = 0; i < d->nprocs; i++)
-		n += (d->procs[i].type & want) || (want == 1 && d->procs[i].type == 3) ||
-		     (want == 2 && d->procs[i].type == 3);
+		n += FPROC_LISTED(&d->procs[i]) && ((d->procs[i].type & want) || (want == 1 && d->procs[i].type == 3) ||
+		     (want == 2 && d->procs[i].type == 3));
 	if (n > *count) {
 		*count = (unsigned)n;
 		return NVML_ERROR_INSUFFICIENT_SIZE;
@@ -30,7 +30,7 @@ static nvmlReturn_t do_procs(nvmlDevice_t h, unsigned int *count, void *infos, i
 	for (size_t i = 0; i < d->nprocs; i++) {
 		struct fproc *p = &d->procs[i];
 		bool match = want == 4 ? p->type == 4 : (p->type & want) != 0 && p->type != 4;
-		if (!match)
+		if (!match || !FPROC_LISTED(p))
 			continue;
 		unsigned long long mem = NVML_VALUE_NOT_AVAILABLE;
 		if (p->mem && !json_is_null(p->mem))
@@ -94,7 +94,7 @@ static nvmlReturn_t do_putil(nvmlDevice_t h, nvmlProcessUtilizationSample_t *s, 
 	size_t k = 0;
 	for (size_t i = 0; i < d->nprocs; i++) {
 		unsigned long long sm;
-		if (!value_at(d->procs[i].sm, &sm))
+		if (!FPROC_LISTED(&d->procs[i]) || !value_at(d->procs[i].sm, &sm))
 			continue;
 		if (!s || k >= *n) {
 			k++;
