@@ -13,8 +13,8 @@
 
 struct prom_series {
 	/* Hostname (else hostname, else instance), UUID (else uuid), gpu,
-	 * modelName: NULL when absent. Owned by the result. */
-	char *host, *uuid, *gpu, *model;
+	 * modelName, container: NULL when absent. Owned by the result. */
+	char *host, *uuid, *gpu, *model, *container;
 	bool known;   /* the value is a finite number */
 	double value;
 };

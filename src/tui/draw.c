@@ -196,6 +196,13 @@ static void draw_header(struct tui *t, const struct frame *f)
 			      t->cols - x);
 		tui_attr(t, TC_WARN, false);
 	}
+	char problem[600];
+	if (tui_fleet_problem(t, problem, sizeof(problem)) && !t->status[0]) {
+		/* The fleet's source fails: what is shown is its last good data. */
+		tui_attr(t, TC_CRIT, true);
+		tui_text(t, 1, x + 3, problem, t->cols - x - 3);
+		tui_attr(t, TC_CRIT, false);
+	}
 	if (t->status[0]) {
 		tui_attr(t, TC_WARN, true);
 		tui_text(t, 1, x + 3, t->status, t->cols - x - 3);
@@ -504,6 +511,14 @@ void tui_draw(struct tui *t)
 	draw_header(t, f);
 	int y = 2;
 	int bottom = t->rows - 2; /* events line, footer */
+	if (tui_fleet_listing(t)) {
+		tui_fleet_draw(t, y, bottom - y);
+		draw_events_line(t, bottom);
+		/* The summary's key hints are its own: they replace the footer. */
+		tui_fleet_draw_keys(t, bottom + 1);
+		tui_draw_overlays(t);
+		return;
+	}
 	if (f) {
 		for (size_t i = 0; i < f->ngpus; i++)
 			if (!t->hide_idle || !idle(f, i))
