@@ -258,6 +258,7 @@ static int prom_poll(struct backend *b, struct frame *f)
 	bool ok = true;
 
 	f->driver = frame_str(f, pr->base);
+	frame_set(f, FRAME_F_DRIVER);
 	if (pr->next_try_ms && now < pr->next_try_ms) {
 		f->fleet = stale_fleet(b, now, wall);
 		return 0;
