@@ -80,15 +80,15 @@ bool tui_fleet_listing(const struct tui *t)
 const char *tui_fleet_problem(const struct tui *t, char *buf, size_t n)
 {
 	const struct fleet *fl = fleet_of(t);
-	if (!fl || !fl->error)
+	if (!fl || !fl->error || !t->host_open) /* the summary has a line of its own */
 		return NULL;
 	uint64_t now = now_ms();
 	uint64_t retry = fl->retry_ms > now ? (fl->retry_ms - now + 999) / 1000 : 0;
 	if (fl->good_ts_ms)
-		snprintf(buf, n, "STALE (data from %" PRIu64 " s ago): %s; retry in %" PRIu64 " s",
-			 now > fl->good_ts_ms ? (now - fl->good_ts_ms) / 1000 : 0, fl->error, retry);
+		snprintf(buf, n, "STALE (data from %" PRIu64 " s ago, retry in %" PRIu64 " s): %s",
+			 now > fl->good_ts_ms ? (now - fl->good_ts_ms) / 1000 : 0, retry, fl->error);
 	else
-		snprintf(buf, n, "%s; retry in %" PRIu64 " s", fl->error, retry);
+		snprintf(buf, n, "retry in %" PRIu64 " s: %s", retry, fl->error);
 	return buf;
 }
 

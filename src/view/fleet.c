@@ -218,9 +218,9 @@ void fleet_status(const struct fleet *fl, uint64_t now_ms, char *buf, size_t n)
 		return;
 	uint64_t retry = fl->retry_ms > now_ms ? (fl->retry_ms - now_ms + 999) / 1000 : 0;
 	if (fl->good_ts_ms)
-		snprintf(buf + off, n - (size_t)off, " - STALE: data from %llu s ago; %s; retry in %llu s",
-			 (unsigned long long)(now_ms > fl->good_ts_ms ? (now_ms - fl->good_ts_ms) / 1000 : 0), fl->error,
-			 (unsigned long long)retry);
+		snprintf(buf + off, n - (size_t)off, " - STALE (data from %llu s ago, retry in %llu s): %s",
+			 (unsigned long long)(now_ms > fl->good_ts_ms ? (now_ms - fl->good_ts_ms) / 1000 : 0),
+			 (unsigned long long)retry, fl->error);
 	else
-		snprintf(buf + off, n - (size_t)off, " - %s; retry in %llu s", fl->error, (unsigned long long)retry);
+		snprintf(buf + off, n - (size_t)off, " - retry in %llu s: %s", (unsigned long long)retry, fl->error);
 }
