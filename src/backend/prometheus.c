@@ -240,6 +240,7 @@ static struct fleet *stale_fleet(struct backend *b, uint64_t now_mono, uint64_t 
 	fl->hosts_left_out = pr->good ? pr->good->hosts_left_out : 0;
 	fl->stale = true;
 	fl->good_ts_ms = pr->good ? pr->good->good_ts_ms : 0;
+	fl->read_ms = pr->good ? pr->good->read_ms : 0;
 	fl->retry_ms = now_wall + (pr->next_try_ms > now_mono ? pr->next_try_ms - now_mono : 0);
 	fleet_safe_name(why, sizeof(why), pr->error);
 	fl->error = arena_strdup(&fl->arena, why);
@@ -280,6 +281,7 @@ static int prom_poll(struct backend *b, struct frame *f)
 		struct fleet *fl = prom_fleet_build(r, pr->base, wall, &info);
 		size_t dropped = 0;
 		fl->good_ts_ms = wall;
+		fl->read_ms = clock_mono(pr->clock) - now;
 		for (int m = 0; m < PROM_M__COUNT; m++)
 			dropped += r[m].dropped;
 		if (info.gpus_left_out)

@@ -203,7 +203,11 @@ struct fleet *prom_fleet_build(const struct prom_result *r, const char *url, uin
 	for (size_t i = 0; i < k;) {
 		const char *host = e[i].s->host;
 		if (!hf || strcmp(raw[fl->nhosts - 1], host) != 0) {
-			hf = host_frame(host, url, ts_ms);
+			char safe[FLEET_NAME_MAX + 1];
+			/* The record says what the screen shows: no control
+			 * characters, bounded. */
+			fleet_safe_name(safe, sizeof(safe), host);
+			hf = host_frame(safe, url, ts_ms);
 			bool kept = fleet_add_host(fl, host, hf) != NULL;
 			frame_unref(hf); /* the fleet holds it */
 			if (!kept) {

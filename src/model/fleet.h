@@ -38,6 +38,7 @@ struct fleet {
 	const char *error;
 	bool stale;
 	uint64_t good_ts_ms, retry_ms;
+	uint64_t read_ms; /* how long the good poll's queries took (0: not known) */
 };
 
 /* A new empty fleet with one reference; url is copied. */

@@ -214,6 +214,8 @@ void fleet_status(const struct fleet *fl, uint64_t now_ms, char *buf, size_t n)
 		return;
 	if (fl->hosts_left_out)
 		off += snprintf(buf + off, n - (size_t)off, " (%zu more left out)", fl->hosts_left_out);
+	if (fl->read_ms && (size_t)off < n)
+		off += snprintf(buf + off, n - (size_t)off, ", read in %llu ms", (unsigned long long)fl->read_ms);
 	if (!fl->error || (size_t)off >= n)
 		return;
 	uint64_t retry = fl->retry_ms > now_ms ? (fl->retry_ms - now_ms + 999) / 1000 : 0;

@@ -158,6 +158,10 @@ static void test_view(void **st)
 
 	fleet_status(fl, 5000, cell, sizeof(cell));
 	assert_string_equal(cell, "2 hosts, 3 GPUs, 1 lost");
+	fl->read_ms = 12;
+	fleet_status(fl, 5000, cell, sizeof(cell));
+	assert_string_equal(cell, "2 hosts, 3 GPUs, 1 lost, read in 12 ms");
+	fl->read_ms = 0;
 	fl->error = "http://p: HTTP 500";
 	fl->stale = true;
 	fl->good_ts_ms = 1000;
