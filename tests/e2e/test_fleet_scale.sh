@@ -90,6 +90,23 @@ for size in "80 24" "200 60"; do
 	check "q quits with rc 0 at ${1}x$2" test "$RC" = 0
 done
 
+# A fleet recording: one record per host per poll; headless replay gives
+# every record back as it was, the dashboard's replay opens on the summary
+# (the records of one poll are one fleet frame).
+"$GPUR" --prometheus "$P" --json --count 2 --interval 0.5 > "$T/rec.jsonl" 2> "$T/rec.err"
+check "two polls: $((2 * HOSTS)) records" test "$(wc -l < "$T/rec.jsonl")" = $((2 * HOSTS))
+"$GPUR" --replay "$T/rec.jsonl" --json > "$T/replayed.jsonl" 2> "$T/replay.err"
+check "headless replay: record for record" "$JSONCMP" "$T/rec.jsonl" "$T/replayed.jsonl"
+tui_start 120 40 -- --replay "$T/rec.jsonl"
+expect_screen "REPLAY rec.jsonl" "the replay's header" 20
+expect_screen "$HOSTS hosts, $((HOSTS * GPUS)) GPUs" "a fleet recording replays as the fleet summary" 20
+keys Enter
+expect_screen "gpur host-0000" "Enter opens a host in the replay too"
+keys Escape
+expect_screen "$HOSTS hosts" "and Esc comes back"
+keys q
+tui_wait_exit 10
+
 # Sorting: by utilisation (> from HOST: GPUS, then UTIL%), busiest first
 # (the selection follows its host: Home goes to the top).
 tui_start 200 60 -- --prometheus "$P"
