@@ -282,6 +282,9 @@ static int prom_poll(struct backend *b, struct frame *f)
 		size_t dropped = 0;
 		fl->good_ts_ms = wall;
 		fl->read_ms = clock_mono(pr->clock) - now;
+		/* Not published yet: each host's header shows what reading took. */
+		for (size_t i = 0; i < fl->nhosts; i++)
+			fl->hosts[i].frame->poll_us = fl->read_ms * 1000u;
 		for (int m = 0; m < PROM_M__COUNT; m++)
 			dropped += r[m].dropped;
 		if (info.gpus_left_out)

@@ -488,7 +488,10 @@ static void draw_footer(struct tui *t, int y)
 			snprintf(buf, sizeof(buf), "%s", t->jump_err);
 		tui_text(t, y, 0, buf, t->cols);
 	} else {
-		tui_text(t, y, 0, keys, t->cols);
+		int x = 0;
+		if (t->host_open) /* a fleet's host: the way back first */
+			x = tui_text(t, y, 0, t->utf8 ? "Esc/\u232b fleet  " : "Esc/BS fleet  ", t->cols);
+		tui_text(t, y, x, keys, t->cols - x);
 	}
 	tui_attr(t, TC_SEL, false);
 }

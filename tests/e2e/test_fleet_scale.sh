@@ -83,6 +83,7 @@ for size in "80 24" "200 60"; do
 	keys Enter
 	expect_screen "gpur host-0042" "Enter opens host-0042's GPU view at ${1}x$2"
 	expect_screen "NVIDIA H100" "its GPUs are shown at ${1}x$2"
+	expect_screen "^Esc/. fleet" "the footer says how to go back at ${1}x$2"
 	keys Escape
 	expect_screen "hosts, .* GPUs" "Esc returns to the summary at ${1}x$2"
 	keys q
