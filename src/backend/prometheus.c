@@ -290,6 +290,9 @@ static int prom_poll(struct backend *b, struct frame *f)
 		if (info.gpus_left_out)
 			frame_note(f, EVENT_NOTE, "%s: %zu GPUs past %d on one host left out", pr->base,
 				   info.gpus_left_out, FRAME_MAX_GPUS);
+		if (info.procs_left_out)
+			frame_note(f, EVENT_NOTE, "%s: %zu process rows past %d on one host left out", pr->base,
+				   info.procs_left_out, FRAME_MAX_PROCESSES);
 		if (fl->hosts_left_out)
 			frame_note(f, EVENT_NOTE, "%s: %zu hosts past %d left out", pr->base, fl->hosts_left_out,
 				   FLEET_MAX_HOSTS);

@@ -3,6 +3,7 @@
 #include "backend/prometheus_fleet.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 const char *const PROM_METRICS[PROM_M__COUNT] = {
 	"DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_GPU_TEMP",
 	"DCGM_FI_DEV_POWER_USAGE", "gpur_gpu_lost", "gpur_gpu_suspended", "gpur_container_gpu_memory_bytes",
+	"gpur_process_gpu_memory_bytes", "gpur_process_gpu_util_percent",
 };
 
 void prom_fleet_query(char *out, size_t n, enum prom_metric m, const char *match)
@@ -78,6 +80,19 @@ static unsigned long gpu_index(const char *s)
 	return *end ? ULONG_MAX : v;
 }
 
+/* A GPU's device_id from one of its series (or a process series on it):
+ * its UUID, else host and gpu label. Made safe. */
+static void device_id(char *out, size_t n, const char *host, const struct prom_series *s)
+{
+	char raw[700];
+
+	if (s->uuid)
+		snprintf(raw, sizeof(raw), "%s", s->uuid);
+	else
+		snprintf(raw, sizeof(raw), "prometheus:%s/%s", host, s->gpu ? s->gpu : "?");
+	fleet_safe_name(out, n < FLEET_NAME_MAX + 1 ? n : FLEET_NAME_MAX + 1, raw);
+}
+
 /* One GPU from the entries e[0..n) (its series, sorted by metric). */
 static void fill_gpu(struct gpu *g, struct frame *f, const struct entry *e, size_t n)
 {
@@ -95,19 +110,17 @@ static void fill_gpu(struct gpu *g, struct frame *f, const struct entry *e, size
 			v[e[i].m] = e[i].s->value;
 		}
 	}
-	if (model)
-		g->name = frame_str(f, model);
+	if (model) {
+		fleet_safe_name(tmp, sizeof(tmp), model);
+		g->name = frame_str(f, tmp);
+	}
 	else {
 		snprintf(tmp, sizeof(tmp), "GPU %s", s0->gpu ? s0->gpu : "?");
 		g->name = frame_str(f, tmp);
 	}
 	gpu_set(g, GPU_F_NAME);
-	if (s0->uuid)
-		g->device_id = frame_str(f, s0->uuid);
-	else {
-		snprintf(tmp, sizeof(tmp), "prometheus:%s/%s", host, s0->gpu ? s0->gpu : "?");
-		g->device_id = frame_str(f, tmp);
-	}
+	device_id(tmp, sizeof(tmp), host, s0);
+	g->device_id = frame_str(f, tmp);
 	gpu_set(g, GPU_F_DEVICE_ID);
 	if (have[PROM_M_UTIL]) {
 		g->util_pct = v[PROM_M_UTIL];
@@ -181,6 +194,96 @@ static void add_containers(struct fleet *fl, const char **raw, const struct prom
 	}
 }
 
+static uint64_t parse_pid(const char *s)
+{
+	char *end;
+	if (!s || *s < '0' || *s > '9' || strlen(s) > 10)
+		return 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	return *end || v > UINT32_MAX ? 0 : (uint64_t)v;
+}
+
+static int cmp_proc_key(const struct prom_series *a, const struct prom_series *b)
+{
+	int c;
+	if ((c = cmp_str(a->host, b->host)) || (c = cmp_str(a->uuid, b->uuid)) || (c = cmp_str(a->gpu, b->gpu)))
+		return c;
+	return cmp_str(a->pid, b->pid);
+}
+
+static int cmp_proc_ptr(const void *pa, const void *pb)
+{
+	return cmp_proc_key(*(const struct prom_series *const *)pa, *(const struct prom_series *const *)pb);
+}
+
+static const char *safe_str(struct frame *f, const char *s)
+{
+	char tmp[FLEET_NAME_MAX + 1];
+	if (!s || !*s)
+		return NULL;
+	fleet_safe_name(tmp, sizeof(tmp), s);
+	return frame_str(f, tmp);
+}
+
+/* Process rows from gpur's per-process series: GPU memory makes the row,
+ * utilisation (matched by host, GPU and pid) joins it. */
+static void add_processes(struct fleet *fl, const char **raw, const struct prom_result *mem,
+			  const struct prom_result *util, struct prom_fleet_info *info)
+{
+	const struct prom_series **u = xreallocarray(NULL, util->n ? util->n : 1, sizeof(*u));
+	char id[FLEET_NAME_MAX + 1];
+
+	for (size_t i = 0; i < util->n; i++)
+		u[i] = &util->s[i];
+	qsort(u, util->n, sizeof(*u), cmp_proc_ptr);
+	for (size_t i = 0; i < mem->n; i++) {
+		const struct prom_series *s = &mem->s[i];
+		uint64_t pid = parse_pid(s->pid);
+		if (!s->host || !pid)
+			continue;
+		const char **at = bsearch(s->host, raw, fl->nhosts, sizeof(*raw), cmp_host);
+		if (!at)
+			continue;
+		struct frame *f = fl->hosts[at - raw].frame;
+		device_id(id, sizeof(id), s->host, s);
+		size_t g = 0;
+		while (g < f->ngpus && strcmp(f->gpus[g].device_id, id) != 0)
+			g++;
+		if (g == f->ngpus)
+			continue; /* the stray-row rule: no row against a GPU not read */
+		struct gpu_process *p = frame_add_process(f);
+		if (!p) {
+			info->procs_left_out++;
+			continue;
+		}
+		info->procs++;
+		p->pid = pid;
+		p->gpu_index = g;
+		process_set(p, PROC_F_PID);
+		process_set(p, PROC_F_GPU_INDEX);
+		if (s->known) {
+			p->gpu_mem_bytes = s->value;
+			process_set(p, PROC_F_GPU_MEM);
+		}
+		if ((p->name = safe_str(f, s->comm)))
+			process_set(p, PROC_F_NAME);
+		if ((p->user = safe_str(f, s->user)))
+			process_set(p, PROC_F_USER);
+		if ((p->container_name = safe_str(f, s->container)))
+			process_set(p, PROC_F_CONTAINER_NAME);
+		if ((p->pod_name = safe_str(f, s->pod)))
+			process_set(p, PROC_F_POD_NAME);
+		if ((p->pod_namespace = safe_str(f, s->ns)))
+			process_set(p, PROC_F_POD_NAMESPACE);
+		const struct prom_series *key = s, **hit = bsearch(&key, u, util->n, sizeof(*u), cmp_proc_ptr);
+		if (hit && (*hit)->known) {
+			p->gpu_util_pct = (*hit)->value;
+			process_set(p, PROC_F_GPU_UTIL);
+		}
+	}
+	free(u);
+}
+
 struct fleet *prom_fleet_build(const struct prom_result *r, const char *url, uint64_t ts_ms,
 			       struct prom_fleet_info *info)
 {
@@ -231,6 +334,7 @@ struct fleet *prom_fleet_build(const struct prom_result *r, const char *url, uin
 		i = j;
 	}
 	add_containers(fl, raw, &r[PROM_M_CONTAINER]);
+	add_processes(fl, raw, &r[PROM_M_PROC_MEM], &r[PROM_M_PROC_UTIL], info);
 	free(raw);
 	free(e);
 	return fl;

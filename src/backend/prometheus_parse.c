@@ -23,6 +23,11 @@ static void series_free(struct prom_series *s)
 	free(s->gpu);
 	free(s->model);
 	free(s->container);
+	free(s->pid);
+	free(s->comm);
+	free(s->user);
+	free(s->pod);
+	free(s->ns);
 }
 
 static void truncate_to(struct prom_result *r, size_t n)
@@ -53,6 +58,7 @@ static bool take_label(struct jsonp_parser *jp, struct buf *tmp, char **slot)
 
 struct labels {
 	char *hostname, *hostname_lc, *instance, *uuid, *uuid_lc, *gpu, *model, *container;
+	char *pid, *comm, *user, *pod, *ns;
 };
 
 static void labels_free(struct labels *l)
@@ -65,6 +71,11 @@ static void labels_free(struct labels *l)
 	free(l->gpu);
 	free(l->model);
 	free(l->container);
+	free(l->pid);
+	free(l->comm);
+	free(l->user);
+	free(l->pod);
+	free(l->ns);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -88,6 +99,11 @@ static bool parse_metric(struct jsonp_parser *jp, struct buf *tmp, struct labels
 			      : jsonp_key_is(key, klen, "gpu")       ? &l->gpu
 			      : jsonp_key_is(key, klen, "modelName") ? &l->model
 			      : jsonp_key_is(key, klen, "container") ? &l->container
+			      : jsonp_key_is(key, klen, "pid")       ? &l->pid
+			      : jsonp_key_is(key, klen, "comm")      ? &l->comm
+			      : jsonp_key_is(key, klen, "user")      ? &l->user
+			      : jsonp_key_is(key, klen, "pod")       ? &l->pod
+			      : jsonp_key_is(key, klen, "namespace") ? &l->ns
 							       : NULL;
 		if (!(slot ? take_label(jp, tmp, slot) : jsonp_skip(jp)))
 			return false;
@@ -199,6 +215,11 @@ static bool parse_sample(struct jsonp_parser *jp, struct buf *tmp, size_t max_se
 		s->gpu = take(&l.gpu, &none);
 		s->model = take(&l.model, &none);
 		s->container = take(&l.container, &none);
+		s->pid = take(&l.pid, &none);
+		s->comm = take(&l.comm, &none);
+		s->user = take(&l.user, &none);
+		s->pod = take(&l.pod, &none);
+		s->ns = take(&l.ns, &none);
 		s->known = known;
 		s->value = known ? v : 0;
 	}

@@ -62,6 +62,25 @@ node-b NVIDIA H100 GPU-b-1 5 0 85899345920 30 60
 node-c $(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["gpus"]))' "$SOURCE_DIR/share/demo/scenario.json") prometheus
 TXT
 check "every host's GPUs with their values, one record each with host set" diff -u "$T/want.txt" "$T/fleet.txt"
+# node-c's process rows: the pids, GPUs and names of its exporter's
+# per-process series (read from the exporter itself, not from Prometheus;
+# the demo's memory moves from scrape to scrape, so only its presence).
+http_get "http://$ADDR_c/metrics" | python3 -c '
+import re, sys
+for line in sys.stdin:
+    m = re.match(r"gpur_process_gpu_memory_bytes\{(.*)\} (\S+)$", line)
+    if m:
+        l = dict(re.findall(r"(\w+)=\"([^\"]*)\"", m.group(1)))
+        print(l["UUID"], l["pid"], l.get("comm", ""), float(m.group(2)) > 0)' | sort > "$T/procs_want.txt"
+python3 - "$T/fleet.json" <<'PY' | sort > "$T/procs_got.txt"
+import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["host"] == "node-c":
+        for p in r.get("processes", []):
+            print(r["gpus"][p["gpu_index"]]["device_id"], p["pid"], p.get("name", ""), p["gpu_mem_bytes"] > 0)
+PY
+check "node-c's processes come from the fleet ($(wc -l < "$T/procs_want.txt") rows)" sh -c "test -s '$T/procs_want.txt' && diff -u '$T/procs_want.txt' '$T/procs_got.txt'"
 "$GPUR" --prometheus "$P" --prometheus-match '{Hostname="node-b"}' --once --json > "$T/b.json" 2>&1
 check "--prometheus-match narrows to node-b" sh -c "test \$(wc -l < '$T/b.json') = 1 && grep -q '\"host\":\"node-b\"' '$T/b.json'"
 

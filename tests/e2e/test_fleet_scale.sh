@@ -51,11 +51,16 @@ for r in recs:
         for k, v in want.items():
             if g.get(k) != v:
                 bad.append("%s GPU %d %s: %r, not %r" % (r["host"], i, k, g.get(k), v))
+    procs = sorted((p["gpu_index"], p["pid"], p.get("name"), p.get("container_name"), p.get("gpu_mem_bytes"),
+                    p.get("gpu_util_pct")) for p in r.get("processes", []))
+    want_procs = sorted((i,) + gen.process(h, i) for i in range(gpus) if gen.gpur_host(h) and not gen.lost(h, i))
+    if procs != want_procs:
+        bad.append("%s processes: %s, not %s" % (r["host"], procs[:2], want_procs[:2]))
 if seen != set(range(hosts)):
     bad.append("hosts missing: %s" % sorted(set(range(hosts)) - seen)[:5])
 print("\n".join(bad[:10]) if bad else "ok")
 PY
-check "500 records, 4000 GPUs, each with the generated values" grep -qx ok "$T/check.txt"
+check "500 records, 4000 GPUs, each with the generated values and processes" grep -qx ok "$T/check.txt"
 [ "$(cat "$T/check.txt")" = ok ] || sed 's/^/    /' "$T/check.txt" >&2
 
 # The busiest container of a gpur host, and -- for a dcgm-like one.
@@ -84,6 +89,7 @@ for size in "80 24" "200 60"; do
 	expect_screen "gpur host-0042" "Enter opens host-0042's GPU view at ${1}x$2"
 	expect_screen "NVIDIA H100" "its GPUs are shown at ${1}x$2"
 	expect_screen "^Esc/. fleet" "the footer says how to go back at ${1}x$2"
+	expect_screen "1000 +u0 .*train-0" "and its processes (pid, user, name) at ${1}x$2"
 	keys Escape
 	expect_screen "hosts, .* GPUs" "Esc returns to the summary at ${1}x$2"
 	keys q

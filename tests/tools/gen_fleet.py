@@ -6,7 +6,8 @@
 
 Each series gets SAMPLES samples (default 3) STEP_S apart (default 60),
 the last at END_S (Unix seconds). Even hosts look like gpur exporters
-(gpur_gpu_lost, three containers each); odd hosts like dcgm-exporter
+(gpur_gpu_lost, three containers, one process per GPU that is not
+lost); odd hosts like dcgm-exporter
 (DCGM series only). Host 0 mod 50 has GPU 0 lost. The values are the
 functions below, so a test can compute what gpur must read back.
 """
@@ -49,6 +50,12 @@ def containers(h):
     return [("job-%d-%d" % (h, k), ((h * 5 + k * 11) % 17 + 1) * 1073741824) for k in range(3)]
 
 
+def process(h, g):
+    """(pid, comm, container, GPU memory bytes, util %) of a gpur host's process on GPU g."""
+    name, _ = containers(h)[g % 3]
+    return (1000 + g, "train-%d" % g, name, (g + 1) * 536870912, (h + g) % 100)
+
+
 def main():
     hosts, gpus, end = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
     step = int(sys.argv[4]) if len(sys.argv) > 4 else 60
@@ -86,6 +93,19 @@ def main():
             labels = 'container="%s",Hostname="%s",instance="%s:9400",job="gpu"' % (name, host(h), host(h))
             for t in times:
                 out.write("gpur_container_gpu_memory_bytes{%s} %d %d\n" % (labels, mem, t))
+    for fam, idx in (("gpur_process_gpu_memory_bytes", 3), ("gpur_process_gpu_util_percent", 4)):
+        out.write("# TYPE %s gauge\n" % fam)
+        for h in range(hosts):
+            if not gpur_host(h):
+                continue
+            for g in range(gpus):
+                if lost(h, g):
+                    continue
+                p = process(h, g)
+                labels = ('gpu="%d",UUID="GPU-%04d-%d",Hostname="%s",pid="%d",comm="%s",user="u%d",container="%s",'
+                          'instance="%s:9400",job="gpu"' % (g, h, g, host(h), p[0], p[1], h % 7, p[2], host(h)))
+                for t in times:
+                    out.write("%s{%s} %d %d\n" % (fam, labels, p[idx], t))
     out.write("# EOF\n")
 
 

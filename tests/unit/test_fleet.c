@@ -91,6 +91,15 @@ static struct fleet *sample_fleet(void)
 	series(&r[PROM_M_CONTAINER], "b", NULL, NULL, 5e9, "train\x1b");
 	series(&r[PROM_M_CONTAINER], "b", NULL, NULL, 7e9, "infer");
 	series(&r[PROM_M_CONTAINER], "zz", NULL, NULL, 9e9, "nobody's");
+	series(&r[PROM_M_PROC_MEM], "b", "0", "GPU-b0", 2e9, "infer");
+	r[PROM_M_PROC_MEM].s[0].pid = strdup("42");
+	r[PROM_M_PROC_MEM].s[0].comm = strdup("py\x1b]0;x");
+	series(&r[PROM_M_PROC_MEM], "b", "5", "GPU-none", 1e9, NULL); /* no such GPU: dropped */
+	r[PROM_M_PROC_MEM].s[1].pid = strdup("43");
+	series(&r[PROM_M_PROC_MEM], "b", "0", "GPU-b0", 1e9, NULL); /* not a pid: dropped */
+	r[PROM_M_PROC_MEM].s[2].pid = strdup("-1");
+	series(&r[PROM_M_PROC_UTIL], "b", "0", "GPU-b0", 77, NULL);
+	r[PROM_M_PROC_UTIL].s[0].pid = strdup("42");
 	struct fleet *fl = prom_fleet_build(r, "http://p", 1000, &info);
 	for (int m = 0; m < PROM_M__COUNT; m++)
 		prom_result_free(&r[m]);
@@ -116,6 +125,12 @@ static void test_build(void **st)
 	assert_true(b->gpus[0].mem_total_bytes == 4096.0L * 1048576);
 	assert_int_equal(gpu_state(&b->gpus[1]), GPU_STATE_LOST);
 	assert_string_equal(fl->hosts[1].top_container, "infer");
+	assert_int_equal(b->nprocs, 1);
+	assert_true(b->procs[0].pid == 42 && b->procs[0].gpu_index == 0);
+	assert_string_equal(b->procs[0].name, "py?]0;x");
+	assert_string_equal(b->procs[0].container_name, "infer");
+	assert_true(b->procs[0].gpu_mem_bytes == 2e9 && b->procs[0].gpu_util_pct == 77);
+	assert_int_equal(fl->hosts[0].frame->nprocs, 0);
 	assert_null(fl->hosts[0].top_container); /* no container series: unknown */
 	fleet_unref(fl);
 }
