@@ -85,6 +85,7 @@ bench: build
 	for n in 64 1024; do $(BUILD)/bench/procscan fixture $$n; $(BUILD)/bench/procscan real $$n; done
 	bench/tui.sh $(BUILD)
 	bench/exporter.sh $(BUILD)
+	bench/fleet.sh $(BUILD)
 
 install: build
 	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)

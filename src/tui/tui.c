@@ -139,7 +139,7 @@ static bool take_frame(struct tui *t)
 	t->seq = seq;
 	add_events(t, f); /* a fleet poll's events are the source's, not a host's */
 	if (f->fleet)
-		f = tui_fleet_take(t, f);
+		f = tui_fleet_take(t, f, !t->frozen); /* paused: the summary holds too */
 	/* A recording's cadence is known from its first frame on: the
 	 * history covers the same span whatever it is. */
 	if (t->st.interval != t->hist_interval) {

@@ -225,10 +225,10 @@ void dialog_signal_draw(struct tui *t);
 void tui_details_draw(struct tui *t);
 
 /* view_fleet.c */
-/* A new frame f (consumed) from a fleet source: keeps it for the summary and
- * returns what the screen shows (a reference): the opened host's frame, or
- * f itself. */
-struct frame *tui_fleet_take(struct tui *t, struct frame *f);
+/* A new frame f (consumed) from a fleet source: keeps it for the summary
+ * when keep, and returns what the screen shows (a reference): the opened
+ * host's frame, or f itself. */
+struct frame *tui_fleet_take(struct tui *t, struct frame *f, bool keep);
 /* Whether the fleet summary is on the screen (a fleet, no host opened). */
 bool tui_fleet_listing(const struct tui *t);
 /* Keys of the summary (select, sort, filter, Enter opens a host) and of an

@@ -57,10 +57,12 @@ static void remember(struct tui *t)
 		snprintf(t->fsel_host, sizeof(t->fsel_host), "%s", fl->hosts[t->frows[t->fsel].host].name);
 }
 
-struct frame *tui_fleet_take(struct tui *t, struct frame *f)
+struct frame *tui_fleet_take(struct tui *t, struct frame *f, bool keep)
 {
-	frame_unref(t->fleet_frame);
-	t->fleet_frame = frame_ref(f);
+	if (keep) {
+		frame_unref(t->fleet_frame);
+		t->fleet_frame = frame_ref(f);
+	}
 	if (t->host_open) {
 		const struct fleet_host *h = fleet_find(f->fleet, t->host);
 		if (h) {
