@@ -22,7 +22,7 @@
 #define PROM_SERIES_MAX 16384       /* series kept of one answer */
 #define PROM_CONNECT_MS 2000L
 #define PROM_TIMEOUT_MS 4000L       /* one query, under the sampler's 5 s "no answer" note */
-#define PROM_POLL_BUDGET_MS 8000u   /* every query of one poll */
+#define PROM_POLL_BUDGET_MS 20000u  /* every query of one poll: a slow server still answers */
 #define PROM_BACKOFF_MIN_MS 1000u
 #define PROM_BACKOFF_MAX_MS 30000u
 

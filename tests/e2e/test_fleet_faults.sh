@@ -1,6 +1,6 @@
 # test_fleet_faults: the fleet view against a fake Prometheus
 # (tests/tools/fake_prometheus.py) that answers 500, an error envelope,
-# partial JSON, or hangs: --once says so naming the URL (rc 1); the
+# partial JSON, or hangs, or is slow: --once says so naming the URL (rc 1); the
 # dashboard keeps the last good hosts marked stale with a status line naming
 # the URL, stays responsive while the server hangs, retries with backoff
 # (1 s doubling: never sooner), and recovers; hostile host names reach
@@ -63,6 +63,10 @@ PY
 check "retries back off: 1 s, then 2 s at least ($(cat "$T/backoff.txt"))" grep -qx ok "$T/backoff.txt"
 echo ok > "$T/mode"
 expect_screen_gone "STALE" "an answer again (the backoff is reset)" 20
+# Slow but answering (0.3 s a query, ten queries): fresh, never stale.
+echo slow > "$T/mode"
+expect_screen "read in [0-9]{4,} ms" "a slow server: its answers are taken" 30
+expect_not_now "STALE" "a slow server is not a failing one"
 echo hang > "$T/mode"
 expect_screen "STALE.*$P.*(timed out|no complete answer)" "a hanging server: timed out" 20
 type_text "/"

@@ -11,6 +11,7 @@ listening). Each request reads MODEFILE (one word) and answers:
   500      HTTP 500 with a body that is not JSON
   error    HTTP 422 with Prometheus's error envelope
   hang     nothing for 60 s (the client must give up)
+  slow     as ok, after 0.3 s
   partial  a success cut off in the middle
 Each request appends "<monotonic seconds> <mode>" to LOGFILE.
 """
@@ -59,6 +60,8 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "hang":
             time.sleep(60)
             return
+        if mode == "slow":
+            time.sleep(0.3)
         if mode == "500":
             body, code = b"<html>internal error</html>", 500
         elif mode == "error":
