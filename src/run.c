@@ -297,6 +297,7 @@ int run_main(const struct config *cfg)
 	 * /proc figures of the processes on its screen only. */
 	if (cfg->mode == CLI_MODE_TUI && !cfg->log_path && !cfg->replay_path)
 		env.want = pidwant_get();
+	env.prometheus_wait = cfg->mode == CLI_MODE_TUI;
 	struct clock_virtual virt;
 	const char *vstart = getenv("GPUR_VIRTUAL_CLOCK_MS");
 

@@ -207,11 +207,19 @@ static int prom_open(struct backend *b, const struct backend_env *env)
 	curl.setopt(pr->h, CURLOPT_ERRORBUFFER, pr->errbuf);
 	b->priv = pr;
 	/* Detection is one real query: an unreachable or wrong server is
-	 * "absent", with the reason naming its URL. */
+	 * "absent", with the reason naming its URL — except for the dashboard,
+	 * which shows the reason and retries with backoff. */
 	struct prom_result r;
 	prom_result_init(&r);
 	int rc = query(b, PROM_M_UTIL, 0, PROM_TIMEOUT_MS, &r);
 	prom_result_free(&r);
+	if (rc != 0 && env->prometheus_wait) {
+		snprintf(pr->error, sizeof(pr->error), "%s", b->error);
+		pr->failing = true;
+		pr->next_try_ms = clock_mono(pr->clock) + pr->backoff_ms;
+		pr->backoff_ms *= 2;
+		rc = 0;
+	}
 	if (rc != 0) {
 		b->priv = NULL;
 		prom_free(pr);

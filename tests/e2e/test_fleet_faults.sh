@@ -2,7 +2,8 @@
 # (tests/tools/fake_prometheus.py) that answers 500, an error envelope,
 # partial JSON, or hangs, or is slow: --once says so naming the URL (rc 1); the
 # dashboard keeps the last good hosts marked stale with a status line naming
-# the URL, stays responsive while the server hangs, retries with backoff
+# the URL (from the start too), stays responsive while the server hangs,
+# retries with backoff
 # (1 s doubling: never sooner), and recovers; hostile host names reach
 # neither the terminal nor the records raw.
 . "$(dirname "$0")/tui_lib.sh"
@@ -35,10 +36,13 @@ check "500: says HTTP 500" grep -q "HTTP 500" "$T/500.err"
 check "error envelope: Prometheus's own message" grep -q "execution: query timed out" "$T/error.err"
 check "partial: cut short" grep -q "cut short" "$T/partial.err"
 
-# The dashboard: good data, then failures.
-echo ok > "$T/mode"
+# The dashboard: a server that fails from the start is waited for, with
+# the reason; then good data, then failures.
+echo 500 > "$T/mode"
 tui_start 200 30 -- --prometheus "$P" --interval 0.2
-expect_screen "2 hosts, 4 GPUs" "the summary"
+expect_screen "0 hosts, 0 GPUs, 0 lost - retry in [0-9]+ s: $P: HTTP 500" "failing from the start: the reason and the retry"
+echo ok > "$T/mode"
+expect_screen "2 hosts, 4 GPUs" "the summary once it answers"
 expect_screen "^node-1 +2 +40 " "node-1's line"
 : > "$T/requests.log"
 echo 500 > "$T/mode"
