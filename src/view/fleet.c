@@ -139,7 +139,8 @@ size_t fleet_view(const struct fleet *fl, const struct fleet_view_opts *o, struc
 			continue;
 		fleet_row_compute(fl, i, &rows[n++]);
 	}
-	qsort_r(rows, n, sizeof(*rows), cmp_row, &c);
+	if (n > 1) /* rows may be NULL when no host passes */
+		qsort_r(rows, n, sizeof(*rows), cmp_row, &c);
 	return n;
 }
 

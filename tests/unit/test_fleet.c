@@ -171,6 +171,9 @@ static void test_view(void **st)
 	o.filter = "nothing";
 	assert_int_equal(fleet_view(fl, &o, rows), 0);
 
+	struct fleet *none = fleet_new("http://p"); /* no hosts: no rows, nothing sorted */
+	assert_int_equal(fleet_view(none, &o, NULL), 0);
+	fleet_unref(none);
 	fleet_status(fl, 5000, cell, sizeof(cell));
 	assert_string_equal(cell, "2 hosts, 3 GPUs, 1 lost");
 	fl->read_ms = 12;
