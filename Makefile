@@ -53,7 +53,7 @@ test-tsan:
 # Every harness in turn, FUZZ_SECONDS split evenly among them (at least 1 s
 # each); each starts from its seeds in tests/fuzz/corpus/NAME. A crash fails
 # the target with the end of that harness's log.
-FUZZ_HARNESSES = fuzz_record fuzz_report fuzz_line_reader fuzz_kvparse fuzz_gpusel fuzz_utf8 fuzz_cgroup fuzz_cnames fuzz_fdinfo fuzz_drmsysfs fuzz_zstd_input
+FUZZ_HARNESSES = fuzz_record fuzz_report fuzz_line_reader fuzz_kvparse fuzz_gpusel fuzz_utf8 fuzz_cgroup fuzz_cnames fuzz_fdinfo fuzz_drmsysfs fuzz_zstd_input fuzz_prometheus
 
 test-fuzz: fuzz-build
 	@each=$$(( $(FUZZ_SECONDS) / $(words $(FUZZ_HARNESSES)) )); [ $$each -ge 1 ] || each=1; \
@@ -86,6 +86,7 @@ bench: build
 	for n in 64 1024; do $(BUILD)/bench/procscan fixture $$n; $(BUILD)/bench/procscan real $$n; done
 	bench/tui.sh $(BUILD)
 	bench/exporter.sh $(BUILD)
+	bench/fleet.sh $(BUILD)
 
 install: build
 	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)

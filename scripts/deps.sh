@@ -9,7 +9,7 @@ set -eu
 want="cmake make gcc pkg-config libncurses-dev libjansson-dev libcmocka-dev libpci-dev pci.ids libmicrohttpd-dev libcurl4-openssl-dev zlib1g-dev libzstd-dev"
 case "${1:-build}" in
 test) want="$want clang libclang-rt-14-dev libcmocka-dev libjansson-dev tmux util-linux procps prometheus curl python3 zstd gzip chromium-headless-shell" ;;
-bench) want="$want libjansson-dev time wrk curl python3 zstd" ;;
+bench) want="$want libjansson-dev time wrk curl python3 zstd prometheus" ;;
 esac
 
 missing=""

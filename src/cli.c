@@ -399,6 +399,9 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 	if (cfg->prometheus && (cfg->replay_path || backend_given))
 		return usage_err(err, errlen, "--prometheus cannot be combined with %s (it is the only source)%s",
 				 cfg->replay_path ? "--replay" : "--backend", "");
+	if (cfg->prometheus && (cfg->gpus || cfg->serve))
+		return usage_err(err, errlen, "--prometheus cannot be combined with %s (%s)", cfg->gpus ? "--gpus" : "--serve",
+				 cfg->gpus ? "the fleet summary filters hosts with /" : "it serves this machine's GPUs");
 	if (cfg->prometheus_match && !cfg->prometheus)
 		return usage_err(err, errlen, "--prometheus-match needs --prometheus URL%s%s", "", "");
 	if (cfg->replay_path && (backend_given || procfs_given || sysfs_given || rootfs_given))

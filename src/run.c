@@ -17,6 +17,8 @@
 #include "gpusel.h"
 #include "output/sink.h"
 #include "output/table.h"
+#include "output/table_fleet.h"
+#include "model/fleet.h"
 #include "proc/pidwant.h"
 #include "proc/sysstat.h"
 #include "record/record_encode.h"
@@ -188,7 +190,12 @@ static void print_table(const struct frame *f, const struct config *cfg)
 
 	to.source = f->driver_line ? f->driver_line : replay_driver_line(f, drv, sizeof(drv), !to.utf8);
 	buf_init(&b);
-	table_render(&b, f, &to);
+	if (f->fleet) {
+		to.source = NULL; /* each host's table names its source */
+		table_render_fleet(&b, f->fleet, clock_wall(&CLOCK_SYSTEM), &to);
+	} else {
+		table_render(&b, f, &to);
+	}
 	writefile_all(STDOUT_FILENO, b.data, b.len); /* a closed stdout is a quiet end */
 	buf_fini(&b);
 }
@@ -239,6 +246,10 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 	if (result) {
 		msg_error("%s", why);
 		status = result;
+	} else if (once && last && last->fleet && last->fleet->error) {
+		/* The fleet's source answered detection, then failed: no snapshot. */
+		msg_error("%s", last->fleet->error);
+		status = 1;
 	} else if (once && last && !cfg->json) {
 		print_table(last, cfg);
 	}
@@ -290,6 +301,7 @@ int run_main(const struct config *cfg)
 	/* Parents are shown by the dashboard's tree alone (they are not
 	 * recorded): other modes do not walk them. */
 	env.no_tree = cfg->mode != CLI_MODE_TUI;
+	env.prometheus_wait = cfg->mode == CLI_MODE_TUI;
 	struct clock_virtual virt;
 	const char *vstart = getenv("GPUR_VIRTUAL_CLOCK_MS");
 

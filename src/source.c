@@ -3,6 +3,9 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "model/fleet.h"
 
 #include "util/xalloc.h"
 
@@ -100,6 +103,47 @@ static void read_ahead(struct recorded *rc)
 		atomic_store(&rc->s.cadence_ms, n->ts_ms - p->ts_ms);
 }
 
+static bool fleet_record(const struct frame *f)
+{
+	return frame_has(f, FRAME_F_TS) && frame_has(f, FRAME_F_HOST) && frame_has(f, FRAME_F_BACKEND) && f->host &&
+	       f->backend && strcmp(f->backend, "prometheus") == 0;
+}
+
+/* A fleet recording (--prometheus: one record per host per poll) shown in
+ * the dashboard: the records of one poll — same ts_ms, distinct hosts —
+ * become one frame with their hosts as a fleet, so a replay opens on the
+ * fleet summary as the live view does. Reads one record past the poll
+ * (kept as the next). Headless replays stay record for record. */
+static struct frame *group_fleet(struct recorded *rc, struct frame *first)
+{
+	struct frame *top = frame_new();
+	struct fleet *fl = fleet_new(first->driver);
+
+	top->ts_ms = first->ts_ms;
+	top->backend = frame_str(top, first->backend);
+	top->driver = frame_str(top, first->driver);
+	top->valid = first->valid & (UINT64_C(1) << FRAME_F_TS | UINT64_C(1) << FRAME_F_BACKEND |
+				     UINT64_C(1) << FRAME_F_DRIVER);
+	top->fleet = fl;
+	for (struct frame *f = first; f;) {
+		for (size_t i = 0; i < f->nevents; i++) {
+			struct event *e = frame_add_event(top);
+			if (e)
+				frame_copy_event(top, e, &f->events[i]);
+		}
+		fleet_add_host(fl, f->host, f);
+		frame_unref(f);
+		rc->need_ahead = true;
+		read_ahead(rc);
+		f = rc->ahead;
+		if (!f || !fleet_record(f) || f->ts_ms != first->ts_ms || fleet_find(fl, f->host))
+			break;
+		rc->ahead = NULL;
+	}
+	rc->need_ahead = false; /* rc->ahead is the next poll's first record */
+	return top;
+}
+
 static struct frame *rec_next(struct source *s)
 {
 	struct recorded *rc = (struct recorded *)s;
@@ -110,6 +154,8 @@ static struct frame *rec_next(struct source *s)
 		return NULL;
 	rc->ahead = NULL;
 	rc->need_ahead = true;
+	if (!s->asap && fleet_record(f))
+		f = group_fleet(rc, f);
 	if (!rc->prev)
 		rc->prev = frame_new();
 	frame_reset(rc->prev);

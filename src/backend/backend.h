@@ -25,6 +25,9 @@ struct backend_env {
 	bool no_tree;         /* no dashboard shows the process tree: parents are not walked */
 	const char *prometheus_url;   /* --prometheus: the server's base URL */
 	const char *prometheus_match; /* --prometheus-match: a selector, or NULL */
+	/* The dashboard: a Prometheus that does not answer at start is waited
+	 * for (status line, backoff) instead of being absent. */
+	bool prometheus_wait;
 };
 
 struct backend;

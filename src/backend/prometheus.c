@@ -12,20 +12,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/prometheus_fleet.h"
 #include "backend/prometheus_parse.h"
+#include "model/fleet.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
 
 #define PROM_BODY_MAX (64u << 20)   /* bytes of one answer */
 #define PROM_SERIES_MAX 16384       /* series kept of one answer */
 #define PROM_CONNECT_MS 2000L
-#define PROM_TIMEOUT_MS 5000L
-
-enum metric { M_UTIL, M_FB_USED, M_FB_FREE, M_TEMP, M_POWER, M_LOST, M_SUSPENDED, M__COUNT };
-static const char *const METRICS[M__COUNT] = {
-	"DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_GPU_TEMP",
-	"DCGM_FI_DEV_POWER_USAGE", "gpur_gpu_lost", "gpur_gpu_suspended",
-};
+#define PROM_TIMEOUT_MS 4000L       /* one query, under the sampler's 5 s "no answer" note */
+#define PROM_POLL_BUDGET_MS 20000u  /* every query of one poll: a slow server still answers */
+#define PROM_BACKOFF_MIN_MS 1000u
+#define PROM_BACKOFF_MAX_MS 30000u
 
 /* libcurl, loaded once per process and never unloaded (its TLS library
  * keeps process-wide state). */
@@ -80,21 +79,13 @@ struct prom {
 	struct buf body;
 	bool too_big;
 	char errbuf[CURL_ERROR_SIZE];
+	const struct clock *clock;
+	struct fleet *good;          /* the last good poll's hosts, or NULL */
+	bool failing;                /* the last try failed */
+	uint64_t next_try_ms;        /* monotonic; 0: poll now */
+	uint32_t backoff_ms;
+	char error[BACKEND_ERRLEN];  /* why the last try failed */
 };
-
-void prometheus_query_text(char *out, size_t n, const char *metric, const char *match)
-{
-	size_t ml = match ? strlen(match) : 0;
-
-	if (ml >= 2 && match[0] == '{' && match[ml - 1] == '}') {
-		match++;
-		ml -= 2;
-	}
-	if (ml)
-		snprintf(out, n, "%s{%.*s}", metric, (int)ml, match);
-	else
-		snprintf(out, n, "%s", metric);
-}
 
 static size_t on_body(char *p, size_t sz, size_t n, void *ctx)
 {
@@ -125,18 +116,23 @@ static void url_encode(struct buf *b, const char *s)
 	}
 }
 
-/* One instant query into r. 0, or -1 with b->error naming the URL. */
-static int query(struct backend *b, const char *metric, struct prom_result *r)
+/* One instant query of m at wall time ts_ms (0: the server's now), given
+ * at most budget_ms, into r. 0, or -1 with b->error naming the URL. */
+static int query(struct backend *b, enum prom_metric m, uint64_t ts_ms, uint64_t budget_ms, struct prom_result *r)
 {
 	struct prom *pr = b->priv;
 	char q[1200], why[400];
+	const char *metric = PROM_METRICS[m];
 	struct buf url;
 	long code = 0;
 
-	prometheus_query_text(q, sizeof(q), metric, pr->match);
+	prom_fleet_query(q, sizeof(q), m, pr->match);
 	buf_init(&url);
 	buf_printf(&url, "%s/api/v1/query?query=", pr->base);
 	url_encode(&url, q);
+	if (ts_ms)
+		buf_printf(&url, "&time=%llu.%03u", (unsigned long long)(ts_ms / 1000), (unsigned)(ts_ms % 1000));
+	curl.setopt(pr->h, CURLOPT_TIMEOUT_MS, budget_ms < (uint64_t)PROM_TIMEOUT_MS ? (long)budget_ms : PROM_TIMEOUT_MS);
 	buf_reset(&pr->body);
 	pr->too_big = false;
 	pr->errbuf[0] = '\0';
@@ -170,6 +166,7 @@ static void prom_free(struct prom *pr)
 		curl.cleanup(pr->h);
 	free(pr->base);
 	free(pr->match);
+	fleet_unref(pr->good);
 	buf_fini(&pr->body);
 	free(pr);
 }
@@ -190,6 +187,8 @@ static int prom_open(struct backend *b, const struct backend_env *env)
 	for (size_t n = strlen(pr->base); n > 0 && pr->base[n - 1] == '/'; n--)
 		pr->base[n - 1] = '\0';
 	pr->match = env->prometheus_match ? xstrdup(env->prometheus_match) : NULL;
+	pr->clock = env->clock ? env->clock : &CLOCK_SYSTEM;
+	pr->backoff_ms = PROM_BACKOFF_MIN_MS;
 	buf_init(&pr->body);
 	if (!(pr->h = curl.init())) {
 		prom_free(pr);
@@ -208,11 +207,19 @@ static int prom_open(struct backend *b, const struct backend_env *env)
 	curl.setopt(pr->h, CURLOPT_ERRORBUFFER, pr->errbuf);
 	b->priv = pr;
 	/* Detection is one real query: an unreachable or wrong server is
-	 * "absent", with the reason naming its URL. */
+	 * "absent", with the reason naming its URL — except for the dashboard,
+	 * which shows the reason and retries with backoff. */
 	struct prom_result r;
 	prom_result_init(&r);
-	int rc = query(b, METRICS[0], &r);
+	int rc = query(b, PROM_M_UTIL, 0, PROM_TIMEOUT_MS, &r);
 	prom_result_free(&r);
+	if (rc != 0 && env->prometheus_wait) {
+		snprintf(pr->error, sizeof(pr->error), "%s", b->error);
+		pr->failing = true;
+		pr->next_try_ms = clock_mono(pr->clock) + pr->backoff_ms;
+		pr->backoff_ms *= 2;
+		rc = 0;
+	}
 	if (rc != 0) {
 		b->priv = NULL;
 		prom_free(pr);
@@ -221,164 +228,105 @@ static int prom_open(struct backend *b, const struct backend_env *env)
 	return 0;
 }
 
-struct entry {
-	const struct prom_series *s;
-	enum metric m;
-	unsigned long idx; /* the gpu label as a number; ULONG_MAX: none */
-};
-
-static int cmp_str(const char *a, const char *b)
+/* The hosts of the last good poll again, marked stale, with why this poll
+ * did not answer and when the next try is (a new fleet: published ones are
+ * never changed). */
+static struct fleet *stale_fleet(struct backend *b, uint64_t now_mono, uint64_t now_wall)
 {
-	if (!a || !b)
-		return a ? -1 : b ? 1 : 0; /* absent last */
-	return strcmp(a, b);
-}
+	struct prom *pr = b->priv;
+	struct fleet *fl = fleet_new(pr->base);
+	char why[BACKEND_ERRLEN + 64];
 
-static int cmp_entry(const void *pa, const void *pb)
-{
-	const struct entry *a = pa, *b = pb;
-	int c = cmp_str(a->s->host, b->s->host);
-	if (c)
-		return c;
-	if (a->idx != b->idx)
-		return a->idx < b->idx ? -1 : 1;
-	if ((c = cmp_str(a->s->gpu, b->s->gpu)))
-		return c;
-	if ((c = cmp_str(a->s->uuid, b->s->uuid)))
-		return c;
-	return (int)a->m - (int)b->m;
-}
-
-static bool same_gpu(const struct entry *a, const struct entry *b)
-{
-	return cmp_str(a->s->host, b->s->host) == 0 && cmp_str(a->s->gpu, b->s->gpu) == 0 &&
-	       cmp_str(a->s->uuid, b->s->uuid) == 0;
-}
-
-static unsigned long gpu_index(const char *s)
-{
-	char *end;
-	if (!s || *s < '0' || *s > '9')
-		return ULONG_MAX;
-	unsigned long v = strtoul(s, &end, 10);
-	return *end ? ULONG_MAX : v;
-}
-
-/* One GPU from the entries e[0..n) (its series, sorted by metric). */
-static void fill_gpu(struct frame *f, const struct entry *e, size_t n)
-{
-	struct gpu *g = frame_add_gpu(f);
-	const struct prom_series *s0 = e[0].s;
-	const char *host = s0->host ? s0->host : "?", *model = NULL;
-	bool have[M__COUNT] = {false}, any = false;
-	double v[M__COUNT] = {0};
-	char tmp[700];
-
-	if (!g)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		if (!model && e[i].s->model)
-			model = e[i].s->model;
-		if (e[i].s->known && !have[e[i].m]) {
-			have[e[i].m] = true;
-			v[e[i].m] = e[i].s->value;
+	for (size_t i = 0; pr->good && i < pr->good->nhosts; i++) {
+		const struct fleet_host *g = &pr->good->hosts[i];
+		struct fleet_host *h = fleet_add_host(fl, g->name, g->frame);
+		if (h && g->top_container) {
+			h->top_container = fleet_str(fl, g->top_container);
+			h->top_container_mem_bytes = g->top_container_mem_bytes;
 		}
 	}
-	if (model)
-		snprintf(tmp, sizeof(tmp), "%s: %s", host, model);
-	else
-		snprintf(tmp, sizeof(tmp), "%s: GPU %s", host, s0->gpu ? s0->gpu : "?");
-	g->name = frame_str(f, tmp);
-	gpu_set(g, GPU_F_NAME);
-	if (s0->uuid)
-		g->device_id = frame_str(f, s0->uuid);
-	else {
-		snprintf(tmp, sizeof(tmp), "prometheus:%s/%s", host, s0->gpu ? s0->gpu : "?");
-		g->device_id = frame_str(f, tmp);
-	}
-	gpu_set(g, GPU_F_DEVICE_ID);
-	if (have[M_UTIL]) {
-		g->util_pct = v[M_UTIL];
-		gpu_set(g, GPU_F_UTIL);
-		any = true;
-	}
-	if (have[M_FB_USED]) {
-		g->mem_used_bytes = (long double)v[M_FB_USED] * 1048576.0L;
-		gpu_set(g, GPU_F_MEM_USED);
-		any = true;
-		if (have[M_FB_FREE]) {
-			g->mem_total_bytes = ((long double)v[M_FB_USED] + v[M_FB_FREE]) * 1048576.0L;
-			gpu_set(g, GPU_F_MEM_TOTAL);
-		}
-	}
-	if (have[M_TEMP]) {
-		g->temp_c = v[M_TEMP];
-		gpu_set(g, GPU_F_TEMP);
-		any = true;
-	}
-	if (have[M_POWER]) {
-		g->power_w = v[M_POWER];
-		gpu_set(g, GPU_F_POWER);
-		any = true;
-	}
-	if (have[M_LOST] && v[M_LOST] == 1) {
-		g->state = GPU_STATE_LOST;
-		gpu_set(g, GPU_F_STATE);
-	} else if (have[M_SUSPENDED] && v[M_SUSPENDED] == 1) {
-		g->state = GPU_STATE_SUSPENDED;
-		gpu_set(g, GPU_F_STATE);
-	} else if (any || have[M_LOST] || have[M_SUSPENDED]) {
-		g->state = GPU_STATE_OK;
-		gpu_set(g, GPU_F_STATE);
-	}
+	fl->hosts_left_out = pr->good ? pr->good->hosts_left_out : 0;
+	fl->stale = true;
+	fl->good_ts_ms = pr->good ? pr->good->good_ts_ms : 0;
+	fl->read_ms = pr->good ? pr->good->read_ms : 0;
+	fl->retry_ms = now_wall + (pr->next_try_ms > now_mono ? pr->next_try_ms - now_mono : 0);
+	fleet_safe_name(why, sizeof(why), pr->error);
+	fl->error = arena_strdup(&fl->arena, why);
+	return fl;
 }
 
+/* Every query of a poll, within one time budget, at one evaluation time.
+ * A failure keeps the last good hosts (stale) and retries with backoff:
+ * 1 s doubling to 30 s, reset by an answer. Never -ENODEV: the source
+ * stays open and says what is wrong. */
 static int prom_poll(struct backend *b, struct frame *f)
 {
 	struct prom *pr = b->priv;
-	struct prom_result r[M__COUNT];
-	size_t total = 0, dropped = 0;
-	int rc = 0;
+	struct prom_result r[PROM_M__COUNT];
+	uint64_t now = clock_mono(pr->clock), wall = clock_wall(pr->clock);
+	bool ok = true;
 
-	for (int m = 0; m < M__COUNT; m++)
+	f->driver = frame_str(f, pr->base);
+	frame_set(f, FRAME_F_DRIVER);
+	if (pr->next_try_ms && now < pr->next_try_ms) {
+		f->fleet = stale_fleet(b, now, wall);
+		return 0;
+	}
+	for (int m = 0; m < PROM_M__COUNT; m++)
 		prom_result_init(&r[m]);
-	for (int m = 0; m < M__COUNT && rc == 0; m++)
-		if (query(b, METRICS[m], &r[m]) != 0)
-			rc = -ENODEV;
-	if (rc == 0) {
-		for (int m = 0; m < M__COUNT; m++) {
-			total += r[m].n;
+	uint64_t deadline = now + PROM_POLL_BUDGET_MS;
+	for (int m = 0; m < PROM_M__COUNT && ok; m++) {
+		uint64_t t = clock_mono(pr->clock);
+		if (t >= deadline) {
+			backend_fail(b, "%s: no complete answer within %u s", pr->base, PROM_POLL_BUDGET_MS / 1000);
+			ok = false;
+			break;
+		}
+		ok = query(b, (enum prom_metric)m, wall, deadline - t, &r[m]) == 0;
+	}
+	if (ok) {
+		struct prom_fleet_info info;
+		struct fleet *fl = prom_fleet_build(r, pr->base, wall, &info);
+		size_t dropped = 0;
+		fl->good_ts_ms = wall;
+		fl->read_ms = clock_mono(pr->clock) - now;
+		/* Not published yet: each host's header shows what reading took. */
+		for (size_t i = 0; i < fl->nhosts; i++)
+			fl->hosts[i].frame->poll_us = fl->read_ms * 1000u;
+		for (int m = 0; m < PROM_M__COUNT; m++)
 			dropped += r[m].dropped;
-		}
-		struct entry *e = xreallocarray(NULL, total ? total : 1, sizeof(*e));
-		size_t k = 0;
-		for (int m = 0; m < M__COUNT; m++)
-			for (size_t i = 0; i < r[m].n; i++)
-				e[k++] = (struct entry){&r[m].s[i], (enum metric)m, gpu_index(r[m].s[i].gpu)};
-		qsort(e, k, sizeof(*e), cmp_entry);
-		size_t left_out = 0;
-		for (size_t i = 0; i < k;) {
-			size_t j = i + 1;
-			while (j < k && same_gpu(&e[i], &e[j]))
-				j++;
-			if (f->ngpus < FRAME_MAX_GPUS)
-				fill_gpu(f, &e[i], j - i);
-			else
-				left_out++;
-			i = j;
-		}
-		free(e);
-		if (left_out)
-			frame_note(f, EVENT_NOTE, "%s: %zu GPUs past the frame's limit of %d left out", pr->base, left_out,
-				   FRAME_MAX_GPUS);
+		if (info.gpus_left_out)
+			frame_note(f, EVENT_NOTE, "%s: %zu GPUs past %d on one host left out", pr->base,
+				   info.gpus_left_out, FRAME_MAX_GPUS);
+		if (info.procs_left_out)
+			frame_note(f, EVENT_NOTE, "%s: %zu process rows past %d on one host left out", pr->base,
+				   info.procs_left_out, FRAME_MAX_PROCESSES);
+		if (fl->hosts_left_out)
+			frame_note(f, EVENT_NOTE, "%s: %zu hosts past %d left out", pr->base, fl->hosts_left_out,
+				   FLEET_MAX_HOSTS);
 		if (dropped)
 			frame_note(f, EVENT_NOTE, "%s: %zu series past %d per query left out", pr->base, dropped,
 				   PROM_SERIES_MAX);
-		f->driver = frame_str(f, pr->base);
+		if (pr->failing)
+			frame_note(f, EVENT_NOTE, "%s answered again", pr->base);
+		pr->failing = false;
+		pr->next_try_ms = 0;
+		pr->backoff_ms = PROM_BACKOFF_MIN_MS;
+		fleet_unref(pr->good);
+		pr->good = fleet_ref(fl);
+		f->fleet = fl;
+	} else {
+		snprintf(pr->error, sizeof(pr->error), "%s", b->error);
+		pr->next_try_ms = clock_mono(pr->clock) + pr->backoff_ms;
+		if (!pr->failing)
+			frame_note(f, EVENT_NOTE, "%s (retrying with backoff; the last good data stays shown)", pr->error);
+		pr->failing = true;
+		f->fleet = stale_fleet(b, clock_mono(pr->clock), wall);
+		pr->backoff_ms = pr->backoff_ms * 2 > PROM_BACKOFF_MAX_MS ? PROM_BACKOFF_MAX_MS : pr->backoff_ms * 2;
 	}
-	for (int m = 0; m < M__COUNT; m++)
+	for (int m = 0; m < PROM_M__COUNT; m++)
 		prom_result_free(&r[m]);
-	return rc;
+	return 0;
 }
 
 static bool prom_can_signal(const struct backend *b)

@@ -12,8 +12,4 @@
  * backend_env must carry prometheus_url (and optionally prometheus_match). */
 extern const struct backend_ops BACKEND_PROMETHEUS;
 
-/* The instant query of metric narrowed by match (a selector, with or
- * without its braces; NULL or "": none) into out: "METRIC{MATCH}". */
-void prometheus_query_text(char *out, size_t n, const char *metric, const char *match);
-
 #endif

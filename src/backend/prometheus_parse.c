@@ -22,6 +22,12 @@ static void series_free(struct prom_series *s)
 	free(s->uuid);
 	free(s->gpu);
 	free(s->model);
+	free(s->container);
+	free(s->pid);
+	free(s->comm);
+	free(s->user);
+	free(s->pod);
+	free(s->ns);
 }
 
 static void truncate_to(struct prom_result *r, size_t n)
@@ -51,7 +57,8 @@ static bool take_label(struct jsonp_parser *jp, struct buf *tmp, char **slot)
 }
 
 struct labels {
-	char *hostname, *hostname_lc, *instance, *uuid, *uuid_lc, *gpu, *model;
+	char *hostname, *hostname_lc, *instance, *uuid, *uuid_lc, *gpu, *model, *container;
+	char *pid, *comm, *user, *pod, *ns;
 };
 
 static void labels_free(struct labels *l)
@@ -63,6 +70,12 @@ static void labels_free(struct labels *l)
 	free(l->uuid_lc);
 	free(l->gpu);
 	free(l->model);
+	free(l->container);
+	free(l->pid);
+	free(l->comm);
+	free(l->user);
+	free(l->pod);
+	free(l->ns);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -85,6 +98,12 @@ static bool parse_metric(struct jsonp_parser *jp, struct buf *tmp, struct labels
 			      : jsonp_key_is(key, klen, "uuid")      ? &l->uuid_lc
 			      : jsonp_key_is(key, klen, "gpu")       ? &l->gpu
 			      : jsonp_key_is(key, klen, "modelName") ? &l->model
+			      : jsonp_key_is(key, klen, "container") ? &l->container
+			      : jsonp_key_is(key, klen, "pid")       ? &l->pid
+			      : jsonp_key_is(key, klen, "comm")      ? &l->comm
+			      : jsonp_key_is(key, klen, "user")      ? &l->user
+			      : jsonp_key_is(key, klen, "pod")       ? &l->pod
+			      : jsonp_key_is(key, klen, "namespace") ? &l->ns
 							       : NULL;
 		if (!(slot ? take_label(jp, tmp, slot) : jsonp_skip(jp)))
 			return false;
@@ -195,6 +214,12 @@ static bool parse_sample(struct jsonp_parser *jp, struct buf *tmp, size_t max_se
 		s->uuid = take(&l.uuid, &l.uuid_lc);
 		s->gpu = take(&l.gpu, &none);
 		s->model = take(&l.model, &none);
+		s->container = take(&l.container, &none);
+		s->pid = take(&l.pid, &none);
+		s->comm = take(&l.comm, &none);
+		s->user = take(&l.user, &none);
+		s->pod = take(&l.pod, &none);
+		s->ns = take(&l.ns, &none);
 		s->known = known;
 		s->value = known ? v : 0;
 	}

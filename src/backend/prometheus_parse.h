@@ -13,8 +13,10 @@
 
 struct prom_series {
 	/* Hostname (else hostname, else instance), UUID (else uuid), gpu,
-	 * modelName: NULL when absent. Owned by the result. */
-	char *host, *uuid, *gpu, *model;
+	 * modelName, container, and a process series' pid, comm, user, pod,
+	 * namespace: NULL when absent. Owned by the result. */
+	char *host, *uuid, *gpu, *model, *container;
+	char *pid, *comm, *user, *pod, *ns;
 	bool known;   /* the value is a finite number */
 	double value;
 };

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/fleet.h"
 #include "record/record_encode.h"
 #include "serve/serve.h"
 #include "util/msg.h"
@@ -38,12 +39,10 @@ static void report(struct sink *s, struct recorder *r, int rc, bool *reported)
 		msg_error("%s", s->note);
 }
 
-static bool write_records(struct sink *s, const struct frame *f)
+static bool write_record(struct sink *s, const struct frame *f)
 {
 	bool ok = true;
 
-	if (!s->log && !s->json)
-		return true; /* nowhere to write: do not encode */
 	buf_reset(&s->line);
 	bool fits = record_encode_bounded(&s->line, f);
 	if (s->log) {
@@ -70,6 +69,46 @@ static bool write_records(struct sink *s, const struct frame *f)
 	if (s->line.cap > (1u << 20) && s->line.len < (1u << 18))
 		buf_fini(&s->line); /* one huge record does not stay in memory */
 	return ok;
+}
+
+/* A fleet poll is one record per host (DESIGN §3), stamped with the poll's
+ * time; the poll's own events go in the first. Hosts kept from the last
+ * good poll while the source fails keep identity and state only: a
+ * recording never holds an old reading as if it were read now. */
+static bool write_fleet(struct sink *s, const struct frame *f)
+{
+	const struct fleet *fl = f->fleet;
+	struct frame *tmp = frame_new();
+	bool ok = true;
+
+	for (size_t i = 0; i < fl->nhosts && ok; i++) {
+		frame_copy(tmp, fl->hosts[i].frame);
+		tmp->ts_ms = f->ts_ms;
+		tmp->valid = (tmp->valid & ~(UINT64_C(1) << FRAME_F_TS)) | (f->valid & UINT64_C(1) << FRAME_F_TS);
+		if (fl->stale) {
+			for (size_t g = 0; g < tmp->ngpus; g++)
+				gpu_drop_readings(&tmp->gpus[g]);
+			tmp->nprocs = 0;
+		}
+		tmp->nevents = 0;
+		for (size_t e = 0; i == 0 && e < f->nevents; e++) {
+			struct event *d = frame_add_event(tmp);
+			if (d)
+				frame_copy_event(tmp, d, &f->events[e]);
+		}
+		ok = write_record(s, tmp);
+	}
+	frame_unref(tmp);
+	return ok;
+}
+
+static bool write_records(struct sink *s, const struct frame *f)
+{
+	if (!s->log && !s->json)
+		return true; /* nowhere to write: do not encode */
+	if (f->fleet && f->fleet->nhosts)
+		return write_fleet(s, f);
+	return write_record(s, f);
 }
 
 bool sink_emit(struct sink *s, const struct frame *f)

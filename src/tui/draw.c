@@ -196,6 +196,13 @@ static void draw_header(struct tui *t, const struct frame *f)
 			      t->cols - x);
 		tui_attr(t, TC_WARN, false);
 	}
+	char problem[600];
+	if (tui_fleet_problem(t, problem, sizeof(problem)) && !t->status[0]) {
+		/* The fleet's source fails: what is shown is its last good data. */
+		tui_attr(t, TC_CRIT, true);
+		tui_text(t, 1, x + 3, problem, t->cols - x - 3);
+		tui_attr(t, TC_CRIT, false);
+	}
 	if (t->status[0]) {
 		tui_attr(t, TC_WARN, true);
 		tui_text(t, 1, x + 3, t->status, t->cols - x - 3);
@@ -481,7 +488,10 @@ static void draw_footer(struct tui *t, int y)
 			snprintf(buf, sizeof(buf), "%s", t->jump_err);
 		tui_text(t, y, 0, buf, t->cols);
 	} else {
-		tui_text(t, y, 0, keys, t->cols);
+		int x = 0;
+		if (t->host_open) /* a fleet's host: the way back first */
+			x = tui_text(t, y, 0, t->utf8 ? "Esc/\u232b fleet  " : "Esc/BS fleet  ", t->cols);
+		tui_text(t, y, x, keys, t->cols - x);
 	}
 	tui_attr(t, TC_SEL, false);
 }
@@ -504,6 +514,14 @@ void tui_draw(struct tui *t)
 	draw_header(t, f);
 	int y = 2;
 	int bottom = t->rows - 2; /* events line, footer */
+	if (tui_fleet_listing(t)) {
+		tui_fleet_draw(t, y, bottom - y);
+		draw_events_line(t, bottom);
+		/* The summary's key hints are its own: they replace the footer. */
+		tui_fleet_draw_keys(t, bottom + 1);
+		tui_draw_overlays(t);
+		return;
+	}
 	if (f) {
 		for (size_t i = 0; i < f->ngpus; i++)
 			if (!t->hide_idle || !idle(f, i))

@@ -137,6 +137,9 @@ static bool take_frame(struct tui *t)
 		return false;
 	}
 	t->seq = seq;
+	add_events(t, f); /* a fleet poll's events are the source's, not a host's */
+	if (f->fleet)
+		f = tui_fleet_take(t, f, !t->frozen); /* paused: the summary holds too */
 	/* A recording's cadence is known from its first frame on: the
 	 * history covers the same span whatever it is. */
 	if (t->st.interval != t->hist_interval) {
@@ -145,7 +148,6 @@ static bool take_frame(struct tui *t)
 	}
 	history_push(t->hist, f);
 	prochist_push(t->phist, f);
-	add_events(t, f);
 	if (t->frozen) {
 		frame_unref(f);
 		return false;
@@ -361,6 +363,8 @@ static bool on_key(struct tui *t, int ch)
 		dialog_signal_key(t, ch);
 		return true;
 	}
+	if (!t->help && !t->sig.open && tui_fleet_key(t, ch))
+		return true;
 	if (t->help) { /* any key closes the help */
 		t->help = false;
 		return ch != 'q' && ch != KEY_F(10);
@@ -757,6 +761,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 	delscreen(scr);
 	save_settings(&t);
 	frame_unref(t.frame);
+	tui_fleet_free(&t);
 	free(t.view);
 	proctable_group_fini(&t.groups);
 	history_free(t.hist);

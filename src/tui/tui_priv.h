@@ -15,6 +15,7 @@
 #include "model/frame.h"
 #include "output/sink.h"
 #include "util/buf.h"
+#include "view/fleet.h"
 #include "view/history.h"
 #include "view/prochist.h"
 #include "view/proctable.h"
@@ -143,6 +144,16 @@ struct tui {
 	char iv_str[32];
 	time_t clock_at; /* the second t->clock shows */
 	char clock[16];
+	/* --prometheus (view_fleet.c): the latest frame with the fleet, the
+	 * summary's rows, order and filter, and the host opened with Enter. */
+	struct frame *fleet_frame;
+	struct fleet_row *frows;
+	size_t nfrows, frows_cap, fsel, ftop;
+	char fsel_host[FLEET_NAME_MAX + 1];
+	enum fleet_col fsort;
+	bool freverse, fediting, host_open;
+	char ffilter[128];
+	char host[FLEET_NAME_MAX + 1]; /* the opened host */
 };
 
 /* canvas.c */
@@ -212,6 +223,25 @@ void dialog_signal_draw(struct tui *t);
 /* view_details.c */
 /* The details screen of the selected process, when show_cmd. */
 void tui_details_draw(struct tui *t);
+
+/* view_fleet.c */
+/* A new frame f (consumed) from a fleet source: keeps it for the summary
+ * when keep, and returns what the screen shows (a reference): the opened
+ * host's frame, or f itself. */
+struct frame *tui_fleet_take(struct tui *t, struct frame *f, bool keep);
+/* Whether the fleet summary is on the screen (a fleet, no host opened). */
+bool tui_fleet_listing(const struct tui *t);
+/* Keys of the summary (select, sort, filter, Enter opens a host) and of an
+ * opened host (Esc or Backspace: back). Returns whether ch was taken. */
+bool tui_fleet_key(struct tui *t, int ch);
+/* The summary from row y to y + h - 1. */
+void tui_fleet_draw(struct tui *t, int y, int h);
+/* The summary's key hints (or its filter being typed) on row y. */
+void tui_fleet_draw_keys(struct tui *t, int y);
+/* The source's failure for the header (stale since, error, next retry), or
+ * NULL when it answers. Into buf. */
+const char *tui_fleet_problem(const struct tui *t, char *buf, size_t n);
+void tui_fleet_free(struct tui *t);
 
 /* view_tree.c */
 /* The selected process's tree, when show_tree. */

@@ -8,6 +8,15 @@
 #   free_port            prints a port nobody listens on now
 #   http_get URL [CURL ARGS...]   the body on stdout (curl)
 #   stop_all             SIGTERM to every process started here, and waits
+#   need_prometheus      sets PROMETHEUS and PROMTOOL; as root installs
+#                        Debian's package when missing (scripts/deps.sh
+#                        test); false (after a skip line) when still missing
+#   scrape_config INTERVAL TARGET...   $T/prometheus.yml scraping TARGETs
+#   start_prometheus TSDB [ARGS...]    Prometheus on a free loopback port
+#                        with $T/prometheus.yml and storage TSDB, its log in
+#                        $T/prometheus.log; waits (60 s at most) until it is
+#                        ready; sets P (its URL) and PROM_PID. Stopped by
+#                        stop_all. False when it never gets ready.
 SERVE_PIDS=""
 
 start_exporter() {
@@ -46,4 +55,50 @@ stop_all() {
 	for p in $SERVE_PIDS; do kill -TERM "$p" 2> /dev/null; done
 	for p in $SERVE_PIDS; do wait "$p" 2> /dev/null; done
 	SERVE_PIDS=""
+}
+
+need_prometheus() {
+	PROMETHEUS=$(command -v prometheus || echo /usr/bin/prometheus)
+	PROMTOOL=$(command -v promtool || echo /usr/bin/promtool)
+	if [ ! -x "$PROMETHEUS" ] && [ "$(id -u)" = 0 ]; then
+		"$SOURCE_DIR/scripts/deps.sh" test > "$T/deps.log" 2>&1 || true
+	fi
+	if [ ! -x "$PROMETHEUS" ] || [ ! -x "$PROMTOOL" ]; then
+		skip "$TEST_NAME: Debian's prometheus package is not installed and could not be (not root, or no network: $(tail -n 1 "$T/deps.log" 2> /dev/null))"
+		return 1
+	fi
+}
+
+scrape_config() {
+	local iv=$1 targets="" t
+	shift
+	for t in "$@"; do targets="$targets${targets:+, }'$t'"; done
+	cat > "$T/prometheus.yml" <<YML
+global:
+  scrape_interval: $iv
+  evaluation_interval: $iv
+scrape_configs:
+  - job_name: gpur
+    scrape_interval: $iv
+    scrape_timeout: 900ms
+    static_configs:
+      - targets: [$targets]
+YML
+}
+
+start_prometheus() {
+	local tsdb=$1 port
+	shift
+	[ -f "$T/prometheus.yml" ] || printf 'global:\n  scrape_interval: 1m\n' > "$T/prometheus.yml"
+	port=$(free_port)
+	"$PROMETHEUS" --config.file="$T/prometheus.yml" --storage.tsdb.path="$tsdb" \
+		--web.listen-address="127.0.0.1:$port" --log.level=warn "$@" > "$T/prometheus.log" 2>&1 &
+	PROM_PID=$!
+	SERVE_PIDS="$SERVE_PIDS $PROM_PID"
+	P="http://127.0.0.1:$port"
+	wait_until 60 curl -sf "$P/-/ready" -o /dev/null || {
+		echo "  Prometheus never got ready; its log:" >&2
+		sed 's/^/    /' "$T/prometheus.log" | tail -n 20 >&2
+		return 1
+	}
 }

@@ -82,6 +82,8 @@ usage_error "--prometheus: 'ftp://h' is not an http:// or https:// URL" --promet
 usage_error "--prometheus: '127.0.0.1:9090' is not an http:// or https:// URL" --prometheus 127.0.0.1:9090 --once
 usage_error "--prometheus cannot be combined with --replay" --prometheus http://127.0.0.1:9 --replay "$R"
 usage_error "--prometheus cannot be combined with --backend" --prometheus http://127.0.0.1:9 --backend nvml
+usage_error "--prometheus cannot be combined with --gpus" --prometheus http://127.0.0.1:9 --gpus 0 --once
+usage_error "--prometheus cannot be combined with --serve" --prometheus http://127.0.0.1:9 --serve :0 --headless
 usage_error "--prometheus-match needs --prometheus URL" --prometheus-match '{job="x"}' --replay "$R"
 # --serve ADDR: a bad ADDR is a usage error naming it (the exporter's own
 # tests are test_serve*.sh).

@@ -10,15 +10,7 @@
 . "$(dirname "$0")/serve_lib.sh"
 trap 'stop_all; kill $SLEEPERS 2>/dev/null; chmod -R u+rwX "$T" 2> /dev/null; rm -rf "$T"' EXIT
 
-PROMETHEUS=$(command -v prometheus || echo /usr/bin/prometheus)
-PROMTOOL=$(command -v promtool || echo /usr/bin/promtool)
-if [ ! -x "$PROMETHEUS" ] && [ "$(id -u)" = 0 ]; then
-	"$SOURCE_DIR/scripts/deps.sh" test > "$T/deps.log" 2>&1 || true
-fi
-if [ ! -x "$PROMETHEUS" ] || [ ! -x "$PROMTOOL" ]; then
-	skip "test_serve_prometheus: Debian's prometheus package is not installed and could not be (not root, or no network: $(tail -n 1 "$T/deps.log" 2> /dev/null))"
-	exit 0
-fi
+need_prometheus || exit 0
 
 spawn_sleeper
 P1=$SLEEPER
@@ -61,22 +53,7 @@ for addr in "$A" "$B"; do
 	fi
 done
 
-PP=$(free_port)
-cat > "$T/prometheus.yml" <<YML
-global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
-scrape_configs:
-  - job_name: gpur
-    scrape_interval: 1s
-    scrape_timeout: 900ms
-    static_configs:
-      - targets: ['$A', '$B']
-YML
-"$PROMETHEUS" --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" \
-	--web.listen-address="127.0.0.1:$PP" --log.level=warn > "$T/prometheus.log" 2>&1 &
-SERVE_PIDS="$SERVE_PIDS $!"
-P="http://127.0.0.1:$PP"
+scrape_config 1s "$A" "$B"
 
 # Instant query; prints "labels value" per result (sorted); false on an
 # error answer.
@@ -102,7 +79,7 @@ expect_value() {
 	if [ "$got" = "$2" ]; then ok; else fail "$3: $1 = '$got', expected '$2'"; fi
 }
 
-check "Prometheus is ready" wait_until 60 curl -sf "$P/-/ready" -o /dev/null
+check "Prometheus is ready" start_prometheus "$T/tsdb"
 check "Prometheus scrapes both exporters" wait_until 60 sh -c "[ \"\$(curl -s --get --data-urlencode 'query=count(up{job=\"gpur\"} == 1)' '$P/api/v1/query' | grep -o '\"2\"')\" ]"
 check "two samples of each target (rates answer)" wait_until 30 has_data 'count(rate(gpur_exporter_scrapes_total[5s])) == 2'
 check "node-a's GPU 1 is lost" wait_until 30 has_data 'gpur_gpu_lost{Hostname="node-a",gpu="1"} == 1'
