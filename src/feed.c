@@ -303,7 +303,7 @@ struct feed *feed_start(const struct feed_opts *o)
 	sigset_t all, old;
 
 	f->o = *o;
-	f->interval = o->interval > 0 ? o->interval : 1.0;
+	f->interval = o->interval >= 0 ? o->interval : 1.0; /* 0: as fast as possible (headless) */
 	f->speed = o->speed > 0 ? o->speed : 1.0;
 	f->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (f->efd < 0) {

@@ -153,7 +153,7 @@ int sampler_pace_run(struct sampler *s, const struct sampler_pace *p)
 	pthread_mutex_lock(&s->mu);
 	s->tfd = tfd;
 	s->pace = *p;
-	s->interval_ns = iv ? iv : 1000000000u;
+	s->interval_ns = iv; /* 0: the next poll as soon as this one is out */
 	s->due_ns = clock_mono_ns() + p->first_due_ms * 1000000u;
 	s->pace_done = false;
 	s->pacing = true;

@@ -145,4 +145,22 @@ run_nogpu --log "$T/live.jsonl"
 expect_rc 1 "live --log without GPU"
 check "live --log without GPU writes no records" test ! -s "$T/live.jsonl"
 
+# --interval 0 is "as fast as possible": on the virtual clock (which moves
+# only by the waits) the records are not an interval apart, and live they
+# all come (nothing waits a second each).
+. "$(dirname "$0")/nvml_lib.sh"
+scenario "$T/one.json" <<JSON
+{"driver":"550.54.15","gpus":[{"name":"G","uuid":"GPU-0","pci":"00000000:3B:00.0","util":1}]}
+JSON
+GPUR_VIRTUAL_CLOCK_MS=1700000000000 nvml modern "$T/one.json" --json --count 3 --interval 0
+expect_rc 0 "--interval 0 --json"
+check "--interval 0: no wait between records (virtual clock)" \
+	test "$(get "$T/out" 1 ts_ms)" = "$(get "$T/out" 3 ts_ms)"
+GPUR_VIRTUAL_CLOCK_MS=1700000000000 nvml modern "$T/one.json" --json --count 3 --interval 1
+check "--interval 1: records a second apart (virtual clock)" \
+	test "$(($(get "$T/out" 3 ts_ms) - $(get "$T/out" 1 ts_ms)))" = 2000
+nvml modern "$T/one.json" --json --count 200 --interval 0
+expect_rc 0 "--interval 0 live"
+check "--interval 0 live: 200 records" test "$(wc -l < "$T/out")" = 200
+
 finish
