@@ -16,20 +16,9 @@ runs=${RUNS:-5}
 gpur=$build/gpur
 gen=$build/bench/gen_recording
 
-for bin in "$gpur" "$gen"; do
-	if [[ ! -x $bin ]]; then
-		echo "replay.sh: $bin not found; build first: cmake --build $build" >&2
-		exit 1
-	fi
-done
-
-if [[ -n ${KEEP_DIR:-} ]]; then
-	tmp=$KEEP_DIR
-	mkdir -p "$tmp"
-else
-	tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpur-bench.XXXXXX")
-	trap 'rm -rf "$tmp"' EXIT
-fi
+. "$(dirname "$0")/lib.sh"
+need_bins replay.sh "build first: cmake --build $build" "$gpur" "$gen"
+bench_tmp replay
 
 have_time=0
 [[ -x /usr/bin/time && -z ${NO_GNU_TIME:-} ]] && have_time=1

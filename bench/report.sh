@@ -13,19 +13,9 @@ build=${1:-build}
 runs=${RUNS:-3}
 gpur=$build/gpur
 gen=$build/bench/gen_recording
-for bin in "$gpur" "$gen" /usr/bin/time; do
-	if [[ ! -x $bin ]]; then
-		echo "report.sh: $bin not found (build first; /usr/bin/time: apt-get install time)" >&2
-		exit 1
-	fi
-done
-if [[ -n ${KEEP_DIR:-} ]]; then
-	tmp=$KEEP_DIR
-	mkdir -p "$tmp"
-else
-	tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpur-bench-report.XXXXXX")
-	trap 'rm -rf "$tmp"' EXIT
-fi
+. "$(dirname "$0")/lib.sh"
+need_bins report.sh "build first; /usr/bin/time: apt-get install time" "$gpur" "$gen" /usr/bin/time
+bench_tmp report
 
 printf '| recording | records | MB | report | wall s | CPU s | peak RSS MiB | report KB |\n'
 printf '|---|---:|---:|---|---:|---:|---:|---:|\n'
