@@ -11,14 +11,19 @@
  * tests replace), every read opens the file.
  *
  * Cheaper still, on the procfs of gpur's own PID namespace: between full
- * reads of stat (every PROCINFO_FULL_NS, for the parent pid and the start
- * time), a known process is sampled with its CPU-time clock
+ * reads of stat (every PROCINFO_FULL_NS, for the start time, and at once
+ * when the parent has exited: the dashboard shows parents), a known process
+ * is sampled with its CPU-time clock
  * (clock_gettime of clock_getcpuclockid: all its threads, in ns, no text)
  * and a held /proc/PID/statm (RSS) — a tenth and a third of a stat read's
  * kernel time. The clock is read first: the held statm, read after it,
  * fails once the process has gone, and a pid is reused only after that, so
- * a reading that passes is the process's own. CPU time comes from the
- * clock in both kinds of sample, so rates never mix two sources. */
+ * a reading that passes is the process's own. A process whose clock has not
+ * moved since the last sample has not run, and its statm is not read at
+ * all (an idle notebook holding GPU memory costs one clock read a poll;
+ * its RSS is read again every PROCINFO_RSS_NS, for pages the kernel took).
+ * CPU time comes from the clock in both kinds of sample, so rates never mix
+ * two sources. */
 #include "proc/procinfo.h"
 
 #include <errno.h>
@@ -26,6 +31,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +53,9 @@
 #define PROCINFO_BUCKETS 1024
 #define PROCINFO_MIN_SAMPLE_NS 900000000ull
 #define PROCINFO_MAX_FDS 1024
-#define PROCINFO_FULL_NS 5000000000ull /* a full stat read at least this often */
+#define PROCINFO_FULL_NS 30000000000ull /* a full stat read at least this often */
+#define PROCINFO_RSS_NS 5000000000ull  /* RSS read at least this often, run or not */
+#define PROCINFO_PARENTS 16            /* parents probed per poll, remembered */
 #define PROCINFO_PID_MAX 4194304u /* the kernel's PID_MAX_LIMIT */
 #define PROCINFO_NSPID_MAX 33     /* pid namespaces nest 32 deep below the first */
 
@@ -79,6 +87,7 @@ struct entry {
 	clockid_t clk; /* its CPU-time clock, when have_clk */
 	bool have_clk;
 	uint64_t full_ns; /* when stat was last read */
+	uint64_t rss_ns;  /* when RSS was last read (stat or statm) */
 	/* Its parents (proctree.h), walked when first seen and again when
 	 * its parent pid changes. */
 	unsigned ppid;
@@ -110,7 +119,16 @@ struct procinfo {
 	unsigned nfds, max_fds; /* stat descriptors held, and the bound (0: none) */
 	bool own;               /* the procfs of gpur's own PID namespace: CPU clocks name its pids */
 	unsigned long quick;    /* quick samples taken, for tests */
+	unsigned long idle;     /* of those, processes that had not run (no statm read) */
 	struct pidwant *want;   /* which pids need fresh figures; NULL: all */
+	/* Parents probed this poll (kill(2) with signal 0), so that siblings
+	 * cost one probe. */
+	struct {
+		unsigned pid;
+		bool alive;
+	} parents[PROCINFO_PARENTS];
+	unsigned nparents;
+	unsigned long probes; /* parent probes made, for tests */
 	struct cnames *names;   /* container and pod names under --rootfs, or NULL */
 	unsigned *snap;         /* its copy for this poll, sorted */
 	size_t snap_cap;
@@ -210,6 +228,7 @@ void procinfo_begin(struct procinfo *pi, uint64_t now_ns)
 {
 	pi->gen++;
 	pi->now_ns = now_ns;
+	pi->nparents = 0;
 	pi->nsnap = pidwant_snapshot(pi->want, &pi->snap, &pi->snap_cap);
 }
 
@@ -255,6 +274,16 @@ unsigned long procinfo_cgroup_reads(const struct procinfo *pi)
 unsigned long procinfo_quick_samples(const struct procinfo *pi)
 {
 	return pi->quick;
+}
+
+unsigned long procinfo_idle_samples(const struct procinfo *pi)
+{
+	return pi->idle;
+}
+
+unsigned long procinfo_parent_probes(const struct procinfo *pi)
+{
+	return pi->probes;
 }
 
 void procinfo_set_tree(struct procinfo *pi, bool on)
@@ -616,6 +645,18 @@ static bool quick_sample(struct procinfo *pi, struct entry *e)
 
 	if (!read_clock(e, e->pid, &ns))
 		return false;
+	/* Not run since the last sample (its CPU time to the nanosecond): its
+	 * pages have not been touched either, so RSS stands. A process that
+	 * had gone and left its pid to another would not read the same
+	 * nanosecond; the full read, at most PROCINFO_FULL_NS away, checks the
+	 * start time anyway, and picks up pages the kernel reclaimed. */
+	if (e->have_cpu && ns == e->cpu_time_ns && e->rss_valid && pi->now_ns >= e->rss_ns &&
+	    pi->now_ns - e->rss_ns < PROCINFO_RSS_NS) {
+		pi->quick++;
+		pi->idle++;
+		cpu_sample(pi, e, ns);
+		return true;
+	}
 	ssize_t r = pread(e->statmfd, buf, sizeof(buf), 0);
 	if (r <= 0)
 		return false;
@@ -626,7 +667,30 @@ static bool quick_sample(struct procinfo *pi, struct entry *e)
 	cpu_sample(pi, e, ns);
 	e->rss = pages * (uint64_t)pi->page;
 	e->rss_valid = true;
+	e->rss_ns = pi->now_ns;
 	return true;
+}
+
+/* Whether the parent pid still exists (its children are reparented when it
+ * exits): kill(2) with no signal, once per parent per poll. Only on the
+ * procfs of gpur's own namespace, where its pids are kill(2)'s. A parent
+ * that has exited but is not yet reaped still answers; the full read,
+ * every PROCINFO_FULL_NS, catches that. */
+static bool parent_alive(struct procinfo *pi, unsigned ppid)
+{
+	if (ppid <= 1 || ppid > INT32_MAX)
+		return true; /* PID 1 never exits; 0 is the kernel's */
+	for (unsigned i = 0; i < pi->nparents; i++)
+		if (pi->parents[i].pid == ppid)
+			return pi->parents[i].alive;
+	pi->probes++;
+	bool alive = kill((pid_t)ppid, 0) == 0 || errno == EPERM;
+	if (pi->nparents < PROCINFO_PARENTS) {
+		pi->parents[pi->nparents].pid = ppid;
+		pi->parents[pi->nparents].alive = alive;
+		pi->nparents++;
+	}
+	return alive;
 }
 
 static struct entry *refresh(struct procinfo *pi, unsigned pid)
@@ -658,7 +722,7 @@ static struct entry *refresh(struct procinfo *pi, unsigned pid)
 		return e;
 	}
 	if (e && !e->gone && e->name && e->have_cpu && e->statmfd >= 0 && pi->now_ns >= e->full_ns &&
-	    pi->now_ns - e->full_ns < PROCINFO_FULL_NS) {
+	    pi->now_ns - e->full_ns < PROCINFO_FULL_NS && (pi->no_tree || parent_alive(pi, e->ppid))) {
 		if (quick_sample(pi, e)) {
 			e->gen = pi->gen;
 			return e;
@@ -724,7 +788,7 @@ sample:
 	cpu_sample(pi, e, by_clk ? clk_ns : cpu * (1000000000u / (uint64_t)pi->ticks));
 	e->rss = rss * (uint64_t)pi->page;
 	e->rss_valid = true;
-	e->full_ns = pi->now_ns;
+	e->full_ns = e->rss_ns = pi->now_ns;
 	/* The quick samples between full reads need the clock and a held
 	 * statm, within the descriptor bound. */
 	if (by_clk && e->statmfd < 0 && e->statfd >= 0 && pi->nfds < pi->max_fds) {

@@ -49,6 +49,11 @@ void procinfo_set_tree(struct procinfo *pi, bool on);
 unsigned long procinfo_tree_walks(const struct procinfo *pi);
 /* Samples taken with the CPU clock and statm alone (no stat read). */
 unsigned long procinfo_quick_samples(const struct procinfo *pi);
+/* Of those, samples of a process that had not run since the last one (its
+ * statm not read). */
+unsigned long procinfo_idle_samples(const struct procinfo *pi);
+/* Parents probed for having exited (once per parent per poll). */
+unsigned long procinfo_parent_probes(const struct procinfo *pi);
 /* Files opened and directories listed for container names (benchmarks, tests). */
 unsigned long procinfo_name_reads(const struct procinfo *pi);
 

@@ -324,61 +324,136 @@ static void draw_gpu_compact(struct tui *t, const struct frame *f, size_t i, int
 	tui_text(t, y, cx, buf, x + w - cx);
 }
 
+/* A line built without printf: this one is drawn for every GPU every frame. */
+struct line {
+	char *b;
+	size_t n, cap; /* cap includes the NUL */
+};
+
+static void put_s(struct line *l, const char *s)
+{
+	size_t len = strlen(s);
+	if (l->n + 1 >= l->cap)
+		return;
+	if (len > l->cap - 1 - l->n)
+		len = l->cap - 1 - l->n;
+	memcpy(l->b + l->n, s, len);
+	l->n += len;
+	l->b[l->n] = '\0';
+}
+
+static void put_u(struct line *l, uint64_t v)
+{
+	char num[24];
+	fmt_u64(num, sizeof(num), v, 0, ' ');
+	put_s(l, num);
+}
+
+static void put_i(struct line *l, int64_t v)
+{
+	if (v < 0) {
+		put_s(l, "-");
+		put_u(l, (uint64_t)0 - (uint64_t)v);
+	} else {
+		put_u(l, (uint64_t)v);
+	}
+}
+
+/* A whole percentage, or "--" when unknown. */
+static void put_pct(struct line *l, bool known, double v)
+{
+	char num[32];
+	if (!known) {
+		put_s(l, "--");
+		return;
+	}
+	fmt_fixed(num, sizeof(num), v, 0);
+	put_s(l, num);
+	put_s(l, "%");
+}
+
 /* The second line of a full panel: clocks, PCIe, codecs, P-state, fan,
  * throttle reasons, memory no process accounts for. */
 static void draw_gpu_details(struct tui *t, const struct frame *f, size_t i, int y, int x, int w)
 {
 	const struct gpu *g = &f->gpus[i];
 	char buf[512], a[24], b[24];
-	size_t n = 0;
+	struct line l = {buf, 0, sizeof(buf)};
 
 	if (gpu_is_unread(g))
 		return;
-#define ADD(...) n += (size_t)snprintf(buf + n, n < sizeof(buf) ? sizeof(buf) - n : 0, __VA_ARGS__)
-	if (known(g, GPU_F_CLOCK_GFX))
-		ADD("GFX %" PRIu64 "MHz  ", field_num_u64(g->clock_gfx_mhz));
-	else
-		ADD("GFX --  ");
-	if (known(g, GPU_F_CLOCK_MEM))
-		ADD("MCLK %" PRIu64 "MHz  ", field_num_u64(g->clock_mem_mhz));
+	buf[0] = '\0';
+	put_s(&l, "GFX ");
+	if (known(g, GPU_F_CLOCK_GFX)) {
+		put_u(&l, field_num_u64(g->clock_gfx_mhz));
+		put_s(&l, "MHz  ");
+	} else {
+		put_s(&l, "--  ");
+	}
+	if (known(g, GPU_F_CLOCK_MEM)) {
+		put_s(&l, "MCLK ");
+		put_u(&l, field_num_u64(g->clock_mem_mhz));
+		put_s(&l, "MHz  ");
+	}
 	if (known(g, GPU_F_GTT_USED) || known(g, GPU_F_GTT_TOTAL)) {
 		/* AMD: system memory mapped for the GPU, beside VRAM. */
 		tui_size(a, sizeof(a), known(g, GPU_F_GTT_USED), field_num_u64(g->gtt_used_bytes));
 		tui_size(b, sizeof(b), known(g, GPU_F_GTT_TOTAL), field_num_u64(g->gtt_total_bytes));
-		ADD("GTT %s/%s  ", a, b);
+		put_s(&l, "GTT ");
+		put_s(&l, a);
+		put_s(&l, "/");
+		put_s(&l, b);
+		put_s(&l, "  ");
 	}
-	if (known(g, GPU_F_TEMP_JUNCTION))
-		ADD("JCT %" PRId64 "C  ", field_num_i64(g->temp_junction_c));
-	if (known(g, GPU_F_FAN_PCT))
-		ADD("FAN %.0f%%  ", field_num_whole(g->fan_pct));
-	else if (known(g, GPU_F_FAN_RPM))
-		ADD("FAN %" PRIu64 "rpm  ", field_num_u64(g->fan_rpm));
-	if (known(g, GPU_F_PCIE_GEN) && known(g, GPU_F_PCIE_WIDTH))
-		ADD("PCIe %" PRIu64 "x%" PRIu64 " ", g->pcie_gen, g->pcie_width);
+	if (known(g, GPU_F_TEMP_JUNCTION)) {
+		put_s(&l, "JCT ");
+		put_i(&l, field_num_i64(g->temp_junction_c));
+		put_s(&l, "C  ");
+	}
+	if (known(g, GPU_F_FAN_PCT)) {
+		put_s(&l, "FAN ");
+		put_pct(&l, true, field_num_whole(g->fan_pct));
+		put_s(&l, "  ");
+	} else if (known(g, GPU_F_FAN_RPM)) {
+		put_s(&l, "FAN ");
+		put_u(&l, field_num_u64(g->fan_rpm));
+		put_s(&l, "rpm  ");
+	}
+	if (known(g, GPU_F_PCIE_GEN) && known(g, GPU_F_PCIE_WIDTH)) {
+		put_s(&l, "PCIe ");
+		put_u(&l, g->pcie_gen);
+		put_s(&l, "x");
+		put_u(&l, g->pcie_width);
+		put_s(&l, " ");
+	}
 	if (known(g, GPU_F_PCIE_RX) || known(g, GPU_F_PCIE_TX)) {
 		tui_size(a, sizeof(a), known(g, GPU_F_PCIE_RX), field_num_u64(g->pcie_rx_bytes_per_s));
 		tui_size(b, sizeof(b), known(g, GPU_F_PCIE_TX), field_num_u64(g->pcie_tx_bytes_per_s));
-		ADD("RX %s/s TX %s/s  ", a, b);
+		put_s(&l, "RX ");
+		put_s(&l, a);
+		put_s(&l, "/s TX ");
+		put_s(&l, b);
+		put_s(&l, "/s  ");
 	}
 	if (known(g, GPU_F_ENC) || known(g, GPU_F_DEC)) {
-		if (known(g, GPU_F_ENC))
-			snprintf(a, sizeof(a), "%.0f%%", field_num_whole(g->enc_pct));
-		else
-			snprintf(a, sizeof(a), "--");
-		if (known(g, GPU_F_DEC))
-			snprintf(b, sizeof(b), "%.0f%%", field_num_whole(g->dec_pct));
-		else
-			snprintf(b, sizeof(b), "--");
-		ADD("ENC %s DEC %s  ", a, b);
+		put_s(&l, "ENC ");
+		put_pct(&l, known(g, GPU_F_ENC), field_num_whole(g->enc_pct));
+		put_s(&l, " DEC ");
+		put_pct(&l, known(g, GPU_F_DEC), field_num_whole(g->dec_pct));
+		put_s(&l, "  ");
 	}
-	if (known(g, GPU_F_PSTATE))
-		ADD("P%" PRIu64 "  ", g->pstate);
+	if (known(g, GPU_F_PSTATE)) {
+		put_s(&l, "P");
+		put_u(&l, g->pstate);
+		put_s(&l, "  ");
+	}
 	uint64_t un;
 	if (unattributed(f, i, &un) && un > 0) {
 		tui_size(a, sizeof(a), true, un);
-		ADD("unattributed %s  ", a);
+		put_s(&l, "unattributed ");
+		put_s(&l, a);
+		put_s(&l, "  ");
 	}
-#undef ADD
 	tui_attr(t, TC_DIM, true);
 	int used = tui_text(t, y, x + 4, buf, w - 4);
 	tui_attr(t, TC_DIM, false);
@@ -410,14 +485,21 @@ static int draw_charts(struct tui *t, const struct frame *f, const size_t *shown
 		w = (int)sizeof(samples);
 	size_t rows = nshown < (size_t)(h - 2) ? nshown : (size_t)(h - 2);
 	double span = (double)w * t->st.interval;
-	snprintf(buf, sizeof(buf), "history: %s (c: next)   last %.0f s, newest right", history_metric_name(t->set.chart),
-		 span);
+	char secs[32];
+	fmt_fixed(secs, sizeof(secs), span, 0);
+	struct line l = {buf, 0, sizeof(buf)};
+	buf[0] = '\0';
+	put_s(&l, "history: ");
+	put_s(&l, history_metric_name(t->set.chart));
+	put_s(&l, " (c: next)   last ");
+	put_s(&l, secs);
+	put_s(&l, " s, newest right");
 	tui_attr(t, TC_HEAD, true);
 	tui_text(t, y, 0, buf, t->cols);
 	tui_attr(t, TC_HEAD, false);
 	for (size_t r = 0; r < rows; r++) {
 		const struct gpu *g = &f->gpus[shown[r]];
-		snprintf(buf, sizeof(buf), "%2zu", shown[r]);
+		fmt_u64(buf, sizeof(buf), shown[r], 2, ' ');
 		tui_text(t, y + 1 + (int)r, 0, buf, 3);
 		size_t n = history_get(t->hist, gpu_has(g, GPU_F_DEVICE_ID) ? g->device_id : "", t->set.chart, samples,
 				       (size_t)w);
@@ -436,7 +518,11 @@ static int draw_charts(struct tui *t, const struct frame *f, const size_t *shown
 	/* Time axis. */
 	int ay = y + 1 + (int)rows;
 	canvas_hline(t, ay, 4, t->utf8 ? 0x2500 : '-', w);
-	snprintf(buf, sizeof(buf), "-%.0fs", span);
+	l.n = 0;
+	buf[0] = '\0';
+	put_s(&l, "-");
+	put_s(&l, secs);
+	put_s(&l, "s");
 	tui_text(t, ay, 4, buf, 10);
 	tui_text_right(t, ay, 4 + w - 4, "now", 4);
 	return (int)rows + 2;
