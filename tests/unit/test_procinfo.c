@@ -525,6 +525,96 @@ static void test_real_proc_held(void **state)
 	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
 }
 
+/* One poll of procinfo at t for pid alone: its row into *out (its strings
+ * are gone with the frame: only numbers and flags are for looking at). */
+static bool sample_one(struct procinfo *pi, uint64_t t, pid_t pid, struct gpu_process *out)
+{
+	struct frame *f = frame_new();
+	struct gpu_process *row = frame_add_process(f);
+	procinfo_begin(pi, t);
+	bool ok = procinfo_fill(pi, (unsigned)pid, f, row);
+	procinfo_end(pi);
+	*out = *row;
+	out->parents = NULL;
+	out->nparents = row->nparents;
+	frame_unref(f);
+	return ok;
+}
+
+/* Field 3 (state) and 4 (parent pid) of /proc/PID/stat. */
+static void proc_state(pid_t pid, char *state, unsigned long *ppid)
+{
+	char path[64], st[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *fp = fopen(path, "r");
+	assert_non_null(fp);
+	size_t n = fread(st, 1, sizeof(st) - 1, fp);
+	fclose(fp);
+	st[n] = '\0';
+	char *rp = strrchr(st, ')');
+	assert_non_null(rp);
+	assert_int_equal(sscanf(rp + 2, "%c %lu", state, ppid), 2);
+}
+
+/* A child running body(go, ack) (it never returns), go its end to read
+ * and ack its end to write; the parent's other ends into *go and *ack. */
+static pid_t fork_child(void (*body)(int go, int ack), int *go, int *ack)
+{
+	int g[2], a[2];
+	assert_int_equal(pipe(g), 0);
+	assert_int_equal(pipe(a), 0);
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		close(g[1]);
+		close(a[0]);
+		body(g[0], a[1]);
+		_exit(0);
+	}
+	close(g[0]);
+	close(a[1]);
+	*go = g[1];
+	*ack = a[0];
+	return child;
+}
+
+/* In a child: allocates and touches 64 MiB (kept: stored where the compiler
+ * cannot drop it), then says so on ack. */
+static void *volatile touched;
+static void touch_64m(int ack)
+{
+	size_t sz = 64u << 20;
+	char *m = malloc(sz);
+	if (!m)
+		_exit(1);
+	memset(m, 1, sz);
+	touched = m;
+	if (write(ack, "k", 1) != 1)
+		_exit(1);
+}
+
+/* Spins until a byte comes, allocates and touches 64 MiB, says so, then
+ * spins on. */
+static void spinner(int go, int ack)
+{
+	fcntl(go, F_SETFL, O_NONBLOCK);
+	char c;
+	volatile unsigned long n = 0;
+	for (;;) {
+		n++;
+		if ((n & 0xfffff) == 0 && read(go, &c, 1) == 1)
+			touch_64m(ack);
+	}
+}
+
+/* Waits in read(2); for each byte, allocates and touches 64 MiB and says so. */
+static void blocker(int go, int ack)
+{
+	char c;
+	while (read(go, &c, 1) == 1)
+		touch_64m(ack);
+}
+
 /* On gpur's own /proc, between full stat reads, a known process is
  * sampled with its CPU-time clock and its held statm: the CPU rate is real
  * (a child that spins), RSS follows a 64 MiB allocation, a stat read comes
@@ -533,34 +623,8 @@ static void test_real_proc_held(void **state)
 static void test_real_proc_quick(void **state)
 {
 	(void)state;
-	int go[2], ack[2];
-	assert_int_equal(pipe(go), 0);
-	assert_int_equal(pipe(ack), 0);
-	pid_t child = fork();
-	assert_true(child >= 0);
-	if (child == 0) {
-		/* Spins until a byte comes, allocates and touches 64 MiB,
-		 * says so, then spins on. */
-		close(go[1]);
-		close(ack[0]);
-		fcntl(go[0], F_SETFL, O_NONBLOCK);
-		char c;
-		volatile unsigned long n = 0;
-		for (;;) {
-			n++;
-			if ((n & 0xfffff) == 0 && read(go[0], &c, 1) == 1) {
-				size_t sz = 64u << 20;
-				char *m = malloc(sz);
-				if (!m)
-					_exit(1);
-				memset(m, 1, sz);
-				if (write(ack[1], "k", 1) != 1)
-					_exit(1);
-			}
-		}
-	}
-	close(go[0]);
-	close(ack[1]);
+	int go, ack;
+	pid_t child = fork_child(spinner, &go, &ack);
 	clockid_t clk;
 	assert_int_equal(clock_getcpuclockid(child, &clk), 0);
 	struct procinfo *pi = procinfo_new("/proc");
@@ -568,9 +632,9 @@ static void test_real_proc_quick(void **state)
 	struct gpu_process p[7];
 	for (int round = 0; round < 7; round++, t += round == 5 ? 26000000000ull : 1000000000ull) {
 		if (round == 2) {
-			assert_int_equal(write(go[1], "g", 1), 1);
+			assert_int_equal(write(go, "g", 1), 1);
 			char c;
-			assert_int_equal(read(ack[0], &c, 1), 1);
+			assert_int_equal(read(ack, &c, 1), 1);
 		}
 		if (round == 6) {
 			kill(child, SIGKILL);
@@ -583,14 +647,7 @@ static void test_real_proc_quick(void **state)
 		do
 			clock_gettime(clk, &b);
 		while (round < 6 && (b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < 2000000L);
-		struct frame *f = frame_new();
-		struct gpu_process *row = frame_add_process(f);
-		procinfo_begin(pi, t);
-		bool ok = procinfo_fill(pi, (unsigned)child, f, row);
-		procinfo_end(pi);
-		p[round] = *row;
-		assert_int_equal(ok, round < 6);
-		frame_unref(f);
+		assert_int_equal(sample_one(pi, t, child, &p[round]), round < 6);
 	}
 	/* Rounds 1-4 are quick (1 s apart); round 5, 30 s after the full read
 	 * of round 0, reads stat again; round 6 tries a quick one, finds the
@@ -604,29 +661,24 @@ static void test_real_proc_quick(void **state)
 	assert_true(p[2].host_mem_bytes >= p[1].host_mem_bytes + (60u << 20));
 	assert_false(process_has(&p[6], PROC_F_NAME));
 	procinfo_free(pi);
-	close(go[1]);
-	close(ack[0]);
+	close(go);
+	close(ack);
 }
 
 /* Until PID sleeps (state S) and its CPU clock has stopped moving: it has
  * left the CPU, in read(2). */
 static void wait_blocked(pid_t pid, clockid_t clk)
 {
-	char path[64], st[512];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	for (;;) {
 		struct timespec a, b;
+		char state;
+		unsigned long ppid;
 		assert_int_equal(clock_gettime(clk, &a), 0);
-		FILE *fp = fopen(path, "r");
-		assert_non_null(fp);
-		size_t n = fread(st, 1, sizeof(st) - 1, fp);
-		fclose(fp);
-		st[n] = '\0';
+		proc_state(pid, &state, &ppid);
 		for (int i = 0; i < 100; i++)
 			sched_yield();
 		assert_int_equal(clock_gettime(clk, &b), 0);
-		char *rp = strrchr(st, ')');
-		if (rp && rp[1] == ' ' && rp[2] == 'S' && a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec)
+		if (state == 'S' && a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec)
 			return;
 	}
 }
@@ -639,28 +691,8 @@ static void wait_blocked(pid_t pid, clockid_t clk)
 static void test_real_proc_idle(void **state)
 {
 	(void)state;
-	int go[2], ack[2];
-	assert_int_equal(pipe(go), 0);
-	assert_int_equal(pipe(ack), 0);
-	pid_t child = fork();
-	assert_true(child >= 0);
-	if (child == 0) {
-		close(go[1]);
-		close(ack[0]);
-		char c;
-		while (read(go[0], &c, 1) == 1) {
-			size_t sz = 64u << 20;
-			char *m = malloc(sz);
-			if (!m)
-				_exit(1);
-			memset(m, 1, sz);
-			if (write(ack[1], "k", 1) != 1)
-				_exit(1);
-		}
-		_exit(0);
-	}
-	close(go[0]);
-	close(ack[1]);
+	int go, ack;
+	pid_t child = fork_child(blocker, &go, &ack);
 	clockid_t clk;
 	assert_int_equal(clock_getcpuclockid(child, &clk), 0);
 	wait_blocked(child, clk);
@@ -670,22 +702,15 @@ static void test_real_proc_idle(void **state)
 	for (int round = 0; round < 6; round++, t += round == 4 ? 5000000000ull : 1000000000ull) {
 		if (round == 2) {
 			char c;
-			assert_int_equal(write(go[1], "g", 1), 1);
-			assert_int_equal(read(ack[0], &c, 1), 1);
+			assert_int_equal(write(go, "g", 1), 1);
+			assert_int_equal(read(ack, &c, 1), 1);
 			wait_blocked(child, clk);
 		}
 		if (round == 5) {
 			kill(child, SIGKILL);
 			waitpid(child, NULL, 0);
 		}
-		struct frame *f = frame_new();
-		struct gpu_process *row = frame_add_process(f);
-		procinfo_begin(pi, t);
-		bool ok = procinfo_fill(pi, (unsigned)child, f, row);
-		procinfo_end(pi);
-		p[round] = *row;
-		assert_int_equal(ok, round < 5);
-		frame_unref(f);
+		assert_int_equal(sample_one(pi, t, child, &p[round]), round < 5);
 	}
 	/* Round 0 reads stat; 1 is idle; 2 reads statm (it ran); 3 is idle;
 	 * 4, 5 s after the RSS of round 2, reads statm though it has not run. */
@@ -702,8 +727,8 @@ static void test_real_proc_idle(void **state)
 	assert_int_equal(p[3].host_mem_bytes, p[2].host_mem_bytes);
 	assert_false(process_has(&p[5], PROC_F_NAME));
 	procinfo_free(pi);
-	close(go[1]);
-	close(ack[0]);
+	close(go);
+	close(ack);
 }
 
 /* The parents shown by the dashboard: between full reads each parent is
@@ -755,22 +780,10 @@ static void test_real_proc_reparent(void **state)
 			kill(mid, SIGKILL);
 			waitpid(mid, NULL, 0);
 			for (int i = 0; i < 2; i++) {
-				char path[64], st[512];
-				snprintf(path, sizeof(path), "/proc/%d/stat", (int)w[i]);
-				for (;;) {
-					FILE *fp = fopen(path, "r");
-					assert_non_null(fp);
-					size_t n = fread(st, 1, sizeof(st) - 1, fp);
-					fclose(fp);
-					st[n] = '\0';
-					char *rp = strrchr(st, ')');
-					unsigned long pp = 0;
-					assert_non_null(rp);
-					assert_int_equal(sscanf(rp + 2, "%*c %lu", &pp), 1);
-					if (pp == (unsigned long)getpid())
-						break;
+				char sc;
+				unsigned long pp = 0;
+				for (proc_state(w[i], &sc, &pp); pp != (unsigned long)getpid(); proc_state(w[i], &sc, &pp))
 					sched_yield();
-				}
 			}
 		}
 		struct frame *f = frame_new();
