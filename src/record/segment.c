@@ -9,11 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 #include <zstd.h>
 
 #include "util/xalloc.h"
+
+#define SEGMENT_COMPRESS_SPARE (1u << 20) /* left free for recording while compressing */
 
 #define SEGMENT_TIME_LEN 16 /* YYYYMMDDTHHMMSSZ */
 
@@ -300,6 +303,22 @@ int segment_compress(const char *plain, int level, char *err, size_t errlen)
 		rc = -errno;
 		snprintf(err, errlen, "%s", strerror(errno));
 		return rc;
+	}
+	/* The compressed copy is written beside the segment before the
+	 * segment goes, and may be as large (random data): without room for
+	 * both and some to spare, compressing would take the space the
+	 * recording needs, and records would be dropped while it lasts. */
+	struct stat st;
+	struct statvfs vfs;
+	if (fstat(in, &st) == 0 && fstatvfs(in, &vfs) == 0 && vfs.f_frsize) {
+		unsigned long long avail = (unsigned long long)vfs.f_bavail * vfs.f_frsize;
+		unsigned long long need = (unsigned long long)st.st_size + SEGMENT_COMPRESS_SPARE;
+		if (avail < need) {
+			snprintf(err, errlen, "%s: %llu KiB free, %llu KiB needed to compress beside it", strerror(ENOSPC),
+				 avail / 1024, need / 1024);
+			close(in);
+			return -ENOSPC;
+		}
 	}
 	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0600);
 	if (out < 0) {

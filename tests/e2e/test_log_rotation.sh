@@ -208,7 +208,8 @@ else
 	skip "compression was over before it could be killed"
 fi
 
-# ---- ENOSPC while compressing: the plain segment stays, said once, recording goes on ----
+# ---- No room to compress (ENOSPC): the plain segment stays, said once, recording goes on,
+# and compressing never took the space the new records needed ----
 if [ "$(id -u)" = 0 ] && mkdir -p "$T/full" && mount -t tmpfs -o size=160k tmpfs "$T/full" 2> /dev/null; then
 	trap 'umount "$T/full" 2> /dev/null; chmod -R u+rwX "$T" 2> /dev/null; rm -rf "$T"' EXIT
 	# The active file fills most of the disk with records that do not
