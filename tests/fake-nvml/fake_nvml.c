@@ -8,6 +8,7 @@
  * entries from a library whose symbols say 24), FAKE_MINIMAL (the five
  * required symbols). See tests/fake-nvml/README.md for the scenario format. */
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 
 #include "fake_nvml_priv.h"
@@ -245,6 +247,29 @@ bool unsupported(const struct fdev *d, const char *key)
 	return false;
 }
 
+/* "begin CALL MS" / "end CALL MS" (wall clock, ms) to $FAKE_NVML_HANG_LOG:
+ * tests see when a hang began and whether it ever ended (a process that
+ * exits during the hang never writes "end"). */
+static void hang_log(const char *what, const char *call)
+{
+	const char *path = getenv("FAKE_NVML_HANG_LOG");
+	struct timespec now;
+	char line[160];
+
+	if (!path)
+		return;
+	clock_gettime(CLOCK_REALTIME, &now);
+	int n = snprintf(line, sizeof(line), "%s %s %lld\n", what, call,
+			 (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000);
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	if (n > 0 && write(fd, line, (size_t)n) != n) {
+		/* a test that reads the log says what is missing */
+	}
+	close(fd);
+}
+
 static void maybe_hang(const char *call)
 {
 	json_t *h = json_object_get(S.root, "hang");
@@ -256,8 +281,10 @@ static void maybe_hang(const char *call)
 	long long ms = jint(h, "ms", 1000);
 	struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
 	pthread_mutex_unlock(&S.mu);
+	hang_log("begin", call);
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
+	hang_log("end", call);
 	pthread_mutex_lock(&S.mu);
 }
 
