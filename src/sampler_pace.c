@@ -129,12 +129,19 @@ static void watch(struct sampler *s)
 		return;
 	}
 	uint64_t *busy = xcalloc(s->nw, sizeof(*busy));
-	uint64_t now = sampler_now_ms(s);
+	uint64_t now = sampler_now_ms(s), longest = 0;
 	pthread_mutex_lock(&s->mu);
-	for (size_t i = 0; i < s->nw; i++)
+	for (size_t i = 0; i < s->nw; i++) {
 		busy[i] = s->w[i]->state == W_BUSY ? now - s->w[i]->busy_since : 0;
+		longest = busy[i] > longest ? busy[i] : longest;
+	}
 	pthread_mutex_unlock(&s->mu);
-	hand_over(s, sampler_compose(s, t, busy));
+	struct frame *out = sampler_compose(s, t, busy);
+	/* The header's "poll" is how long the poll behind the frame has taken:
+	 * here the one still in its call, not this frame's composing. */
+	if (out->poll_us < longest * 1000u)
+		out->poll_us = longest * 1000u;
+	hand_over(s, out);
 	free(busy);
 }
 

@@ -56,7 +56,7 @@ struct frame {
 	size_t nevents, events_cap;
 	struct arena arena;
 	/* Not recorded: what the dashboard shows about the source. */
-	uint64_t poll_us;      /* how long composing this frame took */
+	uint64_t poll_us;      /* how long its poll took (composing included); during a hung call, how long it has hung */
 	const char *cuda;      /* CUDA version for the header, or NULL */
 	/* A backend's name for its driver in the header ("xe", "i915/xe"),
 	 * NULL: the backend's name. */

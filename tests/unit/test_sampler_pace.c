@@ -27,6 +27,7 @@ struct seen_frame {
 	size_t ngpus;
 	bool util_known;
 	bool no_answer, answered;
+	uint64_t poll_us;
 };
 
 struct collect {
@@ -74,6 +75,7 @@ static bool on_frame(void *ctx, struct frame *fr)
 		s->util_known = fr->ngpus && gpu_has(&fr->gpus[0], GPU_F_UTIL);
 		s->no_answer = has_note(fr, "no answer from alpha");
 		s->answered = has_note(fr, "alpha answered again");
+		s->poll_us = fr->poll_us;
 	}
 	c->n++;
 	bool more = !c->want || c->n < c->want;
@@ -250,6 +252,9 @@ static void test_a_hang_is_watched(void **state)
 	bool noted = false, ident = false;
 	for (size_t i = aged; i < fx->c.n && i < MAXF; i++) {
 		noted |= fx->c.f[i].no_answer;
+		/* Its "poll" is the call's age, not the watchdog's composing. */
+		if (fx->c.f[i].no_answer)
+			assert_true(fx->c.f[i].poll_us >= 6000000u);
 		ident |= fx->c.f[i].ngpus == 2 && !fx->c.f[i].util_known;
 		assert_true(pthread_equal(fx->c.f[i].thread, fx->runner));
 	}
