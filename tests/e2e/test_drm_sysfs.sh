@@ -143,10 +143,13 @@ fi
 # (Detection polls once at the same virtual instant as the first record:
 # no rate over no time.)
 fx_fifos "$dev/hwmon/hwmon7" energy1_input
+# No process has FIFO open (its reader has closed it).
+fifo_free() { [ -z "$(find /proc/[0-9]*/fd -maxdepth 1 -lname "$1" -print -quit 2> /dev/null)" ]; }
+fifo=$(realpath "$dev/hwmon/hwmon7/energy1_input")
 (for v in 1500000000 1500000000 1502500000 1506500000 1506500000 1506500000; do
-	printf '%s\n' "$v" > "$dev/hwmon/hwmon7/energy1_input"
-	# Let the reader close before the next open, or two values share one read.
-	sleep 0.3
+	# The reader closes before the next open, or two values share one read.
+	wait_until 20 fifo_free "$fifo" || exit 1
+	printf '%s\n' "$v" > "$fifo"
 done) &
 FEEDER=$!
 GPUR_VIRTUAL_CLOCK_MS=1700000000000 drm "$R" intel --json -n 3 -d 1
@@ -263,7 +266,9 @@ expect_g gpus.0.clock_gfx_max_mhz 500 "hostile: the levels before the cut"
 expect_g gpus.0.gtt_used_bytes 52793344 "hostile: the good files still read"
 expect_g gpus.0.temp_junction_c 61 "hostile: other sensors still read"
 # The card vanishing between polls: lost, in its place.
-(sleep 0.6; rm -f "$R/sys/class/drm/card1") &
+: > "$T/out"
+# Once the first record is out, the card goes.
+(wait_until 20 test -s "$T/out" && rm -f "$R/sys/class/drm/card1") &
 drm "$R" amdgpu --json -n 4 -d 0.4
 expect_rc 0 "vanishing card: runs"
 expect_get "$T/out" 1 gpus.0.state ok "vanishing card: ok at first"
