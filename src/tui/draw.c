@@ -70,19 +70,35 @@ static bool unattributed(const struct frame *f, size_t i, uint64_t *out)
 	return true;
 }
 
+/* A line built without printf (the header and every GPU's details are drawn
+ * every frame): pieces appended, cut at cap - 1, always NUL-terminated. */
+struct line {
+	char *b;
+	size_t n, cap; /* cap includes the NUL */
+};
+
+static void put_s(struct line *l, const char *s)
+{
+	size_t len = strlen(s);
+	if (l->n + 1 >= l->cap)
+		return;
+	if (len > l->cap - 1 - l->n)
+		len = l->cap - 1 - l->n;
+	memcpy(l->b + l->n, s, len);
+	l->n += len;
+	l->b[l->n] = '\0';
+}
+
 /* The strings of parts (NULL-terminated) one after another in buf. */
 static void join(char *buf, size_t n, const char *const *parts)
 {
-	size_t at = 0;
+	struct line l = {buf, 0, n};
 
-	for (; *parts && at + 1 < n; parts++) {
-		size_t len = strlen(*parts);
-		if (len > n - 1 - at)
-			len = n - 1 - at;
-		memcpy(buf + at, *parts, len);
-		at += len;
-	}
-	buf[n ? (at < n ? at : n - 1) : 0] = '\0';
+	if (!n)
+		return;
+	buf[0] = '\0';
+	for (; *parts; parts++)
+		put_s(&l, *parts);
 }
 
 static void draw_header(struct tui *t, const struct frame *f)
@@ -322,24 +338,6 @@ static void draw_gpu_compact(struct tui *t, const struct frame *f, size_t i, int
 	}
 	strncat(buf, "W", sizeof(buf) - strlen(buf) - 1);
 	tui_text(t, y, cx, buf, x + w - cx);
-}
-
-/* A line built without printf: this one is drawn for every GPU every frame. */
-struct line {
-	char *b;
-	size_t n, cap; /* cap includes the NUL */
-};
-
-static void put_s(struct line *l, const char *s)
-{
-	size_t len = strlen(s);
-	if (l->n + 1 >= l->cap)
-		return;
-	if (len > l->cap - 1 - l->n)
-		len = l->cap - 1 - l->n;
-	memcpy(l->b + l->n, s, len);
-	l->n += len;
-	l->b[l->n] = '\0';
 }
 
 static void put_u(struct line *l, uint64_t v)

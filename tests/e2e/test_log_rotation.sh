@@ -224,6 +224,7 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$T/full" && mount -t tmpfs -o size=160k tmpfs
 	check "ENOSPC: no temporary is left" sh -c "! ls -a '$T/full' | grep -q tmp"
 	check "ENOSPC: said once" test "$(grep -c 'not compressed' "$T/err")" -eq 1
 	expect_stderr_contains "No space left on device" "ENOSPC named"
+	expect_stderr_contains "needed to compress beside it" "ENOSPC: found before compressing, not by filling the disk"
 	after=$("$GPUR" --replay "$T/full/rec.jsonl" --json 2> /dev/null | wc -l)
 	check "ENOSPC: every record is still there ($before + 5 -> $after)" test "$after" -eq $((before + 5))
 	umount "$T/full"
