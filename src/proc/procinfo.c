@@ -1,4 +1,5 @@
-/* procinfo: /proc/PID/{stat,cmdline,status,cgroup} with a per-(pid, start) cache.
+/* procinfo: /proc/PID/{stat,cmdline,status,cgroup} with a per-(pid, start) cache
+ * (the samples between full reads: procinfo_sample.c).
  *
  * On a real procfs each known process's /proc/PID/stat stays open and is
  * re-read with pread(2) at offset 0: the kernel then generates the line
@@ -31,7 +32,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <pwd.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,90 +50,7 @@
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
-#define PROCINFO_BUCKETS 1024
-#define PROCINFO_MIN_SAMPLE_NS 900000000ull
-#define PROCINFO_MAX_FDS 1024
-#define PROCINFO_FULL_NS 30000000000ull /* a full stat read at least this often */
-#define PROCINFO_RSS_NS 5000000000ull  /* RSS read at least this often, run or not */
-#define PROCINFO_PARENTS 16            /* parents probed per poll, remembered */
-#define PROCINFO_PID_MAX 4194304u /* the kernel's PID_MAX_LIMIT */
-#define PROCINFO_NSPID_MAX 33     /* pid namespaces nest 32 deep below the first */
-
-struct entry {
-	struct entry *next;
-	unsigned pid;
-	uint64_t start_ticks; /* identity: (pid, start time) */
-	uint64_t gen;         /* poll in which it was last refreshed */
-	char *name, *cmdline, *user;
-	/* Attribution, read once per (pid, start): the record's strings (NULL:
-	 * unknown), and the runtime and its full id for a later name lookup. */
-	char *container, *pod, *unit, *cgroup_path, *cgroup_id;
-	char *container_name, *pod_name, *pod_namespace; /* from --rootfs (cnames.h) */
-	enum cgroup_runtime runtime;
-	long owner_uid; /* a rootless container's user (cgroup_info), else -1 */
-	uint64_t container_pid;
-	bool have_cpid;
-	uint64_t start_ms;
-	bool have_start;
-	uint64_t cpu_time_ns, cpu_ns; /* previous sample: CPU time used, and when */
-	bool have_cpu;
-	double cpu_pct;
-	bool cpu_valid;
-	uint64_t rss;
-	bool rss_valid;
-	bool gone;
-	int statfd; /* /proc/PID/stat held open, or -1 */
-	int statmfd; /* /proc/PID/statm held open (the quick sample), or -1 */
-	clockid_t clk; /* its CPU-time clock, when have_clk */
-	bool have_clk;
-	uint64_t full_ns; /* when stat was last read */
-	uint64_t rss_ns;  /* when RSS was last read (stat or statm) */
-	/* Its parents (proctree.h), walked when first seen and again when
-	 * its parent pid changes. */
-	unsigned ppid;
-	bool have_tree;
-	size_t ntree;
-	struct proctree_node *tree;
-};
-
-struct user {
-	struct user *next;
-	unsigned uid;
-	char *name;
-};
-
-struct procinfo {
-	char *root;
-	int rootfd; /* procfs root, for openat */
-	bool system_users; /* root is /proc: ask NSS */
-	struct entry *tab[PROCINFO_BUCKETS];
-	struct user *users;
-	uint64_t gen, now_ns;
-	long ticks, page;
-	uint64_t btime_ms;
-	bool have_btime;
-	unsigned count;
-	unsigned long cgroup_reads; /* /proc/PID/cgroup reads, for tests */
-	unsigned long tree_walks;   /* parent chains walked, for tests */
-	bool no_tree;               /* parents are not walked (nobody shows them) */
-	unsigned nfds, max_fds; /* stat descriptors held, and the bound (0: none) */
-	bool own;               /* the procfs of gpur's own PID namespace: CPU clocks name its pids */
-	unsigned long quick;    /* quick samples taken, for tests */
-	unsigned long idle;     /* of those, processes that had not run (no statm read) */
-	struct pidwant *want;   /* which pids need fresh figures; NULL: all */
-	/* Parents probed this poll (kill(2) with signal 0), so that siblings
-	 * cost one probe. */
-	struct {
-		unsigned pid;
-		bool alive;
-	} parents[PROCINFO_PARENTS];
-	unsigned nparents;
-	unsigned long probes; /* parent probes made, for tests */
-	struct cnames *names;   /* container and pod names under --rootfs, or NULL */
-	unsigned *snap;         /* its copy for this poll, sorted */
-	size_t snap_cap;
-	long nsnap;             /* -1: every pid */
-};
+#include "proc/procinfo_priv.h"
 
 struct procinfo *procinfo_new(const char *procfs)
 {
@@ -601,98 +518,6 @@ static void walk_tree(struct procinfo *pi, struct entry *e, unsigned ppid)
 	}
 }
 
-/* A CPU rate from the CPU time used (ns) since the previous sample. */
-static void cpu_sample(struct procinfo *pi, struct entry *e, uint64_t cpu_time_ns)
-{
-	e->cpu_valid = false;
-	if (e->have_cpu && pi->now_ns > e->cpu_ns && cpu_time_ns >= e->cpu_time_ns) {
-		double secs = (double)(pi->now_ns - e->cpu_ns) / 1e9;
-		e->cpu_pct = (double)(cpu_time_ns - e->cpu_time_ns) / 1e9 / secs * 100.0;
-		e->cpu_valid = e->cpu_pct >= 0 && e->cpu_pct <= 1e6;
-	}
-	e->cpu_time_ns = cpu_time_ns;
-	e->cpu_ns = pi->now_ns;
-	e->have_cpu = true;
-}
-
-/* The process's CPU time (all threads, ns) from its CPU-time clock. */
-static bool read_clock(struct entry *e, unsigned pid, uint64_t *ns)
-{
-	struct timespec ts;
-
-	if (!e->have_clk) {
-		if (pid > INT32_MAX || clock_getcpuclockid((pid_t)pid, &e->clk) != 0)
-			return false;
-		e->have_clk = true;
-	}
-	if (clock_gettime(e->clk, &ts) != 0 || ts.tv_sec < 0) {
-		e->have_clk = false;
-		return false;
-	}
-	*ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	return true;
-}
-
-/* Between full reads: the CPU clock, then the held statm (its second field,
- * resident pages). False when either fails (the process has gone). */
-static bool quick_sample(struct procinfo *pi, struct entry *e)
-{
-	char buf[160];
-	uint64_t ns, pages;
-	struct kvparse_cur c;
-	const char *field;
-	size_t flen;
-
-	if (!read_clock(e, e->pid, &ns))
-		return false;
-	/* Not run since the last sample (its CPU time to the nanosecond): its
-	 * pages have not been touched either, so RSS stands. A process that
-	 * had gone and left its pid to another would not read the same
-	 * nanosecond; the full read, at most PROCINFO_FULL_NS away, checks the
-	 * start time anyway, and picks up pages the kernel reclaimed. */
-	if (e->have_cpu && ns == e->cpu_time_ns && e->rss_valid && pi->now_ns >= e->rss_ns &&
-	    pi->now_ns - e->rss_ns < PROCINFO_RSS_NS) {
-		pi->quick++;
-		pi->idle++;
-		cpu_sample(pi, e, ns);
-		return true;
-	}
-	ssize_t r = pread(e->statmfd, buf, sizeof(buf), 0);
-	if (r <= 0)
-		return false;
-	kvparse_cur_init(&c, buf, (size_t)r);
-	if (!kvparse_field(&c, &field, &flen) || !kvparse_field_u64(&c, UINT64_MAX / (uint64_t)pi->page, &pages))
-		return false;
-	pi->quick++;
-	cpu_sample(pi, e, ns);
-	e->rss = pages * (uint64_t)pi->page;
-	e->rss_valid = true;
-	e->rss_ns = pi->now_ns;
-	return true;
-}
-
-/* Whether the parent pid still exists (its children are reparented when it
- * exits): kill(2) with no signal, once per parent per poll. Only on the
- * procfs of gpur's own namespace, where its pids are kill(2)'s. A parent
- * that has exited but is not yet reaped still answers; the full read,
- * every PROCINFO_FULL_NS, catches that. */
-static bool parent_alive(struct procinfo *pi, unsigned ppid)
-{
-	if (ppid <= 1 || ppid > INT32_MAX)
-		return true; /* PID 1 never exits; 0 is the kernel's */
-	for (unsigned i = 0; i < pi->nparents; i++)
-		if (pi->parents[i].pid == ppid)
-			return pi->parents[i].alive;
-	pi->probes++;
-	bool alive = kill((pid_t)ppid, 0) == 0 || errno == EPERM;
-	if (pi->nparents < PROCINFO_PARENTS) {
-		pi->parents[pi->nparents].pid = ppid;
-		pi->parents[pi->nparents].alive = alive;
-		pi->nparents++;
-	}
-	return alive;
-}
-
 static struct entry *refresh(struct procinfo *pi, unsigned pid)
 {
 	struct entry **head = &pi->tab[pid % PROCINFO_BUCKETS], *e;
@@ -722,8 +547,8 @@ static struct entry *refresh(struct procinfo *pi, unsigned pid)
 		return e;
 	}
 	if (e && !e->gone && e->name && e->have_cpu && e->statmfd >= 0 && pi->now_ns >= e->full_ns &&
-	    pi->now_ns - e->full_ns < PROCINFO_FULL_NS && (pi->no_tree || parent_alive(pi, e->ppid))) {
-		if (quick_sample(pi, e)) {
+	    pi->now_ns - e->full_ns < PROCINFO_FULL_NS && (pi->no_tree || procinfo_parent_alive(pi, e->ppid))) {
+		if (procinfo_quick_sample(pi, e)) {
 			e->gen = pi->gen;
 			return e;
 		}
@@ -740,7 +565,7 @@ static struct entry *refresh(struct procinfo *pi, unsigned pid)
 	}
 	/* The clock before stat: stat then proves whose time it was. */
 	uint64_t clk_ns = 0;
-	bool by_clk = pi->own && read_clock(e, pid, &clk_ns);
+	bool by_clk = pi->own && procinfo_read_clock(e, pid, &clk_ns);
 	bool ok = read_stat(pi, e, pid, comm, sizeof(comm), &cpu, &start, &rss, &ppid);
 	if (!ok || (e->name && e->start_ticks != start)) {
 		/* Gone, or the pid was reused: forget everything about it (but
@@ -757,7 +582,7 @@ static struct entry *refresh(struct procinfo *pi, unsigned pid)
 		e->statfd = fd;
 		e->statmfd = -1;
 		/* The clock read before may have been the old process's. */
-		by_clk = ok && pi->own && read_clock(e, pid, &clk_ns);
+		by_clk = ok && pi->own && procinfo_read_clock(e, pid, &clk_ns);
 	}
 	if (!ok) {
 		e->gen = pi->gen;
@@ -785,7 +610,7 @@ sample:
 		e->have_clk = false;
 		e->have_cpu = false;
 	}
-	cpu_sample(pi, e, by_clk ? clk_ns : cpu * (1000000000u / (uint64_t)pi->ticks));
+	procinfo_cpu_sample(pi, e, by_clk ? clk_ns : cpu * (1000000000u / (uint64_t)pi->ticks));
 	e->rss = rss * (uint64_t)pi->page;
 	e->rss_valid = true;
 	e->full_ns = e->rss_ns = pi->now_ns;
