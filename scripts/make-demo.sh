@@ -4,8 +4,8 @@
 # node: a DDP job in a Kubernetes pod on all 8, a notebook in Docker, an
 # inference server in Podman, an evaluation as a Slurm job; GPU 3 falls off
 # the bus halfway), processes come from a procfs fixture (a copy: the fake
-# moves the busy processes' CPU time on at every poll, so their CPU % are
-# real rates), container and pod names from the same tree as --rootfs, the
+# moves the busy processes' CPU time, and the host's in /proc/stat, on at
+# every poll, so their CPU % are real rates), container and pod names from the same tree as --rootfs, the
 # clock is virtual and the host name fixed, so nothing of this machine leaks
 # in.
 #   scripts/make-demo.sh BUILD_DIR [OUT]

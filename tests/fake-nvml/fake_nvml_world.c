@@ -6,7 +6,12 @@
  * is made this way, with a virtual clock, so its CPU % are real rates. A
  * tick is a read of GPU 0's utilisation: once a poll, never during
  * re-detection (which calls nvmlDeviceGetCount again).
- *   "proc_cpu": {"hz": 100, "interval_ms": 1000, "pids": {"51200": 97.5, ...}}
+ *   "proc_cpu": {"hz": 100, "interval_ms": 1000, "pids": {"51200": 97.5, ...},
+ *                "host": {"cpus": 224, "pct": [5.1, 6.3, ...]}}
+ * "host" moves PROCFS/stat's first ("cpu") line the same way: the machine's
+ * cpus x hz x interval ticks a poll, pct % of them busy (user 85 %, system
+ * 15 %; an array is one value a poll, cycled), the rest idle, so gpur's
+ * host CPU % is a rate too. The per-CPU lines are left as they are.
  * PROCFS is $FAKE_NVML_PROCFS (a copy of the fixture: the files change). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +69,66 @@ static void set_utime(const char *dir, size_t k, unsigned long long ticks)
 	fclose(f);
 }
 
+/* The host's "cpu" line: user, nice, system, idle, then the rest as the
+ * fixture had them. */
+static struct {
+	bool have;
+	unsigned long long user, nice, system, idle;
+	char rest[512];
+	double busy, total; /* ticks added so far */
+} host;
+
+static void host_tick(const char *dir, json_t *spec)
+{
+	char path[4096], buf[8192];
+	json_t *pct = json_object_get(spec, "pct");
+	double cpus = (double)jint(spec, "cpus", 1);
+	double p;
+
+	if (json_is_array(pct) && json_array_size(pct))
+		p = json_number_value(json_array_get(pct, (ticks_done - 1) % json_array_size(pct)));
+	else
+		p = json_number_value(pct);
+	if (p < 0 || p > 100 || cpus < 1)
+		return;
+	snprintf(path, sizeof(path), "%s/stat", dir);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	char *eol = strchr(buf, '\n');
+	if (strncmp(buf, "cpu ", 4) != 0 || !eol)
+		return;
+	if (!host.have) {
+		int used = 0;
+		if (sscanf(buf + 4, "%llu %llu %llu %llu%n", &host.user, &host.nice, &host.system, &host.idle, &used) != 4)
+			return;
+		snprintf(host.rest, sizeof(host.rest), "%.*s", (int)(eol - (buf + 4 + used)), buf + 4 + used);
+		host.have = true;
+	}
+	/* Poll 1 is the first sample: from it on, the rate. */
+	if (ticks_done > 1) {
+		double all = cpus * (double)jint(json_object_get(S.root, "proc_cpu"), "hz", 100) *
+			     (double)jint(json_object_get(S.root, "proc_cpu"), "interval_ms", 1000) / 1000.0;
+		host.busy += all * p / 100.0;
+		host.total += all;
+	}
+	unsigned long long busy = (unsigned long long)(host.busy + 0.5), all = (unsigned long long)(host.total + 0.5);
+	unsigned long long user = busy * 85 / 100, sys = busy - user;
+	char out[sizeof(buf) + 160];
+	int w = snprintf(out, sizeof(out), "cpu  %llu %llu %llu %llu%s%s", host.user + user, host.nice,
+			 host.system + sys, host.idle + (all - busy), host.rest, eol);
+	if (w < 0 || (size_t)w >= sizeof(out))
+		return;
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fputs(out, f);
+	fclose(f);
+}
+
 void world_tick(void)
 {
 	json_t *pc = json_object_get(S.root, "proc_cpu");
@@ -73,9 +138,13 @@ void world_tick(void)
 	json_t *v;
 	size_t k = 0;
 
-	if (!pc || !dir || !*dir || !json_is_object(pids))
+	if (!pc || !dir || !*dir)
 		return;
 	ticks_done++;
+	if (json_is_object(json_object_get(pc, "host")))
+		host_tick(dir, json_object_get(pc, "host"));
+	if (!json_is_object(pids))
+		return;
 	double hz = (double)jint(pc, "hz", 100), secs = (double)jint(pc, "interval_ms", 1000) / 1000.0;
 	json_object_foreach(pids, key, v) {
 		if (k >= WORLD_MAX_PIDS || !json_is_number(v))
