@@ -1,5 +1,7 @@
 /* prometheus: a fixed set of instant queries per poll (one per metric, never
- * one per host), their series grouped by host and GPU into one frame. */
+ * one per host), all in flight at once (libcurl's multi interface: a poll
+ * costs one round trip to a distant server, not ten), their series grouped
+ * by host and GPU into one frame. */
 #define CURL_DISABLE_TYPECHECK 1
 #include "backend/prometheus.h"
 
@@ -36,6 +38,13 @@ static struct {
 	CURLcode (*getinfo)(CURL *, CURLINFO, ...);
 	void (*cleanup)(CURL *);
 	const char *(*strerror)(CURLcode);
+	CURLM *(*multi_init)(void);
+	CURLMcode (*multi_add)(CURLM *, CURL *);
+	CURLMcode (*multi_remove)(CURLM *, CURL *);
+	CURLMcode (*multi_perform)(CURLM *, int *);
+	CURLMcode (*multi_wait)(CURLM *, struct curl_waitfd *, unsigned, int, int *);
+	CURLMsg *(*multi_info_read)(CURLM *, int *);
+	CURLMcode (*multi_cleanup)(CURLM *);
 	bool ok;
 	char why[200];
 } curl;
@@ -64,6 +73,13 @@ static void curl_load(void)
 	LOAD(getinfo, "curl_easy_getinfo");
 	LOAD(cleanup, "curl_easy_cleanup");
 	LOAD(strerror, "curl_easy_strerror");
+	LOAD(multi_init, "curl_multi_init");
+	LOAD(multi_add, "curl_multi_add_handle");
+	LOAD(multi_remove, "curl_multi_remove_handle");
+	LOAD(multi_perform, "curl_multi_perform");
+	LOAD(multi_wait, "curl_multi_wait");
+	LOAD(multi_info_read, "curl_multi_info_read");
+	LOAD(multi_cleanup, "curl_multi_cleanup");
 #undef LOAD
 	if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		snprintf(curl.why, sizeof(curl.why), "libcurl: curl_global_init failed");
@@ -72,13 +88,21 @@ static void curl_load(void)
 	curl.ok = true;
 }
 
-struct prom {
+/* One metric's query: its own handle (and so its own connection, kept
+ * between polls), its answer. */
+struct prom_req {
 	CURL *h;
-	char *base; /* the URL without trailing '/' */
-	char *match;
 	struct buf body;
 	bool too_big;
+	CURLcode rc;
 	char errbuf[CURL_ERROR_SIZE];
+};
+
+struct prom {
+	struct prom_req req[PROM_M__COUNT];
+	CURLM *multi;
+	char *base; /* the URL without trailing '/' */
+	char *match;
 	const struct clock *clock;
 	struct fleet *good;          /* the last good poll's hosts, or NULL */
 	bool failing;                /* the last try failed */
@@ -89,14 +113,14 @@ struct prom {
 
 static size_t on_body(char *p, size_t sz, size_t n, void *ctx)
 {
-	struct prom *pr = ctx;
+	struct prom_req *q = ctx;
 	size_t len = sz * n;
 
-	if (len > PROM_BODY_MAX - pr->body.len) {
-		pr->too_big = true;
+	if (len > PROM_BODY_MAX - q->body.len) {
+		q->too_big = true;
 		return 0; /* ends the transfer */
 	}
-	buf_append(&pr->body, p, len);
+	buf_append(&q->body, p, len);
 	return len;
 }
 
@@ -116,15 +140,13 @@ static void url_encode(struct buf *b, const char *s)
 	}
 }
 
-/* One instant query of m at wall time ts_ms (0: the server's now), given
- * at most budget_ms, into r. 0, or -1 with b->error naming the URL. */
-static int query(struct backend *b, enum prom_metric m, uint64_t ts_ms, uint64_t budget_ms, struct prom_result *r)
+/* Points m's handle at its instant query at wall time ts_ms (0: the
+ * server's now), given at most budget_ms. */
+static void query_start(struct prom *pr, enum prom_metric m, uint64_t ts_ms, uint64_t budget_ms)
 {
-	struct prom *pr = b->priv;
-	char q[1200], why[400];
-	const char *metric = PROM_METRICS[m];
+	struct prom_req *rq = &pr->req[m];
+	char q[1200];
 	struct buf url;
-	long code = 0;
 
 	prom_fleet_query(q, sizeof(q), m, pr->match);
 	buf_init(&url);
@@ -132,23 +154,36 @@ static int query(struct backend *b, enum prom_metric m, uint64_t ts_ms, uint64_t
 	url_encode(&url, q);
 	if (ts_ms)
 		buf_printf(&url, "&time=%llu.%03u", (unsigned long long)(ts_ms / 1000), (unsigned)(ts_ms % 1000));
-	curl.setopt(pr->h, CURLOPT_TIMEOUT_MS, budget_ms < (uint64_t)PROM_TIMEOUT_MS ? (long)budget_ms : PROM_TIMEOUT_MS);
-	buf_reset(&pr->body);
-	pr->too_big = false;
-	pr->errbuf[0] = '\0';
-	curl.setopt(pr->h, CURLOPT_URL, buf_cstr(&url));
-	CURLcode rc = curl.perform(pr->h);
+	curl.setopt(rq->h, CURLOPT_TIMEOUT_MS, budget_ms < (uint64_t)PROM_TIMEOUT_MS ? (long)budget_ms : PROM_TIMEOUT_MS);
+	buf_reset(&rq->body);
+	rq->too_big = false;
+	rq->errbuf[0] = '\0';
+	rq->rc = CURLE_OK;
+	/* libcurl copies the string. */
+	curl.setopt(rq->h, CURLOPT_URL, buf_cstr(&url));
 	buf_fini(&url);
-	if (rc != CURLE_OK) {
-		if (pr->too_big)
-			backend_fail(b, "%s: the answer to %s is over %u MiB", pr->base, metric, PROM_BODY_MAX >> 20);
+}
+
+/* m's answer, once its transfer is over, into r. 0, or -1 with b->error
+ * naming the URL. */
+static int query_finish(struct backend *b, enum prom_metric m, struct prom_result *r)
+{
+	struct prom *pr = b->priv;
+	struct prom_req *rq = &pr->req[m];
+	char q[1200], why[400];
+	long code = 0;
+
+	if (rq->rc != CURLE_OK) {
+		if (rq->too_big)
+			backend_fail(b, "%s: the answer to %s is over %u MiB", pr->base, PROM_METRICS[m], PROM_BODY_MAX >> 20);
 		else
-			backend_fail(b, "%s: %s", pr->base, pr->errbuf[0] ? pr->errbuf : curl.strerror(rc));
+			backend_fail(b, "%s: %s", pr->base, rq->errbuf[0] ? rq->errbuf : curl.strerror(rq->rc));
 		return -1;
 	}
-	curl.getinfo(pr->h, CURLINFO_RESPONSE_CODE, &code);
-	if (prom_parse_query(pr->body.data ? pr->body.data : "", pr->body.len, PROM_SERIES_MAX, r, why,
+	curl.getinfo(rq->h, CURLINFO_RESPONSE_CODE, &code);
+	if (prom_parse_query(rq->body.data ? rq->body.data : "", rq->body.len, PROM_SERIES_MAX, r, why,
 			     sizeof(why)) != 0) {
+		prom_fleet_query(q, sizeof(q), m, pr->match);
 		if (code != 200)
 			backend_fail(b, "%s: HTTP %ld to the query %s (%s)", pr->base, code, q, why);
 		else
@@ -158,16 +193,69 @@ static int query(struct backend *b, enum prom_metric m, uint64_t ts_ms, uint64_t
 	return 0;
 }
 
+/* One query on its own (detection), into r. */
+static int query(struct backend *b, enum prom_metric m, uint64_t ts_ms, uint64_t budget_ms, struct prom_result *r)
+{
+	struct prom *pr = b->priv;
+
+	query_start(pr, m, ts_ms, budget_ms);
+	pr->req[m].rc = curl.perform(pr->req[m].h);
+	return query_finish(b, m, r);
+}
+
+/* Every query of a poll at once, until each has ended (each has its own
+ * timeout) or the budget is spent. false when the budget ran out. */
+static bool query_all(struct prom *pr, uint64_t ts_ms, uint64_t budget_ms)
+{
+	uint64_t t0 = clock_mono_ns();
+	int running = 0, left;
+	bool in_time = true;
+
+	for (int m = 0; m < PROM_M__COUNT; m++) {
+		query_start(pr, (enum prom_metric)m, ts_ms, budget_ms);
+		pr->req[m].rc = CURLE_FAILED_INIT; /* until the multi handle says how it ended */
+		if (curl.multi_add(pr->multi, pr->req[m].h) != CURLM_OK)
+			pr->req[m].rc = CURLE_OUT_OF_MEMORY;
+	}
+	curl.multi_perform(pr->multi, &running);
+	while (running > 0) {
+		uint64_t spent = (clock_mono_ns() - t0) / 1000000u;
+		if (spent >= budget_ms) {
+			in_time = false;
+			break;
+		}
+		uint64_t wait = budget_ms - spent < 1000 ? budget_ms - spent : 1000;
+		if (curl.multi_wait(pr->multi, NULL, 0, (int)wait, NULL) != CURLM_OK)
+			break;
+		if (curl.multi_perform(pr->multi, &running) != CURLM_OK)
+			break;
+	}
+	for (CURLMsg *msg; (msg = curl.multi_info_read(pr->multi, &left));) {
+		if (msg->msg != CURLMSG_DONE)
+			continue;
+		for (int m = 0; m < PROM_M__COUNT; m++)
+			if (pr->req[m].h == msg->easy_handle)
+				pr->req[m].rc = msg->data.result;
+	}
+	for (int m = 0; m < PROM_M__COUNT; m++)
+		curl.multi_remove(pr->multi, pr->req[m].h);
+	return in_time;
+}
+
 static void prom_free(struct prom *pr)
 {
 	if (!pr)
 		return;
-	if (pr->h)
-		curl.cleanup(pr->h);
+	for (int m = 0; m < PROM_M__COUNT; m++) {
+		if (pr->req[m].h)
+			curl.cleanup(pr->req[m].h);
+		buf_fini(&pr->req[m].body);
+	}
+	if (pr->multi)
+		curl.multi_cleanup(pr->multi);
 	free(pr->base);
 	free(pr->match);
 	fleet_unref(pr->good);
-	buf_fini(&pr->body);
 	free(pr);
 }
 
@@ -189,22 +277,32 @@ static int prom_open(struct backend *b, const struct backend_env *env)
 	pr->match = env->prometheus_match ? xstrdup(env->prometheus_match) : NULL;
 	pr->clock = env->clock ? env->clock : &CLOCK_SYSTEM;
 	pr->backoff_ms = PROM_BACKOFF_MIN_MS;
-	buf_init(&pr->body);
-	if (!(pr->h = curl.init())) {
+	for (int m = 0; m < PROM_M__COUNT; m++)
+		buf_init(&pr->req[m].body);
+	if (!(pr->multi = curl.multi_init())) {
 		prom_free(pr);
-		backend_fail(b, "libcurl: curl_easy_init failed");
+		backend_fail(b, "libcurl: curl_multi_init failed");
 		return -ENOMEM;
 	}
-	curl.setopt(pr->h, CURLOPT_NOSIGNAL, 1L);
-	curl.setopt(pr->h, CURLOPT_CONNECTTIMEOUT_MS, PROM_CONNECT_MS);
-	curl.setopt(pr->h, CURLOPT_TIMEOUT_MS, PROM_TIMEOUT_MS);
-	curl.setopt(pr->h, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl.setopt(pr->h, CURLOPT_FOLLOWLOCATION, 0L);
-	curl.setopt(pr->h, CURLOPT_USERAGENT, "gpur");
-	curl.setopt(pr->h, CURLOPT_ACCEPT_ENCODING, "");
-	curl.setopt(pr->h, CURLOPT_WRITEFUNCTION, on_body);
-	curl.setopt(pr->h, CURLOPT_WRITEDATA, pr);
-	curl.setopt(pr->h, CURLOPT_ERRORBUFFER, pr->errbuf);
+	for (int m = 0; m < PROM_M__COUNT; m++) {
+		struct prom_req *rq = &pr->req[m];
+		CURL *h = rq->h = curl.init();
+		if (!h) {
+			prom_free(pr);
+			backend_fail(b, "libcurl: curl_easy_init failed");
+			return -ENOMEM;
+		}
+		curl.setopt(h, CURLOPT_NOSIGNAL, 1L);
+		curl.setopt(h, CURLOPT_CONNECTTIMEOUT_MS, PROM_CONNECT_MS);
+		curl.setopt(h, CURLOPT_TIMEOUT_MS, PROM_TIMEOUT_MS);
+		curl.setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+		curl.setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+		curl.setopt(h, CURLOPT_USERAGENT, "gpur");
+		curl.setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+		curl.setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+		curl.setopt(h, CURLOPT_WRITEDATA, rq);
+		curl.setopt(h, CURLOPT_ERRORBUFFER, rq->errbuf);
+	}
 	b->priv = pr;
 	/* Detection is one real query: an unreachable or wrong server is
 	 * "absent", with the reason naming its URL — except for the dashboard,
@@ -274,16 +372,13 @@ static int prom_poll(struct backend *b, struct frame *f)
 	}
 	for (int m = 0; m < PROM_M__COUNT; m++)
 		prom_result_init(&r[m]);
-	uint64_t deadline = now + PROM_POLL_BUDGET_MS;
-	for (int m = 0; m < PROM_M__COUNT && ok; m++) {
-		uint64_t t = clock_mono(pr->clock);
-		if (t >= deadline) {
-			backend_fail(b, "%s: no complete answer within %u s", pr->base, PROM_POLL_BUDGET_MS / 1000);
-			ok = false;
-			break;
-		}
-		ok = query(b, (enum prom_metric)m, wall, deadline - t, &r[m]) == 0;
+	if (!query_all(pr, wall, PROM_POLL_BUDGET_MS)) {
+		backend_fail(b, "%s: no complete answer within %u s", pr->base, PROM_POLL_BUDGET_MS / 1000);
+		ok = false;
 	}
+	/* The first failure in the metrics' order is the one said. */
+	for (int m = 0; m < PROM_M__COUNT && ok; m++)
+		ok = query_finish(b, (enum prom_metric)m, &r[m]) == 0;
 	if (ok) {
 		struct prom_fleet_info info;
 		struct fleet *fl = prom_fleet_build(r, pr->base, wall, &info);

@@ -13,6 +13,11 @@ listening). Each request reads MODEFILE (one word) and answers:
   hang     nothing for 60 s (the client must give up)
   slow     as ok, after 0.3 s
   partial  a success cut off in the middle
+  together as ok, but a query with a `time` waits (up to 10 s) until a
+           second query for that same evaluation time has arrived: a client
+           that sends a poll's queries one after another times out on the
+           first, one that sends them at once is answered (a query without
+           `time`, such as a client's first probe, is answered at once)
 Each request appends "<monotonic seconds> <mode>" to LOGFILE.
 """
 import json
@@ -30,6 +35,9 @@ VALUES = {
     "DCGM_FI_DEV_GPU_TEMP": 50, "DCGM_FI_DEV_POWER_USAGE": 100.5,
 }
 lock = threading.Lock()
+# "together": how many queries have arrived for each evaluation time.
+flight = threading.Condition()
+arrived = {}
 
 
 def answer(query):
@@ -48,6 +56,16 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def wait_for_company(self):
+        """True once a second query for this one's evaluation time came."""
+        t = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query).get("time", [None])[0]
+        if t is None:
+            return True
+        with flight:
+            arrived[t] = arrived.get(t, 0) + 1
+            flight.notify_all()
+            return flight.wait_for(lambda: arrived[t] >= 2, timeout=10)
+
     def do_GET(self):
         try:
             mode = open(MODEFILE).read().split()[0]
@@ -59,6 +77,8 @@ class Handler(BaseHTTPRequestHandler):
         q = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query).get("query", [""])[0]
         if mode == "hang":
             time.sleep(60)
+            return
+        if mode == "together" and not self.wait_for_company():
             return
         if mode == "slow":
             time.sleep(0.3)
@@ -78,7 +98,14 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
 
-server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+class Server(ThreadingHTTPServer):
+    # A poll's queries come at once, each on its own connection: a listen
+    # backlog of socketserver's 5 would drop the rest (retried a second
+    # later). Prometheus's own is the kernel's somaxconn.
+    request_queue_size = 128
+
+
+server = Server(("127.0.0.1", 0), Handler)
 server.daemon_threads = True
 with open(PORTFILE + ".tmp", "w") as f:
     f.write(str(server.server_address[1]))
