@@ -3,9 +3,11 @@
 # hosts x 8 GPUs, against a real Prometheus on loopback whose TSDB is
 # backfilled with promtool from tests/tools/gen_fleet.py. For each size:
 # wall time per poll (gpur's 8 queries and Prometheus answering them), gpur's
-# CPU time per poll, and gpur's peak RSS (rssrun), from a headless run of
-# POLLS polls as fast as they go (--interval 0) minus a run of one poll
-# (start-up and detection).
+# CPU time per poll, and gpur's peak RSS, from a headless run of POLLS + 1
+# records 0.2 s apart minus a run of one (start-up and detection), divided
+# by the polls gpur really made (Prometheus's own count of the queries it
+# answered, ten a poll: a poll slower than 0.2 s makes the frames between
+# repeat it, and those cost no query).
 #
 # Usage: bench/fleet.sh [BUILD_DIR] [POLLS]   (default: build, 20)
 set -euo pipefail
@@ -40,6 +42,11 @@ if status != 0:
 print(wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss)
 PY
 }
+# Prometheus's own count of the instant queries it answered: how many polls
+# gpur really made (ten queries each).
+answered() {
+	curl -sf "$1/metrics" | awk '/^prometheus_http_requests_total\{code="200",handler="\/api\/v1\/query"\}/ {print $2}'
+}
 calc() { python3 -c "print('%.1f' % ($1))"; }
 
 printf '%-6s %-6s %18s %12s %12s %10s\n' hosts gpus "poll ms (med/max)" "cpu/poll ms" "maxrss MiB" "records"
@@ -60,10 +67,15 @@ for hosts in 50 500; do
 	done | sort -n > "$tmp/read_ms"
 	med=$(awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}' "$tmp/read_ms")
 	max=$(tail -n 1 "$tmp/read_ms")
+	a=$(answered "$url")
 	read -r _ c1 _ <<< "$(measure "$url" 1)"
+	b=$(answered "$url")
 	read -r _ cn rss <<< "$(measure "$url" $((polls + 1)))"
+	c=$(answered "$url")
+	q1=$(calc "$b - $a")
+	qn=$(calc "$c - $b")
 	printf '%-6s %-6s %18s %12s %12s %10s\n' "$hosts" $((hosts * 8)) "$med / $max" \
-		"$(calc "($cn - $c1) * 1000 / $polls")" \
+		"$(calc "($cn - $c1) * 1000 / max(1, ($qn - $q1) / 10)")" \
 		"$(calc "$rss / 1024")" "$(wc -l < "$tmp/one.jsonl")/poll"
 	kill "$prom"
 	wait "$prom" 2> /dev/null || true
