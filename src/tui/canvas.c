@@ -24,6 +24,8 @@
 
 /* The right half of a wide character. */
 #define CANVAS_TAIL 0x110000u
+/* Unchanged cells worth a cursor address instead of being sent again. */
+#define CANVAS_GAP 8
 
 static const struct canvas_cell BLANK = {' ', 0};
 
@@ -241,6 +243,42 @@ static void send_span(struct tui *t, int y, const struct canvas_cell *row, int a
 		ct->cy = -1;
 }
 
+static bool same_cell(const struct canvas_cell *x, const struct canvas_cell *y)
+{
+	return x->ch == y->ch && x->attr == y->attr;
+}
+
+/* The changed cells of row y within [a, b] (both changed), in spans: a run
+ * of CANVAS_GAP unchanged cells or more is skipped with a cursor address
+ * (about as many bytes as the run's ASCII, fewer than its block glyphs or
+ * attribute changes), a shorter one is sent again. */
+static void send_changed(struct tui *t, int y, const struct canvas_cell *row, const struct canvas_cell *old, int a,
+			 int b)
+{
+	int cols = t->ccols;
+
+	while (a <= b) {
+		int e = a, same = 0;
+		for (int x = a + 1; x <= b && same < CANVAS_GAP; x++) {
+			if (same_cell(&row[x], &old[x])) {
+				same++;
+			} else {
+				same = 0;
+				e = x;
+			}
+		}
+		/* Whole wide characters only. */
+		int s = a;
+		if (row[s].ch == CANVAS_TAIL && s > 0)
+			s--;
+		if (e + 1 < cols && row[e + 1].ch == CANVAS_TAIL)
+			e++;
+		send_span(t, y, row, s, e);
+		for (a = e + 1; a <= b && same_cell(&row[a], &old[a]); a++)
+			;
+	}
+}
+
 void canvas_flush(struct tui *t)
 {
 	struct canvas_term *ct = &t->term;
@@ -268,12 +306,11 @@ void canvas_flush(struct tui *t)
 			while (b > a && memcmp(&row[b], &old[b], sizeof(*row)) == 0)
 				b--;
 		}
-		/* Whole wide characters only. */
-		if (row[a].ch == CANVAS_TAIL && a > 0)
-			a--;
-		if (b + 1 < cols && row[b + 1].ch == CANVAS_TAIL)
-			b++;
-		send_span(t, y, row, a, b);
+		if (t->repaint) {
+			send_span(t, y, row, a, b);
+		} else {
+			send_changed(t, y, row, old, a, b);
+		}
 		memcpy(old + a, row + a, (size_t)(b - a + 1) * sizeof(*row));
 	}
 	t->repaint = false;
