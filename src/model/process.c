@@ -45,19 +45,17 @@ static const char *known(const struct gpu_process *p, enum process_field b, cons
 	return process_has(p, b) && s && *s ? s : NULL;
 }
 
-const char *process_label(const struct gpu_process *p)
+const char *process_label(const struct gpu_process *p, char *buf, size_t n)
 {
-	const char *s = known(p, PROC_F_POD_NAME, p->pod_name);
+	const char *s;
 
-	if (!s)
-		s = known(p, PROC_F_CONTAINER_NAME, p->container_name);
-	if (!s)
-		s = known(p, PROC_F_CONTAINER, p->container);
-	if (!s)
-		s = known(p, PROC_F_POD, p->pod);
-	if (!s)
-		s = known(p, PROC_F_UNIT, p->unit);
-	return s;
+	if (known(p, PROC_F_POD_NAME, p->pod_name))
+		return process_pod_text(p, buf, n);
+	if ((s = known(p, PROC_F_CONTAINER_NAME, p->container_name)))
+		return s;
+	if ((s = known(p, PROC_F_CONTAINER, p->container)))
+		return s;
+	return known(p, PROC_F_POD, p->pod);
 }
 
 const char *process_pod_text(const struct gpu_process *p, char *buf, size_t n)

@@ -75,11 +75,12 @@ extern const struct field PROCESS_FIELDS[];
 extern const size_t PROCESS_NFIELDS;
 extern const char *const PROCESS_KIND_NAMES[PROCESS_KIND__COUNT];
 
-/* Who the row belongs to, in one word for a table cell: the pod's name,
- * else the container's name, else the container as recorded
- * ("docker:05cff9470056", "slurm:4242"), else the pod uid, else the systemd
- * unit; NULL when none is known. Points into p's strings. */
-const char *process_label(const struct gpu_process *p);
+/* Who the row belongs to, in one word for a table cell: the pod as
+ * "namespace/name" (written into buf, size n > 0), else the container's
+ * name, else the container as recorded ("docker:05cff9470056",
+ * "slurm:4242"), else the pod uid; NULL when none is known. A systemd unit
+ * alone is no owner: a plain service or a login session has no container. */
+const char *process_label(const struct gpu_process *p, char *buf, size_t n);
 /* The row's pod for people: "namespace/name", the name alone, else the pod
  * uid; written into buf (size n > 0), "" when no pod is known. Returns buf. */
 const char *process_pod_text(const struct gpu_process *p, char *buf, size_t n);

@@ -111,6 +111,14 @@ static void put_groups(struct buf *out, const struct frame *f, bool utf8)
 		proctable_group_gpus(grp, gpus, sizeof(gpus));
 		buf_puts(out, "group ");
 		put_text(out, label, utf8, 64, false);
+		/* A name is not an identity (every replica's container may be
+		 * "trainer"): the id goes with it. */
+		if (key[0] == 'c' && process_has(p, PROC_F_CONTAINER_NAME) && process_has(p, PROC_F_CONTAINER) &&
+		    strcmp(label, p->container) != 0) {
+			buf_puts(out, " (");
+			put_text(out, p->container, utf8, 64, false);
+			buf_putc(out, ')');
+		}
 		buf_printf(out, ": %zu process%s, ", grp->nprocs, grp->nprocs == 1 ? "" : "es");
 		put_mib(out, grp->mem_known, grp->mem_bytes, 0);
 		buf_printf(out, " MiB, GPU %s\n", gpus);

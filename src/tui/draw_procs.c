@@ -75,6 +75,28 @@ const struct gpu_process *tui_selected(const struct tui *t)
 	return &t->frame->procs[t->view[t->sel]];
 }
 
+/* CONTAINER as wide as the widest owner among the rows (all of them, so it
+ * does not change as the table scrolls), at least its title's width, at
+ * most CONTAINER_MAX_W and a quarter of the terminal (COMMAND keeps the
+ * most). */
+#define CONTAINER_MAX_W 40
+static int container_width(struct tui *t, uint64_t now)
+{
+	const struct frame *f = t->frame;
+	int w = PROCTABLE_COLS[PROCTABLE_CONTAINER].width, cap = CONTAINER_MAX_W;
+	char cell[600];
+
+	if (t->cols / 4 < cap)
+		cap = t->cols / 4 > w ? t->cols / 4 : w;
+	for (size_t i = 0; f && i < t->nview && w < cap; i++) {
+		proctable_cell(f, &f->procs[t->view[i]], PROCTABLE_CONTAINER, now, cell, sizeof(cell));
+		int cw = tui_text_width(t, cell);
+		if (cw > w)
+			w = cw < cap ? cw : cap;
+	}
+	return w;
+}
+
 void tui_draw_procs(struct tui *t, int y, int h)
 {
 	const struct frame *f = t->frame;
@@ -100,16 +122,30 @@ void tui_draw_procs(struct tui *t, int y, int h)
 	static const enum proctable_col give_way[] = {PROCTABLE_MEMBW, PROCTABLE_HOSTMEM, PROCTABLE_TIME,
 						       PROCTABLE_TYPE, PROCTABLE_CONTAINER, PROCTABLE_CPU};
 	uint32_t shown = t->set.columns;
-	int fixed = 0;
+	int width[PROCTABLE__COUNT], fixed = 0;
+	for (int c = 0; c < PROCTABLE__COUNT; c++)
+		width[c] = PROCTABLE_COLS[c].width;
+	if (shown >> PROCTABLE_CONTAINER & 1u)
+		width[PROCTABLE_CONTAINER] = container_width(t, now);
 	for (int c = 0; c < PROCTABLE__COUNT; c++)
 		if (shown >> c & 1u)
-			fixed += PROCTABLE_COLS[c].width + 1;
+			fixed += width[c] + 1;
 	for (size_t k = 0; k < sizeof(give_way) / sizeof(give_way[0]) && (shown >> PROCTABLE_COMMAND & 1u) &&
 			   fixed > t->cols - 20;
 	     k++) {
-		if ((shown >> give_way[k] & 1u) && give_way[k] != t->set.sort) { /* the sort column stays */
-			shown &= ~(1u << give_way[k]);
-			fixed -= PROCTABLE_COLS[give_way[k]].width + 1;
+		enum proctable_col g = give_way[k];
+		/* CONTAINER narrows to its title's width before it goes. */
+		int base = PROCTABLE_COLS[g].width;
+		if (g == PROCTABLE_CONTAINER && width[g] > base) {
+			int cut = fixed - (t->cols - 20) < width[g] - base ? fixed - (t->cols - 20) : width[g] - base;
+			width[g] -= cut;
+			fixed -= cut;
+			if (fixed <= t->cols - 20)
+				break;
+		}
+		if ((shown >> g & 1u) && g != t->set.sort) { /* the sort column stays */
+			shown &= ~(1u << g);
+			fixed -= width[g] + 1;
 		}
 	}
 	int x = 0, n = 0;
@@ -117,7 +153,7 @@ void tui_draw_procs(struct tui *t, int y, int h)
 	for (int c = 0; c < PROCTABLE__COUNT; c++) {
 		if (!(shown >> c & 1u))
 			continue;
-		int w = PROCTABLE_COLS[c].width;
+		int w = width[c];
 		if (w == 0)
 			w = t->cols - x;
 		if (x + w > t->cols) {

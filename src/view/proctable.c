@@ -59,9 +59,9 @@ static const char *known_str(const struct gpu_process *p, enum process_field b, 
 	return process_has(p, b) && s && *s ? s : NULL;
 }
 
-static const char *container_text(const struct gpu_process *p)
+static const char *container_text(const struct gpu_process *p, char *buf, size_t n)
 {
-	return process_label(p);
+	return process_label(p, buf, n);
 }
 
 static const char *command_text(const struct gpu_process *p)
@@ -103,7 +103,10 @@ struct sort_key {
 	const char *text;
 };
 
-static struct sort_key sort_key(const struct gpu_process *p, enum proctable_col c, uint64_t now_ms)
+/* scratch: room for a text made for the key (the pod's "namespace/name"),
+ * SORT_SCRATCH bytes. */
+#define SORT_SCRATCH 520
+static struct sort_key sort_key(const struct gpu_process *p, enum proctable_col c, uint64_t now_ms, char *scratch)
 {
 	struct sort_key k = {0};
 	uint64_t u = 0;
@@ -145,7 +148,7 @@ static struct sort_key sort_key(const struct gpu_process *p, enum proctable_col 
 		k.text = kind_text(p);
 		break;
 	case PROCTABLE_CONTAINER:
-		k.text = container_text(p);
+		k.text = container_text(p, scratch, SORT_SCRATCH);
 		break;
 	case PROCTABLE_COMMAND:
 	case PROCTABLE__COUNT:
@@ -191,7 +194,8 @@ static int row_cmp(const void *pa, const void *pb, void *arg)
 	const struct sort_ctx *ctx = arg;
 	size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
 	const struct gpu_process *a = &ctx->f->procs[ia], *b = &ctx->f->procs[ib];
-	struct sort_key ka = sort_key(a, ctx->col, ctx->now_ms), kb = sort_key(b, ctx->col, ctx->now_ms);
+	char sa[SORT_SCRATCH], sb[SORT_SCRATCH];
+	struct sort_key ka = sort_key(a, ctx->col, ctx->now_ms, sa), kb = sort_key(b, ctx->col, ctx->now_ms, sb);
 	int d = 0;
 
 	if (ka.known != kb.known)
@@ -378,6 +382,7 @@ void proctable_cell(const struct frame *f, const struct gpu_process *p, enum pro
 {
 	const char *text = NULL;
 	uint64_t u = 0;
+	char scratch[SORT_SCRATCH];
 
 	(void)f;
 	if (n == 0)
@@ -398,7 +403,7 @@ void proctable_cell(const struct frame *f, const struct gpu_process *p, enum pro
 	case PROCTABLE_GPU:
 	case PROCTABLE_MEMBW:
 	case PROCTABLE_CPU: {
-		struct sort_key k = sort_key(p, c, now_ms);
+		struct sort_key k = sort_key(p, c, now_ms, scratch);
 		if (k.known) {
 			put_pct(buf, n, k.num);
 			return;
@@ -427,7 +432,7 @@ void proctable_cell(const struct frame *f, const struct gpu_process *p, enum pro
 	case PROCTABLE_TYPE:
 	case PROCTABLE_CONTAINER:
 	case PROCTABLE_COMMAND:
-		text = sort_key(p, c, now_ms).text;
+		text = sort_key(p, c, now_ms, scratch).text;
 		break;
 	case PROCTABLE__COUNT:
 		break;

@@ -89,8 +89,10 @@ static bool key_parts(const struct gpu_process *p, enum proctable_group_by by, c
 			*pre = "n";
 			*a = ns ? ns : "";
 			*b = name;
-		} else if ((*a = known(p, PROC_F_UNIT, p->unit)))
-			*pre = "u";
+		}
+		/* A systemd unit alone is no container (a plain service, a
+		 * login session), nor an identity: "init.scope" is in every
+		 * user's manager too. */
 		break;
 	case PROCTABLE_GROUP_POD:
 		if ((*a = known(p, PROC_F_POD, p->pod)))

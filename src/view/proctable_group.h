@@ -55,8 +55,9 @@ int proctable_group_by_name(const char *name, size_t len);
 /* Writes p's group key under mode by into key (PROCTABLE_GROUP_KEY_MAX
  * bytes): the identity rows are grouped by, "" when p has no owner of that
  * kind (those rows form one "(none)" group). container: the container id,
- * else the pod uid, else the systemd unit (process_label's owners, by
- * identity, so two containers of one pod are two groups); pod: the pod uid,
+ * else the pod uid, else the pod's namespace/name (process_label's owners,
+ * by identity, so two containers of one pod are two groups; a systemd unit
+ * alone is no container); pod: the pod uid,
  * else namespace/name; job: a "slurm:" container; user: the user. Returns
  * whether p has an owner (key not ""). Keys longer than the buffer are cut
  * (two owners alike in their first 380 bytes share a group). */
@@ -65,7 +66,7 @@ bool proctable_group_key(const struct gpu_process *p, enum proctable_group_by by
 /* Writes the text a person reads for p's group into buf (at most n-1 bytes
  * plus a NUL, never cut inside a UTF-8 sequence; unsanitised): container: the
  * container's name, else its id ("docker:05cff9470056"), else the pod as
- * "pod ns/name", else the unit; pod: "ns/name", else the name, else the uid;
+ * "pod ns/name"; pod: "ns/name", else the name, else the uid;
  * job: "slurm:4242"; user: the name. PROCTABLE_GROUP_NONE_LABEL when none. */
 void proctable_group_label(const struct gpu_process *p, enum proctable_group_by by, char *buf, size_t n);
 

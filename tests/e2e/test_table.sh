@@ -91,8 +91,8 @@ check "a pod's process shows its container name, id and pod" grep -q '/10 train 
 check "a Docker container's process shows its name and id" grep -q '/12 jupyter (2048 MiB) \[notebook docker:05cff9470056\]$' "$T/out"
 check "a Slurm job's process shows the job" grep -q '/13 srun (4 MiB) \[slurm:4242\]$' "$T/out"
 check "a process of no container shows none" grep -q '/14 Xorg (1 MiB)$' "$T/out"
-check "group totals: the pod's container, over two GPUs" grep -qx 'group trainer: 2 processes, 2048 MiB, GPU 0,1' "$T/out"
-check "group totals: the notebook" grep -qx 'group notebook: 1 process, 2048 MiB, GPU 1' "$T/out"
+check "group totals: the pod's container (name and id), over two GPUs" grep -qx 'group trainer (containerd:184c8653db58): 2 processes, 2048 MiB, GPU 0,1' "$T/out"
+check "group totals: the notebook" grep -qx 'group notebook (docker:05cff9470056): 1 process, 2048 MiB, GPU 1' "$T/out"
 check "group totals: the Slurm job" grep -qx 'group slurm:4242: 1 process, 4 MiB, GPU 0' "$T/out"
 printf '%s\n' '{"ts_ms":1764583200000,"gpus":[{"name":"G0","device_id":"GPU-0","state":"ok"}],"processes":[{"pid":10,"gpu_index":0,"gpu_mem_bytes":1048576,"pod":"a","pod_name":"train-0","pod_namespace":"research"},{"pid":11,"gpu_index":0,"gpu_mem_bytes":2097152,"pod":"b","pod_name":"train-0","pod_namespace":"prod"}]}' > "$T/pods.jsonl"
 run --replay "$T/pods.jsonl" --once
@@ -101,5 +101,16 @@ check "the biggest group first" test "$(grep -m1 '^group ' "$T/out")" = 'group p
 check "the prod pod's totals are its own" grep -qx 'group pod prod/train-0: 1 process, 2 MiB, GPU 0' "$T/out"
 run --replay "$REC/canonical.jsonl" --once
 check "one owner or none: no group totals" sh -c "! grep -q '^group ' '$T/out'"
+# Two replicas whose containers are both named "trainer" stay two groups, each
+# with its id; services and login sessions are no containers (no totals for
+# them; their unit is shown after the process).
+printf '%s\n' '{"ts_ms":1764583200000,"gpus":[{"name":"G0","device_id":"GPU-0","state":"ok"}],"processes":[{"pid":10,"gpu_index":0,"gpu_mem_bytes":1048576,"container":"containerd:aaaaaaaaaaaa","container_name":"trainer"},{"pid":11,"gpu_index":0,"gpu_mem_bytes":2097152,"container":"containerd:bbbbbbbbbbbb","container_name":"trainer"},{"pid":12,"gpu_index":0,"gpu_mem_bytes":1048576,"unit":"ollama.service"},{"pid":13,"gpu_index":0,"gpu_mem_bytes":1048576,"unit":"init.scope"},{"pid":14,"gpu_index":0,"gpu_mem_bytes":1048576,"unit":"init.scope"}]}' > "$T/replicas.jsonl"
+run --replay "$T/replicas.jsonl" --once
+check "two containers of one name: two groups, told apart by id" sh -c "grep -qx 'group trainer (containerd:aaaaaaaaaaaa): 1 process, 1 MiB, GPU 0' '$T/out' && grep -qx 'group trainer (containerd:bbbbbbbbbbbb): 1 process, 2 MiB, GPU 0' '$T/out'"
+check "units are no groups" test "$(grep -c '^group ' "$T/out")" -eq 2
+check "a service's process shows its unit" grep -q '/12 .*\[ollama.service\]$' "$T/out"
+printf '%s\n' '{"ts_ms":1764583200000,"gpus":[{"name":"G0","device_id":"GPU-0","state":"ok"}],"processes":[{"pid":12,"gpu_index":0,"gpu_mem_bytes":1048576,"unit":"ollama.service"},{"pid":13,"gpu_index":0,"gpu_mem_bytes":1048576,"unit":"session-3.scope"}]}' > "$T/units.jsonl"
+run --replay "$T/units.jsonl" --once
+check "services and sessions only: no group totals" sh -c "! grep -q '^group ' '$T/out'"
 
 finish

@@ -38,6 +38,9 @@ static void set_str(struct frame *f, struct gpu_process *p, enum process_field b
 	case PROC_F_CONTAINER: p->container = copy; break;
 	case PROC_F_POD: p->pod = copy; break;
 	case PROC_F_UNIT: p->unit = copy; break;
+	case PROC_F_POD_NAME: p->pod_name = copy; break;
+	case PROC_F_POD_NAMESPACE: p->pod_namespace = copy; break;
+	case PROC_F_CONTAINER_NAME: p->container_name = copy; break;
 	default: fail_msg("not a string field: %d", b);
 	}
 	process_set(p, b);
@@ -200,12 +203,17 @@ static void test_sort_text_and_others(void **state)
 	process_set(&f->procs[3], PROC_F_KIND);
 	assert_string_equal(view_pids(f, &o), "4 2 1 3");
 
-	/* CONTAINER falls back to pod, then unit. */
+	/* CONTAINER falls back to the pod; a unit alone is no owner (unknown,
+	 * last). */
 	o.sort = PROCTABLE_CONTAINER;
 	set_str(f, &f->procs[0], PROC_F_UNIT, "b.service");
 	set_str(f, &f->procs[2], PROC_F_POD, "a-pod");
 	set_str(f, &f->procs[3], PROC_F_CONTAINER, "c-ctr");
-	assert_string_equal(view_pids(f, &o), "3 1 4 2");
+	assert_string_equal(view_pids(f, &o), "3 4 1 2");
+	/* A pod by name sorts as "namespace/name". */
+	set_str(f, &f->procs[1], PROC_F_POD_NAME, "web");
+	set_str(f, &f->procs[1], PROC_F_POD_NAMESPACE, "b-ns");
+	assert_string_equal(view_pids(f, &o), "3 2 4 1");
 
 	/* CPU: unknown after a measured 0, in both directions. */
 	o.sort = PROCTABLE_CPU;
@@ -442,8 +450,9 @@ static void test_cells_text(void **state)
 	p->kind = PROCESS_KIND__COUNT;
 	assert_string_equal(cell(f, p, PROCTABLE_TYPE), "--");
 
+	/* A plain service or a login session has no container. */
 	set_str(f, p, PROC_F_UNIT, "job.scope");
-	assert_string_equal(cell(f, p, PROCTABLE_CONTAINER), "job.scope");
+	assert_string_equal(cell(f, p, PROCTABLE_CONTAINER), "--");
 	set_str(f, p, PROC_F_POD, "pod-1");
 	assert_string_equal(cell(f, p, PROCTABLE_CONTAINER), "pod-1");
 	set_str(f, p, PROC_F_CONTAINER, "");  /* empty: no better than none */

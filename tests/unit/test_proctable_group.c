@@ -207,8 +207,10 @@ static void test_labels_and_keys(void **state)
 	assert_string_equal(buf, "docker:1a2b3c4d5e6f");
 	proctable_group_label(b, PROCTABLE_GROUP_CONTAINER, buf, sizeof(buf));
 	assert_string_equal(buf, "pod prod/web");
+	/* A login session (a unit alone) has no container: the "(none)" row. */
 	proctable_group_label(c, PROCTABLE_GROUP_CONTAINER, buf, sizeof(buf));
-	assert_string_equal(buf, "session-4.scope");
+	assert_string_equal(buf, PROCTABLE_GROUP_NONE_LABEL);
+	assert_false(proctable_group_key(c, PROCTABLE_GROUP_CONTAINER, key2));
 	proctable_group_label(b, PROCTABLE_GROUP_POD, buf, sizeof(buf));
 	assert_string_equal(buf, "prod/web");
 	proctable_group_label(d, PROCTABLE_GROUP_POD, buf, sizeof(buf));
