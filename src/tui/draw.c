@@ -9,6 +9,7 @@
 #include "backend/replay.h"
 #include "tui/tui_priv.h"
 #include "util/fmt.h"
+#include "util/utf8.h"
 
 #define MIN_ROWS 12
 #define MIN_COLS 60
@@ -201,29 +202,76 @@ static void draw_header(struct tui *t, const struct frame *f)
 		x += tui_text(t, 1, x, buf, t->cols - x);
 		tui_attr(t, TC_CRIT, false);
 	}
-	/* gpur in a PID namespace of its own: the host pids the driver lists
-	 * are not its to look up (model/process.h, pid_hidden). */
+	/* One message after the figures, the most pressing: the status line
+	 * (why a key did nothing), the fleet's source failing (what is shown
+	 * is its last good data), gpur in a PID namespace of its own (the host
+	 * pids the driver lists are not its to look up: model/process.h,
+	 * pid_hidden). */
 	size_t hidden = 0;
 	for (size_t i = 0; f && i < f->nprocs; i++)
 		hidden += f->procs[i].pid_hidden;
-	if (hidden && !t->status[0]) {
-		tui_attr(t, TC_WARN, true);
-		x += tui_text(t, 1, x, "   host pids not visible here (PID namespace): use --pid=host, hostPID or --procfs",
-			      t->cols - x);
-		tui_attr(t, TC_WARN, false);
-	}
 	char problem[600];
-	if (tui_fleet_problem(t, problem, sizeof(problem)) && !t->status[0]) {
-		/* The fleet's source fails: what is shown is its last good data. */
-		tui_attr(t, TC_CRIT, true);
-		tui_text(t, 1, x + 3, problem, t->cols - x - 3);
-		tui_attr(t, TC_CRIT, false);
-	}
+	const char *msg = NULL;
+	enum tui_color color = TC_WARN;
 	if (t->status[0]) {
-		tui_attr(t, TC_WARN, true);
-		tui_text(t, 1, x + 3, t->status, t->cols - x - 3);
-		tui_attr(t, TC_WARN, false);
+		msg = t->status;
+	} else if (tui_fleet_problem(t, problem, sizeof(problem))) {
+		msg = problem;
+		color = TC_CRIT;
+	} else if (hidden) {
+		msg = "host pids not visible here (PID namespace): use --pid=host, hostPID or --procfs";
 	}
+	t->low_msg[0] = '\0';
+	if (!msg)
+		return;
+	if (tui_text_width(t, msg) <= t->cols - x - 3) {
+		tui_attr(t, color, true);
+		tui_text(t, 1, x + 3, msg, t->cols - x - 3);
+		tui_attr(t, color, false);
+	} else {
+		snprintf(t->low_msg, sizeof(t->low_msg), "%s", msg);
+		t->low_color = color;
+	}
+}
+
+/* The header's message that did not fit there, over the events line (y),
+ * its words wrapped onto the footer (y + 1) when longer than a line. */
+static void draw_low_msg(struct tui *t, int y)
+{
+	const char *msg = t->low_msg;
+	char head[sizeof(t->low_msg)];
+	size_t cut = strlen(msg);
+
+	if (!msg[0])
+		return;
+	if (tui_text_width(t, msg) > t->cols) {
+		/* The last space before the line is full. */
+		cut = 0;
+		for (size_t i = 1; msg[i]; i++) {
+			if (msg[i] != ' ')
+				continue;
+			memcpy(head, msg, i);
+			head[i] = '\0';
+			if (tui_text_width(t, head) > t->cols)
+				break;
+			cut = i;
+		}
+		if (!cut)
+			cut = utf8_trim(msg, strlen(msg), (size_t)t->cols);
+	}
+	memcpy(head, msg, cut);
+	head[cut] = '\0';
+	tui_attr(t, t->low_color, true);
+	canvas_hline(t, y, 0, ' ', t->cols);
+	tui_text(t, y, 0, head, t->cols);
+	if (msg[cut]) {
+		const char *rest = msg + cut;
+		while (*rest == ' ')
+			rest++;
+		canvas_hline(t, y + 1, 0, ' ', t->cols);
+		tui_text(t, y + 1, 0, rest, t->cols);
+	}
+	tui_attr(t, t->low_color, false);
 }
 
 /* "%3.0f%%" without printf; " --%" when unknown. */
@@ -586,6 +634,7 @@ void tui_draw(struct tui *t)
 	size_t shown[FRAME_MAX_GPUS], nshown = 0;
 
 	canvas_begin(t);
+	t->low_msg[0] = '\0';
 	if (t->rows < MIN_ROWS || t->cols < MIN_COLS) {
 		char buf[80];
 		/* Short enough to fit a very small terminal whole. */
@@ -603,6 +652,7 @@ void tui_draw(struct tui *t)
 		draw_events_line(t, bottom);
 		/* The summary's key hints are its own: they replace the footer. */
 		tui_fleet_draw_keys(t, bottom + 1);
+		draw_low_msg(t, bottom);
 		tui_draw_overlays(t);
 		return;
 	}
@@ -664,6 +714,7 @@ void tui_draw(struct tui *t)
 	tui_draw_procs(t, y, bottom - y);
 	draw_events_line(t, bottom);
 	draw_footer(t, bottom + 1);
+	draw_low_msg(t, bottom);
 	tui_draw_overlays(t);
 	dialog_signal_draw(t);
 }

@@ -119,6 +119,11 @@ struct tui {
 	size_t nevents;
 	char status[256];
 	uint64_t status_until;
+	/* This frame's header message (status, a source's failure, the PID
+	 * namespace warning) when it does not fit on the header's second line:
+	 * drawn over the events line instead, wrapped onto the footer. */
+	char low_msg[640];
+	enum tui_color low_color;
 	/* gpur's own cost, for the header. */
 	uint64_t cpu_prev_ns, wall_prev_ns;
 	double self_cpu;

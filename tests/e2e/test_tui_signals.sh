@@ -203,4 +203,16 @@ check "replay: no dialog" screen_lacks ' send a signal '
 keys q
 tui_wait_exit 5
 
+# At 80x24 the header's second line has no room for the reason after the
+# host's figures: it goes over the events line, wrapped onto the footer,
+# whole.
+tui_start 80 24 -- --replay "$T/rec.jsonl"
+expect_screen '^ +1000 ' "80x24 replay: the recorded process is in the table"
+keys K
+expect_screen '^replay: signals are disabled \(these pids belong to the recorded machine and$' \
+	"80x24: the reason's first words over the events line"
+expect_screen '^time\)' "80x24: its last word on the footer"
+keys q
+tui_wait_exit 5
+
 finish
