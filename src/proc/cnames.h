@@ -70,12 +70,14 @@ enum cnames_runtime cnames_runtime_from(const char *s, size_t len);
  *
  * Returns 0, or -EINVAL (out zeroed) when id is not 64 lowercase hex.
  *
- * How procinfo calls it: once when it first sees a (pid, start time) whose
+ * How procinfo calls it: when it first sees a (pid, start time) whose
  * cgroup names a container, with that container's runtime, full id and pod
- * uid from its cache entry, copying each non-empty name of out into the
- * frame's arena and setting PROC_F_CONTAINER_NAME, PROC_F_POD_NAME,
- * PROC_F_POD_NAMESPACE; a known process reuses what its entry holds and
- * never calls again. */
+ * uid from its cache entry, keeping each non-empty name of out in the entry
+ * (and so in every frame: PROC_F_CONTAINER_NAME, PROC_F_POD_NAME,
+ * PROC_F_POD_NAMESPACE); then again at each poll while a name the
+ * container could have is unknown (a lookup here: the files are read again
+ * only as said above), so that every process of one container shows the
+ * same names; once they are known, never again. */
 int cnames_lookup(struct cnames *c, enum cnames_runtime rt, const char *id, const char *pod_uid, long owner_uid,
 		  uint64_t now_ms, struct cnames_result *out);
 

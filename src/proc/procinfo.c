@@ -443,8 +443,23 @@ static char *dup_known(const char *s)
 	return s[0] ? xstrdup(s) : NULL;
 }
 
-/* The container's and pod's names from the node's files (cnames.h), once
- * per process: the cache there makes it once per container. A Kubernetes
+/* *dst = src when src is a name and differs (a known name is never
+ * forgotten). */
+static void set_name(char **dst, const char *src)
+{
+	if (!src[0] || (*dst && strcmp(*dst, src) == 0))
+		return;
+	free(*dst);
+	*dst = xstrdup(src);
+}
+
+/* The container's and pod's names from the node's files (cnames.h): the
+ * cache there reads them once per container. A process whose container
+ * still lacks a name it could have asks the cache again at every poll (a
+ * lookup in memory; the files are read again only as the cache allows), so
+ * every process of one container shows the same names, and a name that
+ * appears late (a kubelet log link, a config written after the process
+ * started) reaches the processes seen before it. A Kubernetes
  * container under the cgroupfs driver (CGROUP_RT_CRI) gets its runtime
  * here, only from what the node keeps for the id: Docker's container
  * directory (cri-dockerd) or containerd's task directory; with neither it
@@ -463,17 +478,27 @@ static void read_names(struct procinfo *pi, struct entry *e)
 	case CGROUP_RT_CONTAINERD: rt = CNAMES_CONTAINERD; break;
 	case CGROUP_RT_CRIO: rt = CNAMES_CRIO; break;
 	case CGROUP_RT_CRI:
+		/* Asked again: the runtime was found the first time. */
+		if (e->names_rt_known) {
+			rt = (enum cnames_runtime)e->names_rt;
+			break;
+		}
 		docker = cnames_has_docker(pi->names, e->cgroup_id);
 		containerd = !docker && cnames_has_containerd(pi->names, e->cgroup_id);
 		rt = docker ? CNAMES_DOCKER : CNAMES_CONTAINERD;
+		e->names_rt = (unsigned char)rt;
+		e->names_rt_known = true;
 		break;
 	default: return; /* lxc, nspawn and Slurm jobs are named by their paths */
 	}
-	if (cnames_lookup(pi->names, rt, e->cgroup_id, e->pod, e->owner_uid, pi->now_ns / 1000000u, &r) != 0)
+	if (cnames_lookup(pi->names, rt, e->cgroup_id, e->pod, e->owner_uid, pi->now_ns / 1000000u, &r) != 0) {
+		e->names_pending = false;
 		return;
-	e->container_name = dup_known(r.container_name);
-	e->pod_name = dup_known(r.pod_name);
-	e->pod_namespace = dup_known(r.pod_namespace);
+	}
+	set_name(&e->container_name, r.container_name);
+	set_name(&e->pod_name, r.pod_name);
+	set_name(&e->pod_namespace, r.pod_namespace);
+	e->names_pending = !e->container_name || (e->pod && (!e->pod_name || !e->pod_namespace));
 	if (e->runtime == CGROUP_RT_CRI && !e->container && (docker || containerd)) {
 		char c[32];
 		snprintf(c, sizeof(c), "%s:%.12s", docker ? "docker" : "containerd", e->cgroup_id);
@@ -632,6 +657,8 @@ bool procinfo_fill(struct procinfo *pi, unsigned pid, struct frame *f, struct gp
 
 	if (!e)
 		return false;
+	if (e->names_pending)
+		read_names(pi, e);
 	p->name = frame_str(f, e->name);
 	process_set(p, PROC_F_NAME);
 	if (e->cmdline) {

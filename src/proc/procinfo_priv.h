@@ -32,6 +32,9 @@ struct entry {
 	 * unknown), and the runtime and its full id for a later name lookup. */
 	char *container, *pod, *unit, *cgroup_path, *cgroup_id;
 	char *container_name, *pod_name, *pod_namespace; /* from --rootfs (cnames.h) */
+	bool names_pending; /* a name the container could have is unknown: asked again each poll */
+	bool names_rt_known; /* names_rt found (a CRI container's runtime: one look at the node) */
+	unsigned char names_rt; /* enum cnames_runtime */
 	enum cgroup_runtime runtime;
 	long owner_uid; /* a rootless container's user (cgroup_info), else -1 */
 	uint64_t container_pid;
