@@ -64,6 +64,24 @@ static int wrap(struct tui *t, int y, int x, int w, int max, const char *s)
 	return r ? r : 1;
 }
 
+/* The lines s needs at w columns, at most max (1 for NULL). */
+static int rows_for(struct tui *t, const char *s, int w, int max)
+{
+	if (!s || w < 1)
+		return 1;
+	int n = (tui_text_width(t, s) + w - 1) / w;
+	return n < 1 ? 1 : n > max ? max : n;
+}
+
+/* A labelled value over n lines (wrapped; "--" when NULL); n. */
+static int field(struct tui *t, int y, int x, int w, int n, const char *label, const char *value)
+{
+	line(t, y, x, w, label, value ? "" : NULL);
+	if (value)
+		wrap(t, y, x + LABEL_W, w - LABEL_W, n, value);
+	return n;
+}
+
 static void fmt_metric(char *buf, size_t n, enum prochist_metric m, double v)
 {
 	if (isnan(v))
@@ -160,35 +178,42 @@ void tui_details_draw(struct tui *t)
 	snprintf(buf, sizeof(buf), "%" PRIu64 "   user %s   pid in its namespace (NSpid) %s", p->pid, a, b);
 	line(t, r++, ix, iw, "pid", buf);
 
-	/* The command line takes what the fixed lines and the chart leave. */
-	int fixed = 6 + (PROCHIST__COUNT + 3);
-	int cmd_rows = end - r - fixed;
-	cmd_rows = cmd_rows < 1 ? 1 : cmd_rows > 8 ? 8 : cmd_rows;
+	/* Long values wrap rather than being cut: the pod, the unit and the
+	 * cgroup path (whose last part has the container's full id) get the
+	 * lines they need, up to 3 each; the command line what is left beside
+	 * the chart, all of it where there is room. */
+	int vw = iw - LABEL_W;
 	const char *cmd = known_str(p, PROC_F_CMDLINE, p->cmdline);
 	if (!cmd)
 		cmd = known_str(p, PROC_F_NAME, p->name);
-	line(t, r, ix, iw, "command", cmd ? "" : NULL);
-	if (cmd)
-		r += wrap(t, r, ix + LABEL_W, iw - LABEL_W, cmd_rows, cmd);
-	else
-		r++;
-
 	const char *cid = known_str(p, PROC_F_CONTAINER, p->container), *cname = known_str(p, PROC_F_CONTAINER_NAME, p->container_name);
+	char ctext[PROCESS_CONTAINER_NAME_MAX + 80];
 	if (cid && cname)
-		snprintf(buf, sizeof(buf), "%s   (%s)", cname, cid);
+		snprintf(ctext, sizeof(ctext), "%s   (%s)", cname, cid);
 	else
-		snprintf(buf, sizeof(buf), "%s", cid ? cid : cname ? cname : "");
-	line(t, r++, ix, iw, "container", buf[0] ? buf : NULL);
-
+		snprintf(ctext, sizeof(ctext), "%s", cid ? cid : cname ? cname : "");
 	const char *uid = known_str(p, PROC_F_POD, p->pod), *pname = known_str(p, PROC_F_POD_NAME, p->pod_name);
-	char pod[512];
+	char pod[512], podtext[700];
 	if (pname)
-		snprintf(buf, sizeof(buf), "%s   uid %s", process_pod_text(p, pod, sizeof(pod)), uid ? uid : "--");
+		snprintf(podtext, sizeof(podtext), "%s   uid %s", process_pod_text(p, pod, sizeof(pod)), uid ? uid : "--");
 	else if (uid)
-		snprintf(buf, sizeof(buf), "uid %s", uid);
-	line(t, r++, ix, iw, "pod", pname || uid ? buf : NULL);
-	line(t, r++, ix, iw, "unit", known_str(p, PROC_F_UNIT, p->unit));
-	line(t, r++, ix, iw, "cgroup", p->cgroup_path && *p->cgroup_path ? p->cgroup_path : NULL);
+		snprintf(podtext, sizeof(podtext), "uid %s", uid);
+	const char *unit = known_str(p, PROC_F_UNIT, p->unit);
+	const char *cg = p->cgroup_path && *p->cgroup_path ? p->cgroup_path : NULL;
+	int n_ctr = rows_for(t, ctext[0] ? ctext : NULL, vw, 2), n_pod = rows_for(t, pname || uid ? podtext : NULL, vw, 3);
+	int n_unit = rows_for(t, unit, vw, 3), n_cg = rows_for(t, cg, vw, 3);
+	int chart = PROCHIST__COUNT + 3;
+	int left = end - r - (n_ctr + n_pod + n_unit + n_cg + 2); /* + started, GPU */
+	int cmd_need = rows_for(t, cmd, vw, 1 << 20);
+	int cmd_rows = left - chart < cmd_need ? left - chart : cmd_need;
+	cmd_rows = cmd_rows < 1 ? 1 : cmd_rows;
+
+	line(t, r, ix, iw, "command", cmd ? "" : NULL);
+	r += cmd ? wrap(t, r, ix + LABEL_W, vw, cmd_rows, cmd) : 1;
+	r += field(t, r, ix, iw, n_ctr, "container", ctext[0] ? ctext : NULL);
+	r += field(t, r, ix, iw, n_pod, "pod", pname || uid ? podtext : NULL);
+	r += field(t, r, ix, iw, n_unit, "unit", unit);
+	r += field(t, r, ix, iw, n_cg, "cgroup", cg);
 
 	if (process_has(p, PROC_F_START)) {
 		time_t s = (time_t)(p->start_ms / 1000);
