@@ -255,25 +255,27 @@ bool tui_box(struct tui *t, int y, int x, int h, int w, const char *title)
 	return true;
 }
 
+/* Each line at most HELP_W columns: the box fits 80 columns whole. */
+#define HELP_W 68
 static const char *const HELP[] = {
 	"q, F10, Ctrl-C     quit",
 	"Up/Down, j/k       select a process; PgUp/PgDn a page",
 	"< >                sort by the previous/next column;  r  reverse",
 	"/                  filter processes by text;  Esc clears",
-	"u                  only my processes;  i  hide idle GPUs;  [ ]  scroll GPUs",
+	"u                  only my processes;  i  hide idle GPUs",
+	"[ ]                scroll the GPUs",
 	"c                  next chart metric (util, mem, temp, power)",
 	"p                  pause screen updates",
-	"Enter              the selected process's details and history; Esc closes",
-	"t                  the selected process's tree: parents up to its container's init or PID 1",
-	"g                  group by container, pod, job, user, none; Enter opens",
-	"                   a group, Esc or Backspace goes back to the groups",
-	"C                  choose columns",
-	"d / D              shorter / longer interval",
-	"mouse              click a row to select it, a column title to sort",
+	"Enter              the process's details and history; Esc closes",
+	"t                  the process's tree (up to its container's init)",
+	"g                  group by container, pod, job, user, none; Enter",
+	"                   opens a group, Esc or Backspace goes back",
+	"C                  choose columns;  d / D  shorter / longer interval",
+	"mouse              click a row to select it, a title to sort",
 	"replay:  space pause/resume   . one record   + - speed x2 / /2",
-	"         Home / End           first / last record",
-	"         \u2190 / \u2192                back / forward 10 s;  Shift+\u2190 / Shift+\u2192 or { }  1 min",
-	"         J                    jump to a clock time (HH:MM[:SS] on the shown record's day)",
+	"         Home / End   first / last record",
+	"         \u2190 / \u2192  10 s back / on;  Shift+\u2190 / Shift+\u2192 or { }  1 min",
+	"         J  jump to a clock time (HH:MM[:SS], the record's day)",
 	"K, F9              send a signal to the selected process (a dialog)",
 	"Ctrl-L             draw the whole screen again",
 	"?, F1              this help (any key closes it)",
@@ -283,7 +285,7 @@ void tui_draw_overlays(struct tui *t)
 {
 	if (t->help) {
 		int n = (int)(sizeof(HELP) / sizeof(HELP[0]));
-		int w = t->cols - 4 < 72 ? t->cols - 4 : 72, h = n + 2;
+		int w = t->cols - 4 < HELP_W + 4 ? t->cols - 4 : HELP_W + 4, h = n + 2;
 		int y = (t->rows - h) / 2, x = (t->cols - w) / 2;
 		if (tui_box(t, y, x, h, w, " gpur keys "))
 			for (int i = 0; i < n; i++)

@@ -121,6 +121,17 @@ if tui_wait_exit 5; then
 else
 	fail "q after a resize: gpur still runs 5 s later ($(awk '{print "state " $3}' "/proc/$(tui_pid)/stat" 2> /dev/null))"
 fi
+# The help at 80x24: every line whole inside its box (the box's right edge
+# after each, none cut).
+tui_start 80 24 -- --replay "$T/g64.jsonl"
+keys '?'
+expect_screen 'gpur keys' "80x24: ? opens the help"
+check "80x24 help: its last line whole" screen_matches '│ \?, F1 +this help \(any key closes it\) +│'
+check "80x24 help: the grouping line whole" screen_matches '│ g +group by container, pod, job, user, none; Enter +│'
+check "80x24 help: the tree line whole" screen_matches "│ t +the process's tree \\(up to its container's init\\) +│"
+check "80x24 help: every line inside the box" test "$(screen | grep -c '│ .* │')" -eq 21
+keys Escape q
+tui_wait_exit 5
 # Unpaused, one resize, one key.
 tui_start 80 24 -- --replay "$T/g64.jsonl"
 expect_screen '^GPUs 1-13 of 64 shown' "80x24 before resizing (2)"
