@@ -28,8 +28,9 @@ size_t utf8_trim(const char *s, size_t n, size_t max);
 /* True for code points that must not reach a terminal as themselves:
  * controls (C0, DEL, C1), and format characters that reorder or hide text
  * (bidi embeddings, overrides and isolates, zero-width characters, line and
- * paragraph separators, the BOM): a process must not be able to make its
- * name read as someone else's. */
+ * paragraph separators, the BOM, the soft hyphen, fillers, deprecated format
+ * controls, interlinear annotations, tags): a process must not be able to
+ * make its name read as someone else's. */
 bool utf8_is_unsafe(uint32_t cp);
 /* Append s for display on a terminal: control characters (C0, DEL, C1) and
  * invalid UTF-8 become U+FFFD ('?' when !utf8, where every non-ASCII

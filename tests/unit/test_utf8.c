@@ -139,6 +139,16 @@ static void test_append_safe_utf8(void **state)
 	SAFE("\xC2\xA0nbsp", true, "\xC2\xA0nbsp");              /* U+00A0 is printable */
 	SAFE("bad\xFF\xC3(", true, "bad" FFFD FFFD "(");
 	SAFE("\xE2\x82", true, FFFD);
+	/* Invisible format characters: a soft hyphen (U+00AD), a Hangul
+	 * filler (U+3164), a deprecated format control (U+206A), an
+	 * interlinear annotation (U+FFF9) and a tag (U+E0041) hide or change
+	 * what a name reads as; a variation selector (U+FE0F) stays. */
+	SAFE("ad\xC2\xADmin", true, "ad" FFFD "min");
+	SAFE("\xE3\x85\xA4x", true, FFFD "x");
+	SAFE("\xE2\x81\xAAx", true, FFFD "x");
+	SAFE("\xEF\xBF\xB9x", true, FFFD "x");
+	SAFE("\xF3\xA0\x81\x81x", true, FFFD "x");
+	SAFE("\xE2\x9D\xA4\xEF\xB8\x8F", true, "\xE2\x9D\xA4\xEF\xB8\x8F");
 }
 
 static void test_append_safe_ascii(void **state)
