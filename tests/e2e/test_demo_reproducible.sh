@@ -27,7 +27,11 @@ host = [r.get("system", {}).get("cpu_pct") for r in recs]
 print("host_rest", all(h is not None and 3 <= h <= 12 for h in host[1:]))
 ranks = [p.get("cpu_pct") for r in recs[1:] for p in r["processes"] if "train.py" in p.get("cmdline", "")]
 print("ranks", len(ranks) > 0 and all(c is not None and 80 <= c <= 100 for c in ranks))
+first = {p["pid"]: p for p in recs[0]["processes"]}
+print("cpid", first[51200].get("container_pid") == 23 and first[39021].get("container_pid") == 1
+      and "container_pid" not in first[52310])
 PY
 check "every later record has the host's CPU % (3-12 % of 224 CPUs)" grep -qx "host_rest True" "$T/story.txt"
 check "the training ranks read as busy (80-100 % CPU) after the first record" grep -qx "ranks True" "$T/story.txt"
+check "containers' processes have their pid inside (NSpid), the Slurm job's none" grep -qx "cpid True" "$T/story.txt"
 finish
