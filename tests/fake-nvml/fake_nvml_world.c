@@ -29,18 +29,36 @@ static struct {
 	bool have;
 } busy[WORLD_MAX_PIDS];
 
+/* path's first n - 1 bytes into buf, terminated; false when unreadable. */
+static bool read_small(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	size_t got = fread(buf, 1, n - 1, f);
+	fclose(f);
+	buf[got] = '\0';
+	return true;
+}
+
+/* path's content becomes s (a fixture copy: written in place). */
+static void write_small(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return;
+	fputs(s, f);
+	fclose(f);
+}
+
 /* Rewrites DIR/PID/stat with utime = base + ticks. */
 static void set_utime(const char *dir, size_t k, unsigned long long ticks)
 {
 	char path[4096], buf[4096], out[4200];
 
 	snprintf(path, sizeof(path), "%s/%u/stat", dir, busy[k].pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
+	if (!read_small(path, buf, sizeof(buf)))
 		return;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
 	char *p = strrchr(buf, ')');
 	if (!p)
 		return;
@@ -62,11 +80,7 @@ static void set_utime(const char *dir, size_t k, unsigned long long ticks)
 	int w = snprintf(out, sizeof(out), "%.*s%llu%s", (int)(field - buf), buf, busy[k].base + ticks, end);
 	if (w < 0 || (size_t)w >= sizeof(out))
 		return;
-	f = fopen(path, "w");
-	if (!f)
-		return;
-	fputs(out, f);
-	fclose(f);
+	write_small(path, out);
 }
 
 /* The host's "cpu" line: user, nice, system, idle, then the rest as the
@@ -92,12 +106,8 @@ static void host_tick(const char *dir, json_t *spec)
 	if (p < 0 || p > 100 || cpus < 1)
 		return;
 	snprintf(path, sizeof(path), "%s/stat", dir);
-	FILE *f = fopen(path, "r");
-	if (!f)
+	if (!read_small(path, buf, sizeof(buf)))
 		return;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
 	char *eol = strchr(buf, '\n');
 	if (strncmp(buf, "cpu ", 4) != 0 || !eol)
 		return;
@@ -122,11 +132,7 @@ static void host_tick(const char *dir, json_t *spec)
 			 host.system + sys, host.idle + (all - busy), host.rest, eol);
 	if (w < 0 || (size_t)w >= sizeof(out))
 		return;
-	f = fopen(path, "w");
-	if (!f)
-		return;
-	fputs(out, f);
-	fclose(f);
+	write_small(path, out);
 }
 
 void world_tick(void)
