@@ -534,7 +534,10 @@ static void walk_tree(struct procinfo *pi, struct entry *e, unsigned ppid)
 	pi->tree_walks++;
 	e->ppid = ppid;
 	e->have_tree = true;
-	e->ntree = proctree_walk(pi->rootfd, pi->root, ppid, nodes, PROCTREE_MAX);
+	/* A container's init (pid 1 in a PID namespace of its own): its tree
+	 * ends with it; what is above (a shim, the runtime) is the host's. */
+	e->ntree = e->have_cpid && e->container_pid == 1 ? 0
+							   : proctree_walk(pi->rootfd, pi->root, ppid, nodes, PROCTREE_MAX);
 	free(e->tree);
 	e->tree = NULL;
 	if (e->ntree) {

@@ -183,7 +183,11 @@ void tui_tree_draw(struct tui *t)
 	free(below);
 	if (np == 0 && r < end) {
 		tui_attr(t, TC_DIM, true);
-		tui_text(t, r + 1, ix, p->pid == 1 ? "PID 1 has no parent." : "Its parent could not be read.", iw);
+		const char *why = p->pid == 1 ? "PID 1 has no parent."
+			: process_has(p, PROC_F_CONTAINER_PID) && p->container_pid == 1
+				? "Its container's init: what is above it (a shim, the runtime) is the host's."
+				: "Its parent could not be read.";
+		tui_text(t, r + 1, ix, why, iw);
 		tui_attr(t, TC_DIM, false);
 	}
 }

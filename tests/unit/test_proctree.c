@@ -203,6 +203,34 @@ static void test_procinfo_walks_once(void **state)
 	fx_free(x);
 }
 
+/* A container's init shows no parents: its tree ends with it (a shim and
+ * the host above it are not the container's). One of its children stops
+ * at it. */
+static void test_procinfo_container_init(void **state)
+{
+	(void)state;
+	struct fx *x = fx_new();
+	put(x->proc, 1, "systemd", 0, NULL);
+	put(x->proc, 200, "containerd-shim", 1, NULL);
+	put(x->proc, 300, "tritonserver", 200, "300\t1");
+	put(x->proc, 310, "python3", 300, "310\t5");
+	struct procinfo *pi = procinfo_new(x->proc);
+	struct frame *f = frame_new();
+	struct gpu_process *p = frame_add_process(f), *q = frame_add_process(f);
+	procinfo_begin(pi, 1000000000ull);
+	assert_true(procinfo_fill(pi, 300, f, p));
+	assert_true(procinfo_fill(pi, 310, f, q));
+	procinfo_end(pi);
+	assert_true(process_has(p, PROC_F_CONTAINER_PID));
+	assert_int_equal(p->container_pid, 1);
+	assert_int_equal(p->nparents, 0);
+	assert_int_equal(q->nparents, 1);
+	assert_int_equal(q->parents[0].pid, 300);
+	frame_unref(f);
+	procinfo_free(pi);
+	fx_free(x);
+}
+
 /* With the tree off (every mode but the dashboard) no parent is walked
  * and rows say they have none; the rest of the row is filled as ever. */
 static void test_procinfo_tree_off(void **state)
@@ -277,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_stops_at_container_init),
 		cmocka_unit_test(test_stops_at_pid1_gone_loop_depth),
 		cmocka_unit_test(test_procinfo_walks_once),
+		cmocka_unit_test(test_procinfo_container_init),
 		cmocka_unit_test(test_procinfo_tree_off),
 		cmocka_unit_test(test_real_grandchild),
 	};
