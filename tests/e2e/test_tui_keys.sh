@@ -13,13 +13,14 @@ GEN_USERS="$ME,alice,bob" GEN_BUSY_GPUS=6 gen_recording "$T/rec.jsonl" 8 120 2
 ROW='^ +[0-9]+ [a-z0-9_-]+ +[0-9]+ C '
 rows() { screen | grep -E "$ROW"; }
 first_pid() { rows | head -n 1 | awk '{print $1}'; }
+first_is() { [ "$(first_pid)" = "$1" ]; }
 # The header's record number (#N).
 position() { screen | head -n 1 | grep -oE '#[0-9]+' | tr -d '#'; }
 
 tui_start 120 40 -- --replay "$T/rec.jsonl"
 expect_screen 'q quit' "the dashboard starts"
 expect_screen 'GPU-MEM▼' "the default sort: GPU memory, descending"
-check "GPU-MEM▼: the largest process first (pid 1051)" test "$(first_pid)" = 1051
+check "GPU-MEM▼: the largest process first (pid 1051)" wait_until 10 first_is 1051
 
 # Sort: > next column, < previous, r reverse. Every column in turn carries
 # the sort arrow next to its title (all 12 are shown at 120 columns).
@@ -39,11 +40,11 @@ keys '<'
 expect_screen 'GPU-MEM▼' "< sorts by the previous column (GPU-MEM)"
 keys '<' '<' '<' '<' '<' '<'
 expect_screen ' PID▼ ' "< to the first column (PID)"
-check "PID▼: the highest pid first" test "$(first_pid)" = 1051
+check "PID▼: the highest pid first" wait_until 10 first_is 1051
 keys r
 expect_screen ' PID▲ ' "r reverses (PID▲)"
-wait_until 3 test "$(first_pid)" = 1000
-check "PID▲: the lowest pid first (got $(first_pid))" test "$(first_pid)" = 1000
+wait_until 10 first_is 1000
+check "PID▲: the lowest pid first (got $(first_pid))" first_is 1000
 
 # Selection and Enter: rows 1000, 1001, 1010, 1011, 1020 ...
 keys j j Down Enter
