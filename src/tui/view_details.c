@@ -202,6 +202,12 @@ void tui_details_draw(struct tui *t)
 	const char *cg = p->cgroup_path && *p->cgroup_path ? p->cgroup_path : NULL;
 	int n_ctr = rows_for(t, ctext[0] ? ctext : NULL, vw, 2), n_pod = rows_for(t, pname || uid ? podtext : NULL, vw, 3);
 	int n_unit = rows_for(t, unit, vw, 3), n_cg = rows_for(t, cg, vw, 3);
+	/* On a short terminal the long values give lines back (the cgroup
+	 * first), down to one each: every line stays inside the box. */
+	int *give[] = {&n_cg, &n_unit, &n_pod, &n_ctr};
+	for (size_t k = 0; k < sizeof(give) / sizeof(give[0]); k++)
+		while (*give[k] > 1 && end - r - (1 + n_ctr + n_pod + n_unit + n_cg + 2) < 0)
+			(*give[k])--;
 	int chart = PROCHIST__COUNT + 3;
 	int left = end - r - (n_ctr + n_pod + n_unit + n_cg + 2); /* + started, GPU */
 	int cmd_need = rows_for(t, cmd, vw, 1 << 20);
@@ -210,10 +216,10 @@ void tui_details_draw(struct tui *t)
 
 	line(t, r, ix, iw, "command", cmd ? "" : NULL);
 	r += cmd ? wrap(t, r, ix + LABEL_W, vw, cmd_rows, cmd) : 1;
-	r += field(t, r, ix, iw, n_ctr, "container", ctext[0] ? ctext : NULL);
-	r += field(t, r, ix, iw, n_pod, "pod", pname || uid ? podtext : NULL);
-	r += field(t, r, ix, iw, n_unit, "unit", unit);
-	r += field(t, r, ix, iw, n_cg, "cgroup", cg);
+	r += r >= end ? n_ctr : field(t, r, ix, iw, n_ctr, "container", ctext[0] ? ctext : NULL);
+	r += r >= end ? n_pod : field(t, r, ix, iw, n_pod, "pod", pname || uid ? podtext : NULL);
+	r += r >= end ? n_unit : field(t, r, ix, iw, n_unit, "unit", unit);
+	r += r >= end ? n_cg : field(t, r, ix, iw, n_cg, "cgroup", cg);
 
 	if (process_has(p, PROC_F_START)) {
 		time_t s = (time_t)(p->start_ms / 1000);
@@ -224,7 +230,9 @@ void tui_details_draw(struct tui *t)
 		proctable_cell(f, p, PROCTABLE_TIME, now, a, sizeof(a));
 		snprintf(buf, sizeof(buf), "%s   (%s ago)", when, a);
 	}
-	line(t, r++, ix, iw, "started", process_has(p, PROC_F_START) ? buf : NULL);
+	if (r < end)
+		line(t, r, ix, iw, "started", process_has(p, PROC_F_START) ? buf : NULL);
+	r++;
 
 	const char *gname = f && p->gpu_index < f->ngpus && gpu_has(&f->gpus[p->gpu_index], GPU_F_NAME)
 				    ? f->gpus[p->gpu_index].name
@@ -235,7 +243,9 @@ void tui_details_draw(struct tui *t)
 	proctable_cell(f, p, PROCTABLE_HOSTMEM, now, d, sizeof(d));
 	snprintf(buf, sizeof(buf), "%" PRIu64 " %s   memory %s   util %s%s   CPU %s%s   RSS %s", p->gpu_index,
 		 gname ? gname : "", a, b, strcmp(b, "--") ? "%" : "", c, strcmp(c, "--") ? "%" : "", d);
-	line(t, r++, ix, iw, "GPU", buf);
+	if (r < end)
+		line(t, r, ix, iw, "GPU", buf);
+	r++;
 
 	r++;
 	if (r + PROCHIST__COUNT + 1 < end)
