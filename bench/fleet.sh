@@ -2,7 +2,7 @@
 # bench/fleet.sh: the cost of one fleet poll (--prometheus) at 50 and 500
 # hosts x 8 GPUs, against a real Prometheus on loopback whose TSDB is
 # backfilled with promtool from tests/tools/gen_fleet.py. For each size:
-# wall time per poll (gpur's 8 queries and Prometheus answering them), gpur's
+# wall time per poll (gpur's 10 queries and Prometheus answering them), gpur's
 # CPU time per poll, and gpur's peak RSS, from a headless run of POLLS + 1
 # records 0.2 s apart minus a run of one (start-up and detection), divided
 # by the polls gpur really made (Prometheus's own count of the queries it

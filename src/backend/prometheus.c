@@ -45,6 +45,7 @@ static struct {
 	CURLMcode (*multi_wait)(CURLM *, struct curl_waitfd *, unsigned, int, int *);
 	CURLMsg *(*multi_info_read)(CURLM *, int *);
 	CURLMcode (*multi_cleanup)(CURLM *);
+	const char *(*multi_strerror)(CURLMcode);
 	bool ok;
 	char why[200];
 } curl;
@@ -80,6 +81,7 @@ static void curl_load(void)
 	LOAD(multi_wait, "curl_multi_wait");
 	LOAD(multi_info_read, "curl_multi_info_read");
 	LOAD(multi_cleanup, "curl_multi_cleanup");
+	LOAD(multi_strerror, "curl_multi_strerror");
 #undef LOAD
 	if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		snprintf(curl.why, sizeof(curl.why), "libcurl: curl_global_init failed");
@@ -204,31 +206,35 @@ static int query(struct backend *b, enum prom_metric m, uint64_t ts_ms, uint64_t
 }
 
 /* Every query of a poll at once, until each has ended (each has its own
- * timeout) or the budget is spent. false when the budget ran out. */
-static bool query_all(struct prom *pr, uint64_t ts_ms, uint64_t budget_ms)
+ * timeout) or the budget is spent. 0; -ETIMEDOUT when the budget ran out;
+ * -EIO when libcurl's multi interface itself failed (*why says how). */
+static int query_all(struct prom *pr, uint64_t ts_ms, uint64_t budget_ms, const char **why)
 {
 	uint64_t t0 = clock_mono_ns();
-	int running = 0, left;
-	bool in_time = true;
+	int running = 0, left, rc = 0;
+	CURLMcode mc = CURLM_OK;
 
-	for (int m = 0; m < PROM_M__COUNT; m++) {
+	for (int m = 0; m < PROM_M__COUNT && mc == CURLM_OK; m++) {
 		query_start(pr, (enum prom_metric)m, ts_ms, budget_ms);
 		pr->req[m].rc = CURLE_FAILED_INIT; /* until the multi handle says how it ended */
-		if (curl.multi_add(pr->multi, pr->req[m].h) != CURLM_OK)
-			pr->req[m].rc = CURLE_OUT_OF_MEMORY;
+		mc = curl.multi_add(pr->multi, pr->req[m].h);
 	}
-	curl.multi_perform(pr->multi, &running);
-	while (running > 0) {
+	if (mc == CURLM_OK)
+		mc = curl.multi_perform(pr->multi, &running);
+	while (mc == CURLM_OK && running > 0) {
 		uint64_t spent = (clock_mono_ns() - t0) / 1000000u;
 		if (spent >= budget_ms) {
-			in_time = false;
+			rc = -ETIMEDOUT;
 			break;
 		}
 		uint64_t wait = budget_ms - spent < 1000 ? budget_ms - spent : 1000;
-		if (curl.multi_wait(pr->multi, NULL, 0, (int)wait, NULL) != CURLM_OK)
-			break;
-		if (curl.multi_perform(pr->multi, &running) != CURLM_OK)
-			break;
+		mc = curl.multi_wait(pr->multi, NULL, 0, (int)wait, NULL);
+		if (mc == CURLM_OK)
+			mc = curl.multi_perform(pr->multi, &running);
+	}
+	if (mc != CURLM_OK) {
+		*why = curl.multi_strerror(mc);
+		rc = -EIO;
 	}
 	for (CURLMsg *msg; (msg = curl.multi_info_read(pr->multi, &left));) {
 		if (msg->msg != CURLMSG_DONE)
@@ -239,7 +245,7 @@ static bool query_all(struct prom *pr, uint64_t ts_ms, uint64_t budget_ms)
 	}
 	for (int m = 0; m < PROM_M__COUNT; m++)
 		curl.multi_remove(pr->multi, pr->req[m].h);
-	return in_time;
+	return rc;
 }
 
 static void prom_free(struct prom *pr)
@@ -372,8 +378,13 @@ static int prom_poll(struct backend *b, struct frame *f)
 	}
 	for (int m = 0; m < PROM_M__COUNT; m++)
 		prom_result_init(&r[m]);
-	if (!query_all(pr, wall, PROM_POLL_BUDGET_MS)) {
+	const char *why = NULL;
+	int qrc = query_all(pr, wall, PROM_POLL_BUDGET_MS, &why);
+	if (qrc == -ETIMEDOUT) {
 		backend_fail(b, "%s: no complete answer within %u s", pr->base, PROM_POLL_BUDGET_MS / 1000);
+		ok = false;
+	} else if (qrc != 0) {
+		backend_fail(b, "%s: libcurl: %s", pr->base, why ? why : "the transfers failed");
 		ok = false;
 	}
 	/* The first failure in the metrics' order is the one said. */
