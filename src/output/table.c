@@ -113,8 +113,8 @@ static void put_groups(struct buf *out, const struct frame *f, bool utf8)
 		put_text(out, label, utf8, 64, false);
 		/* A name is not an identity (every replica's container may be
 		 * "trainer"): the id goes with it. */
-		if (key[0] == 'c' && process_has(p, PROC_F_CONTAINER_NAME) && process_has(p, PROC_F_CONTAINER) &&
-		    strcmp(label, p->container) != 0) {
+		if (key[0] == 'c' && process_has(p, PROC_F_CONTAINER_NAME) && p->container_name && *p->container_name &&
+		    process_has(p, PROC_F_CONTAINER) && p->container && strcmp(label, p->container) != 0) {
 			buf_puts(out, " (");
 			put_text(out, p->container, utf8, 64, false);
 			buf_putc(out, ')');

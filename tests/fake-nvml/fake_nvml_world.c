@@ -38,7 +38,7 @@ static bool read_small(const char *path, char *buf, size_t n)
 	size_t got = fread(buf, 1, n - 1, f);
 	fclose(f);
 	buf[got] = '\0';
-	return true;
+	return got < n - 1; /* larger than buf: left alone rather than cut */
 }
 
 /* path's content becomes s (a fixture copy: written in place). */
@@ -94,15 +94,18 @@ static struct {
 
 static void host_tick(const char *dir, json_t *spec)
 {
-	char path[4096], buf[8192];
+	static char buf[1 << 20]; /* a real host's stat: a line per CPU, every interrupt */
+	char path[4096];
 	json_t *pct = json_object_get(spec, "pct");
 	double cpus = (double)jint(spec, "cpus", 1);
 	double p;
 
 	if (json_is_array(pct) && json_array_size(pct))
 		p = json_number_value(json_array_get(pct, (ticks_done - 1) % json_array_size(pct)));
-	else
+	else if (json_is_number(pct))
 		p = json_number_value(pct);
+	else
+		return;
 	if (p < 0 || p > 100 || cpus < 1)
 		return;
 	snprintf(path, sizeof(path), "%s/stat", dir);
@@ -127,7 +130,7 @@ static void host_tick(const char *dir, json_t *spec)
 	}
 	unsigned long long busy = (unsigned long long)(host.busy + 0.5), all = (unsigned long long)(host.total + 0.5);
 	unsigned long long user = busy * 85 / 100, sys = busy - user;
-	char out[sizeof(buf) + 160];
+	static char out[sizeof(buf) + 160];
 	int w = snprintf(out, sizeof(out), "cpu  %llu %llu %llu %llu%s%s", host.user + user, host.nice,
 			 host.system + sys, host.idle + (all - busy), host.rest, eol);
 	if (w < 0 || (size_t)w >= sizeof(out))
