@@ -116,6 +116,18 @@ for size in 80x24 200x60; do
 	check "$size: details: the chart axis fits" grep -qE -- '-[0-9]+s─+now' <<< "$s"
 done
 
+# CONTAINER as wide as its longest owner on a wide terminal (the pod whole,
+# as namespace/name), narrowed but kept at 80 columns.
+tui_start 200 60 -- --replay "$SOURCE_DIR/share/demo/demo.jsonl"
+expect_screen ' research/train-llama-7b-0 +/usr/bin/python3 ' "200x60: the pod whole in CONTAINER"
+expect_screen ' slurm:4242 +python3 eval.py' "200x60: the Slurm job"
+keys q
+tui_wait_exit 5
+tui_start 80 24 -- --replay "$SOURCE_DIR/share/demo/demo.jsonl"
+expect_screen ' research/train +/usr/bin/python3' "80x24: CONTAINER narrowed, not gone"
+keys q
+tui_wait_exit 5
+
 # Live details of a Kubernetes pod's process at 80x24: the pod uid, the unit
 # and the cgroup path wrap instead of being cut, so the container's full id
 # at the end of the path is there whole.
