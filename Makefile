@@ -19,8 +19,9 @@ build:
 run: build
 	@scripts/run.sh $(BUILD)
 
-# Regenerates share/demo/demo.jsonl byte for byte (gpur + the fake NVML +
-# a procfs fixture + a virtual clock; see scripts/make-demo.sh).
+# Regenerates share/demo/demo.jsonl byte for byte (gpur's dashboard under tmux,
+# the fake NVML, a procfs fixture, a virtual clock, a PID namespace: as root;
+# see scripts/make-demo.sh).
 demo:
 	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_ARGS) >/dev/null
 	cmake --build $(BUILD) -j$(JOBS) --target gpur fake_nvml_modern

@@ -1,26 +1,125 @@
 #!/bin/sh
 # make-demo.sh: regenerate share/demo/demo.jsonl, byte for byte, with gpur
-# itself: the fake NVML plays share/demo/scenario.json (an 8-GPU training
-# node: a DDP job in a Kubernetes pod on all 8, a notebook in Docker, an
-# inference server in Podman, an evaluation as a Slurm job; GPU 3 falls off
-# the bus halfway), processes come from a procfs fixture (a copy: the fake
-# moves the busy processes' CPU time, and the host's in /proc/stat, on at
-# every poll, so their CPU % are real rates), container and pod names from the same tree as --rootfs, the
-# clock is virtual and the host name fixed, so nothing of this machine leaks
-# in.
+# itself, its dashboard driven under tmux as a user would drive it.
+#
+# The fake NVML plays share/demo/scenario.json (an 8-GPU training node: a
+# DDP job in a Kubernetes pod on all 8, a notebook in Docker, an inference
+# server in Podman, an evaluation as a Slurm job; GPU 3 falls off the bus
+# halfway). Processes come from a procfs fixture (a copy: the fake moves the
+# busy processes' CPU time, and the host's in /proc/stat, on at every poll,
+# so their CPU % are real rates); container and pod names from the same tree
+# as --rootfs. The clock is virtual and the host name fixed, so nothing of
+# this machine leaks in.
+#
+# One signal is sent for real. The run is in a PID namespace of its own, where
+# a stand-in process (sleep) holds each of the fixture's pids, the fixture's
+# `self` names gpur, and the fake lists a GPU process only while its pid is
+# alive (FAKE_NVML_LIVE_PROCFS). On the dashboard, at record SIGNAL_AT, the
+# notebook is picked with the / filter and sent SIGTERM through K: gpur checks
+# its identity and signals the stand-in, which exits, so the next poll's
+# record has the `signal` event and no notebook, and GPU 0 has its memory
+# back. The dashboard on the virtual clock polls only when stepped ('.') or
+# resumed (space), so every record is the same on every run.
+#
 #   scripts/make-demo.sh BUILD_DIR [OUT]
+# Needs root (a PID namespace, pids chosen through ns_last_pid), unshare and
+# tmux.
 set -eu
 build=${1:-build}
 out=${2:-share/demo/demo.jsonl}
 here=$(cd "$(dirname "$0")/.." && pwd)
+SIGNAL_AT=60  # the record after which the notebook is signalled
+COUNT=300
 cd "$here"
+case $build in /*) ;; *) build=$here/$build ;; esac
+case $out in /*) ;; *) out=$here/$out ;; esac
+
+if [ "${GPUR_DEMO_INNER:-}" != 1 ]; then
+	for tool in unshare tmux; do
+		command -v "$tool" >/dev/null 2>&1 || { echo "make-demo.sh: needs $tool" >&2; exit 2; }
+	done
+	[ "$(id -u)" = 0 ] || { echo "make-demo.sh: needs root (a PID namespace whose pids it chooses)" >&2; exit 2; }
+	unshare --pid --fork --mount-proc true 2>/dev/null ||
+		{ echo "make-demo.sh: cannot make a PID namespace here (unshare --pid --fork --mount-proc)" >&2; exit 2; }
+	GPUR_DEMO_INNER=1 exec unshare --pid --fork --mount-proc sh "$0" "$build" "$out"
+fi
+
+# From here on: pid 1 of a fresh PID namespace, with its own /proc.
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpur-demo.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+sock="$tmp/tmux.sock"
+trap 'tmux -S "$sock" kill-server 2>/dev/null || true; rm -rf "$tmp"' EXIT
+fail() {
+	echo "make-demo.sh: $*" >&2
+	tmux -S "$sock" capture-pane -p -t demo 2>/dev/null | sed 's/^/  | /' >&2 || true
+	exit 1
+}
+# $1 seconds at most for the shell condition $2 (checked every 50 ms).
+wait_for() {
+	n=$(($1 * 20))
+	while ! eval "$2"; do
+		n=$((n - 1))
+		[ "$n" -gt 0 ] || fail "timed out waiting for: $2"
+		sleep 0.05
+	done
+}
+records() { if [ -f "$tmp/log.jsonl" ]; then wc -l <"$tmp/log.jsonl"; else echo 0; fi; }
+screen() { tmux -S "$sock" capture-pane -p -t demo 2>/dev/null; }
+# True once pid $1 has exited (gone, or a zombie not yet reaped).
+gone() {
+	st=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+	case ${st##*) } in Z* | X*) return 0 ;; esac
+	return 1
+}
+
 cp -R tests/fixtures/demo-root "$tmp/root"
-GPUR_NVML_LIBRARY="$build/tests/fake-nvml/modern/libnvidia-ml.so.1" \
-FAKE_NVML_SCENARIO=share/demo/scenario.json \
-FAKE_NVML_PROCFS="$tmp/root/proc" \
-GPUR_VIRTUAL_CLOCK_MS=1764583200000 \
-	"$build/gpur" --json --backend nvml --hostname demo --procfs "$tmp/root/proc" --rootfs "$tmp/root" \
-	--interval 1 --count 300 >"$out.tmp"
+max=$(cat /proc/sys/kernel/pid_max)
+for dir in "$tmp"/root/proc/[0-9]*; do
+	[ "${dir##*/}" -lt "$max" ] || { echo "make-demo.sh: needs a pid_max above ${dir##*/} (it is $max)" >&2; exit 2; }
+done
+# A stand-in for each of the fixture's processes, at its pid.
+for dir in "$tmp"/root/proc/[0-9]*; do
+	pid=${dir##*/}
+	echo $((pid - 1)) >/proc/sys/kernel/ns_last_pid
+	sleep 100000 &
+	[ "$!" = "$pid" ] || fail "the stand-in for pid $pid got pid $!"
+done
+
+cat >"$tmp/gpur.sh" <<EOF
+#!/bin/sh
+ln -s \$\$ "$tmp/root/proc/self"
+export GPUR_NVML_LIBRARY="$build/tests/fake-nvml/modern/libnvidia-ml.so.1"
+export FAKE_NVML_SCENARIO="$here/share/demo/scenario.json"
+export FAKE_NVML_PROCFS="$tmp/root/proc"
+export FAKE_NVML_LIVE_PROCFS=/proc
+export GPUR_VIRTUAL_CLOCK_MS=1764583200000
+export LANG=C.UTF-8 TERM=tmux-256color
+exec "$build/gpur" --backend nvml --hostname demo --procfs "$tmp/root/proc" --rootfs "$tmp/root" \\
+	--interval 1 --count $COUNT --log "$tmp/log.jsonl" 2>"$tmp/stderr"
+EOF
+tmux -S "$sock" -f /dev/null new-session -d -s demo -x 200 -y 60 "sh $tmp/gpur.sh; sleep 100000"
+wait_for 20 'screen | grep -q PAUSED'
+# Up to the signal, one poll a key.
+i=0
+while [ "$i" -lt "$SIGNAL_AT" ]; do
+	tmux -S "$sock" send-keys -t demo .
+	i=$((i + 1))
+done
+wait_for 60 '[ "$(records)" -ge "$SIGNAL_AT" ]'
+wait_for 20 'screen | grep -q ipykernel'
+[ "$(records)" = "$SIGNAL_AT" ] || fail "$(records) records where $SIGNAL_AT were asked for"
+tmux -S "$sock" send-keys -t demo / i p y k e r n e l Enter
+wait_for 20 'screen | grep -q 48311 && ! screen | grep -q 51200'
+tmux -S "$sock" send-keys -t demo K
+wait_for 20 'screen | grep -q "terminate (the default"'
+tmux -S "$sock" send-keys -t demo Enter
+wait_for 20 'screen | grep -q "SIGTERM sent to pid 48311"'
+# The stand-in has exited (or is a zombie) before the next poll is asked for.
+wait_for 20 'gone 48311'
+tmux -S "$sock" send-keys -t demo Escape
+wait_for 20 'screen | grep -q 51200'
+tmux -S "$sock" send-keys -t demo Space
+wait_for 120 '[ "$(records)" -ge "$COUNT" ] && ! pgrep -x gpur >/dev/null'
+[ ! -s "$tmp/stderr" ] || fail "gpur said: $(cat "$tmp/stderr")"
+[ "$(records)" = "$COUNT" ] || fail "$(records) records where $COUNT were asked for"
+cp "$tmp/log.jsonl" "$out.tmp"
 mv "$out.tmp" "$out"

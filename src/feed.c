@@ -225,6 +225,9 @@ static void *feed_main(void *arg)
 	struct feed *f = arg;
 	struct source *src = f->o.source;
 	bool seekable = src->ops->rewind != NULL;
+	/* A recording, or a live source on the virtual clock (its polls are
+	 * exact steps, so they may wait for a key as records do). */
+	bool steppable = seekable || f->o.virt;
 	sigset_t wake;
 
 	sigemptyset(&wake);
@@ -245,15 +248,23 @@ static void *feed_main(void *arg)
 			}
 			f->seek_pending = false;
 		}
-		if (!seekable)
+		if (!steppable)
 			f->steps = 0; /* a live source goes on */
 		bool stepping = f->steps > 0;
-		if (f->at_end || (seekable && f->paused && !stepping)) {
+		if (f->at_end || (steppable && f->paused && !stepping)) {
 			pthread_cond_wait(&f->cv, &f->mu);
 			continue;
 		}
 		if (stepping) {
 			f->steps--;
+			if (f->o.virt) {
+				/* A step of the virtual clock is still one interval. */
+				double iv = f->interval, sp = f->speed;
+				pthread_mutex_unlock(&f->mu);
+				uint64_t due = source_due_ms(src, iv, sp);
+				pthread_mutex_lock(&f->mu);
+				wait_due(f, due);
+			}
 		} else {
 			/* The source may read (and wait for input) to know: not
 			 * under the lock, which the dashboard and feed_stop take. */
@@ -273,7 +284,7 @@ static void *feed_main(void *arg)
 			if (f->stop || f->seek_pending || wait_due(f, due))
 				continue; /* a message came first: look again */
 		}
-		if (!stepping && seekable && f->paused)
+		if (!stepping && steppable && f->paused)
 			continue;
 		pthread_mutex_unlock(&f->mu);
 		struct frame *fr = source_next(src);
@@ -303,6 +314,7 @@ struct feed *feed_start(const struct feed_opts *o)
 	sigset_t all, old;
 
 	f->o = *o;
+	f->paused = o->start_paused && o->virt;
 	f->interval = o->interval >= 0 ? o->interval : 1.0; /* 0: as fast as possible (headless) */
 	f->speed = o->speed > 0 ? o->speed : 1.0;
 	f->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -461,6 +473,7 @@ void feed_status(struct feed *f, struct feed_status *st)
 	memset(st, 0, sizeof(*st));
 	pthread_mutex_lock(&f->mu);
 	st->replay = src->recorded;
+	st->stepped = f->o.virt != NULL;
 	st->paused = f->paused;
 	st->at_end = f->at_end;
 	st->finished = f->finished;

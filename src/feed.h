@@ -28,12 +28,14 @@ struct feed_opts {
 	struct clock_virtual *virt; /* waits move this clock instead of sleeping, or NULL */
 	const struct frame *early;  /* events that go into the first frame (detection's; borrowed), or NULL */
 	bool notify;                /* feed_fd() wakes for every frame (the dashboard), not only at the end */
+	bool start_paused;          /* with virt: no poll until feed_step() or feed_set_paused(false) */
 };
 
 enum feed_seek { FEED_SEEK_START, FEED_SEEK_END, FEED_SEEK_TIME };
 
 struct feed_status {
 	bool replay, paused, at_end, finished;
+	bool stepped; /* live on the virtual clock: pause and step as a recording does */
 	double speed;
 	double interval;   /* the live interval, or the recorded cadence when known */
 	uint64_t position; /* frames published (a recording: the record number, from 1) */
@@ -72,8 +74,10 @@ bool feed_post_event(struct feed *f, const struct event *e);
 int feed_fd(const struct feed *f);
 void feed_drain(struct feed *f);
 void feed_status(struct feed *f, struct feed_status *st);
-/* Controls, answered by the feed's thread. Seeking and pausing apply to a
- * recording; a live source goes on. */
+/* Controls, answered by the feed's thread. Seeking applies to a recording,
+ * pausing and stepping to a recording and to a live source on the virtual
+ * clock (each step one poll, the clock one interval on); any other live
+ * source goes on. */
 void feed_set_interval(struct feed *f, double seconds);
 void feed_set_paused(struct feed *f, bool paused);
 void feed_step(struct feed *f);

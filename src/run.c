@@ -224,6 +224,9 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 		.virt = in->virt,
 		.early = in->early,
 		.notify = tui,
+		/* The dashboard on the virtual clock polls only when stepped
+		 * ('.') or resumed (space): a scripted session (the demo's). */
+		.start_paused = tui,
 	};
 	struct feed *feed = feed_start(&fo);
 
@@ -314,9 +317,9 @@ int run_main(const struct config *cfg)
 		char *end;
 		errno = 0;
 		unsigned long long v = strtoull(vstart, &end, 10);
-		if (errno || *end || *vstart == '-' || cfg->replay_path || cfg->mode == CLI_MODE_TUI) {
-			msg_error("GPUR_VIRTUAL_CLOCK_MS=%s: needs epoch milliseconds, a live source and "
-					"--once, --json or --headless", vstart);
+		if (errno || *end || *vstart == '-' || cfg->replay_path) {
+			msg_error("GPUR_VIRTUAL_CLOCK_MS=%s: needs epoch milliseconds and a live source (not --replay)",
+				  vstart);
 			gpusel_free(sel);
 			return 2;
 		}

@@ -148,15 +148,17 @@ static void draw_header(struct tui *t, const struct frame *f)
 		snprintf(part, sizeof(part), "%sCUDA %s", dot, f->cuda);
 		strncat(buf, part, sizeof(buf) - strlen(buf) - 1);
 	}
+	/* Live on the virtual clock, stepped: paused until '.' or space. */
+	bool paused = t->frozen || (t->st.stepped && t->st.paused);
 	if (t->cols >= 110) {
 		/* %g once per interval, not per frame */
 		if (t->st.interval != t->iv_value || !t->iv_str[0]) {
 			t->iv_value = t->st.interval;
 			snprintf(t->iv_str, sizeof(t->iv_str), "%g", t->st.interval);
 		}
-		join(part, sizeof(part), (const char *const[]){when, "  every ", t->iv_str, "s", t->frozen ? "  PAUSED" : "", NULL});
+		join(part, sizeof(part), (const char *const[]){when, "  every ", t->iv_str, "s", paused ? "  PAUSED" : "", NULL});
 	} else {
-		join(part, sizeof(part), (const char *const[]){when, t->frozen ? " PAUSED" : "", NULL});
+		join(part, sizeof(part), (const char *const[]){when, paused ? " PAUSED" : "", NULL});
 	}
 	int right = tui_text_width(t, part);
 	tui_text(t, 0, x + 2, buf, t->cols - x - 3 - right);

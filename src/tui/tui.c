@@ -477,11 +477,11 @@ static bool on_key(struct tui *t, int ch)
 		dialog_signal_open(t);
 		break;
 	case ' ':
-		if (t->st.replay)
+		if (t->st.replay || t->st.stepped)
 			feed_set_paused(t->feed, !t->st.paused);
 		break;
 	case '.':
-		if (t->st.replay) {
+		if (t->st.replay || t->st.stepped) {
 			feed_set_paused(t->feed, true);
 			feed_step(t->feed);
 		}

@@ -1,7 +1,7 @@
 #!/bin/bash
 # test_report_html.sh: the HTML report as a browser sees it: headless
 # Chromium renders the report of the bundled demo (8 GPUs, GPU 3 lost
-# halfway); the DOM has one SVG plot per GPU, with data, and the tables
+# halfway, one signal sent); the DOM has one SVG plot per GPU, with data, and the tables
 # #gpus, #processes, #groups with one row per entry of the JSON summary of
 # the same recording; a screenshot is not blank; the page needs nothing
 # from outside (no link, img, iframe, object, nor any URL but the SVG
@@ -18,6 +18,7 @@ count() { python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))[sy
 NG=$(count gpus)
 NP=$(count processes)
 NR=$(count groups)
+NE=$(count events)
 check "the demo has 8 GPUs" [ "$NG" -eq 8 ]
 check "the demo has processes and groups" [ "$NP" -gt 0 ] && [ "$NR" -gt 0 ]
 check "no external resource: the only URL is the SVG namespace" \
@@ -36,7 +37,8 @@ check "every plot has paths with data (5 lanes x band and mean)" [ "$(fact "$T/d
 check "#gpus has one row per GPU" [ "$(fact "$T/dom.facts" 'rows gpus')" -eq "$NG" ]
 check "#processes has one row per process" [ "$(fact "$T/dom.facts" 'rows processes')" -eq "$NP" ]
 check "#groups has one row per group" [ "$(fact "$T/dom.facts" 'rows groups')" -eq "$NR" ]
-check "the lost GPU's event is listed" [ "$(fact "$T/dom.facts" 'rows events')" -eq 1 ]
+check "the demo has two events (the signal and the lost GPU)" [ "$NE" -eq 2 ]
+check "#events has one row per event" [ "$(fact "$T/dom.facts" 'rows events')" -eq "$NE" ]
 check "the lost stretch is shaded" grep -q '<rect class="lost"' "$T/demo.dom"
 check "no img, iframe, object, link" [ "$(grep -c '^tag \(img\|iframe\|object\|embed\|link\) 0$' "$T/dom.facts")" -eq 5 ]
 

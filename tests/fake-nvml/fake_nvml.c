@@ -558,6 +558,8 @@ static nvmlReturn_t mem_common(nvmlDevice_t h, unsigned long long *total, unsign
 		return r;
 	if (get_u64(h, "mem_used", "memory", used))
 		*used = 0;
+	unsigned long long freed = world_freed(dev_of(h));
+	*used = *used > freed ? *used - freed : 0;
 	if (get_u64(h, "mem_reserved", "memory", reserved))
 		*reserved = 0;
 	return NVML_SUCCESS;

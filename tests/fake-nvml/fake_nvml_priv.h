@@ -39,8 +39,9 @@ struct fproc {
 	/* "polls": [FROM, TO]: listed only at polls FROM <= poll < TO (absent: always). */
 	unsigned long from_poll, to_poll;
 };
-/* Whether process p is listed at the current poll. */
-#define FPROC_LISTED(p) (S.polls >= (p)->from_poll && S.polls < (p)->to_poll)
+/* Whether process p is listed at the current poll: within its "polls" and,
+ * with $FAKE_NVML_LIVE_PROCFS, while its pid is alive there. */
+#define FPROC_LISTED(p) (S.polls >= (p)->from_poll && S.polls < (p)->to_poll && world_alive((p)->pid))
 
 struct fdev {
 	int gpu;  /* index of the physical GPU */
@@ -89,6 +90,12 @@ nvmlReturn_t dev_state(nvmlDevice_t h) HIDDEN;
 struct fdev *dev_of(nvmlDevice_t h) HIDDEN;
 /* The scenario's machine around the GPUs, moved on one poll (fake_nvml_world.c). */
 void world_tick(void) HIDDEN;
+/* False when $FAKE_NVML_LIVE_PROCFS is set and PID there is gone or a
+ * zombie (the driver tears an exited process's context down); else true. */
+bool world_alive(unsigned pid) HIDDEN;
+/* The memory of d's processes that have exited (world_alive false), which
+ * the driver has given back: taken off the scenario's used memory. */
+unsigned long long world_freed(const struct fdev *d) HIDDEN;
 
 #define LOCKED(body)                                                                                        \
 	do {                                                                                                \

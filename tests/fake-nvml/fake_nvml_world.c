@@ -12,7 +12,14 @@
  * cpus x hz x interval ticks a poll, pct % of them busy (user 85 %, system
  * 15 %; an array is one value a poll, cycled), the rest idle, so gpur's
  * host CPU % is a rate too. The per-CPU lines are left as they are.
- * PROCFS is $FAKE_NVML_PROCFS (a copy of the fixture: the files change). */
+ * PROCFS is $FAKE_NVML_PROCFS (a copy of the fixture: the files change).
+ *
+ * $FAKE_NVML_LIVE_PROCFS=DIR (a real procfs, usually /proc): a scenario's
+ * process is listed only while DIR/PID exists and is not a zombie, and the
+ * memory it held is then off its GPU's used memory, as the driver frees an
+ * exited process's context. The demo's processes are stand-ins that hold
+ * the fixture's pids in a PID namespace, so a signal gpur sends ends one for
+ * real. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,4 +171,30 @@ void world_tick(void)
 		set_utime(dir, k, (unsigned long long)(ticks + 0.5));
 		k++;
 	}
+}
+
+bool world_alive(unsigned pid)
+{
+	const char *dir = getenv("FAKE_NVML_LIVE_PROCFS");
+	char path[4096], buf[512];
+
+	if (!dir || !*dir)
+		return true;
+	if ((size_t)snprintf(path, sizeof(path), "%s/%u/stat", dir, pid) >= sizeof(path) ||
+	    !read_small(path, buf, sizeof(buf)))
+		return false;
+	/* The state follows the last ')': comm may hold any byte. */
+	const char *rp = strrchr(buf, ')');
+	return rp && rp[1] == ' ' && rp[2] && rp[2] != 'Z' && rp[2] != 'X';
+}
+
+unsigned long long world_freed(const struct fdev *d)
+{
+	unsigned long long sum = 0, m;
+
+	for (size_t i = 0; i < d->nprocs; i++)
+		if (!world_alive(d->procs[i].pid) && d->procs[i].mem && value_at(d->procs[i].mem, &m) &&
+		    m != NVML_VALUE_NOT_AVAILABLE)
+			sum += m;
+	return sum;
 }
