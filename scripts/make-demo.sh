@@ -92,11 +92,11 @@ export FAKE_NVML_SCENARIO="$here/share/demo/scenario.json"
 export FAKE_NVML_PROCFS="$tmp/root/proc"
 export FAKE_NVML_LIVE_PROCFS=/proc
 export GPUR_VIRTUAL_CLOCK_MS=1764583200000
-export LANG=C.UTF-8 TERM=tmux-256color
+export LANG=C.UTF-8
 exec "$build/gpur" --backend nvml --hostname demo --procfs "$tmp/root/proc" --rootfs "$tmp/root" \\
 	--interval 1 --count $COUNT --log "$tmp/log.jsonl" 2>"$tmp/stderr"
 EOF
-tmux -S "$sock" -f /dev/null new-session -d -s demo -x 200 -y 60 "sh $tmp/gpur.sh; sleep 100000"
+tmux -S "$sock" -f /dev/null new-session -d -s demo -x 200 -y 60 "sh $tmp/gpur.sh; echo \$? >$tmp/rc; sleep 100000"
 wait_for 20 'screen | grep -q PAUSED'
 # Up to the signal, one poll a key.
 i=0
@@ -118,7 +118,8 @@ wait_for 20 'gone 48311'
 tmux -S "$sock" send-keys -t demo Escape
 wait_for 20 'screen | grep -q 51200'
 tmux -S "$sock" send-keys -t demo Space
-wait_for 120 '[ "$(records)" -ge "$COUNT" ] && ! pgrep -x gpur >/dev/null'
+wait_for 120 '[ -s "$tmp/rc" ]'
+[ "$(cat "$tmp/rc")" = 0 ] || fail "gpur exited with status $(cat "$tmp/rc"): $(cat "$tmp/stderr")"
 [ ! -s "$tmp/stderr" ] || fail "gpur said: $(cat "$tmp/stderr")"
 [ "$(records)" = "$COUNT" ] || fail "$(records) records where $COUNT were asked for"
 cp "$tmp/log.jsonl" "$out.tmp"

@@ -601,7 +601,12 @@ static void draw_footer(struct tui *t, int y)
 				   : "q quit  ? help  \u2191\u2193 select  </> sort  r rev  / filter  u mine  i idle  c chart  "
 				     "p pause  \u23ce cmd  C cols  d/D interval";
 	char ascii[256];
-	if (!t->utf8) {
+	if (t->st.stepped) {
+		/* Live on the virtual clock: polls wait for these keys. */
+		keys = t->utf8 ? "q quit  ? help  space run/pause  . one poll  \u2191\u2193 select  </> sort  / filter  K signal  "
+				 "\u23ce cmd"
+			       : "q quit  ? help  space run/pause  . one poll  j/k select  </> sort  / filter  K signal  Enter cmd";
+	} else if (!t->utf8) {
 		/* The same hints without arrows and symbols. */
 		snprintf(ascii, sizeof(ascii), "%s",
 			 t->st.replay ? "q quit  ? help  space pause  . step  +/- speed  Home/End  Left/Right 10s  J time  j/k select  </> sort  / filter  c chart  Enter cmd"

@@ -18,6 +18,7 @@ ts() { get "$L" "$1" ts_ms; }
 tui_start 120 30 GPUR_NVML_LIBRARY="$(fake modern)" FAKE_NVML_SCENARIO="$T/one.json" \
 	GPUR_VIRTUAL_CLOCK_MS=1700000000000 -- --backend nvml --interval 2 --count 6 --log "$L"
 expect_screen 'PAUSED' "virtual clock: the dashboard starts paused"
+expect_screen '\. one poll' "the footer says how to step"
 check "paused: not one poll recorded" test "$(nrec)" = 0
 keys . .
 check "'.' twice: two records" wait_until 10 test "$(nrec)" = 2

@@ -173,12 +173,29 @@ void world_tick(void)
 	}
 }
 
+/* $FAKE_NVML_LIVE_PROCFS, read once (callers hold the fake's lock): a
+ * getenv per listed process would weigh on the benches, which count the
+ * fake's work inside gpur's (and nvtop's). NULL when unset or empty. */
+static const char *live_dir(void)
+{
+	static const char *dir;
+	static bool looked;
+
+	if (!looked) {
+		dir = getenv("FAKE_NVML_LIVE_PROCFS");
+		if (dir && !*dir)
+			dir = NULL;
+		looked = true;
+	}
+	return dir;
+}
+
 bool world_alive(unsigned pid)
 {
-	const char *dir = getenv("FAKE_NVML_LIVE_PROCFS");
+	const char *dir = live_dir();
 	char path[4096], buf[512];
 
-	if (!dir || !*dir)
+	if (!dir)
 		return true;
 	if ((size_t)snprintf(path, sizeof(path), "%s/%u/stat", dir, pid) >= sizeof(path) ||
 	    !read_small(path, buf, sizeof(buf)))
@@ -191,6 +208,9 @@ bool world_alive(unsigned pid)
 unsigned long long world_freed(const struct fdev *d)
 {
 	unsigned long long sum = 0, m;
+
+	if (!live_dir())
+		return 0;
 
 	for (size_t i = 0; i < d->nprocs; i++)
 		if (!world_alive(d->procs[i].pid) && d->procs[i].mem && value_at(d->procs[i].mem, &m) &&
