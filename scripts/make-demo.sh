@@ -23,7 +23,8 @@
 #
 #   scripts/make-demo.sh BUILD_DIR [OUT]
 # Needs root (a PID namespace, pids chosen through ns_last_pid), unshare and
-# tmux.
+# tmux; exits 77 when this machine cannot (the test suite then skips), 1 when
+# something failed.
 set -eu
 build=${1:-build}
 out=${2:-share/demo/demo.jsonl}
@@ -36,15 +37,17 @@ case $out in /*) ;; *) out=$here/$out ;; esac
 
 if [ "${GPUR_DEMO_INNER:-}" != 1 ]; then
 	for tool in unshare tmux; do
-		command -v "$tool" >/dev/null 2>&1 || { echo "make-demo.sh: needs $tool" >&2; exit 2; }
+		command -v "$tool" >/dev/null 2>&1 || { echo "make-demo.sh: needs $tool" >&2; exit 77; }
 	done
-	[ "$(id -u)" = 0 ] || { echo "make-demo.sh: needs root (a PID namespace whose pids it chooses)" >&2; exit 2; }
+	[ "$(id -u)" = 0 ] || { echo "make-demo.sh: needs root (a PID namespace whose pids it chooses)" >&2; exit 77; }
 	unshare --pid --fork --mount-proc true 2>/dev/null ||
-		{ echo "make-demo.sh: cannot make a PID namespace here (unshare --pid --fork --mount-proc)" >&2; exit 2; }
-	GPUR_DEMO_INNER=1 exec unshare --pid --fork --mount-proc sh "$0" "$build" "$out"
+		{ echo "make-demo.sh: cannot make a PID namespace here (unshare --pid --fork --mount-proc)" >&2; exit 77; }
+	GPUR_DEMO_INNER=1 exec unshare --pid --fork --mount-proc --kill-child sh "$0" "$build" "$out"
 fi
 
-# From here on: pid 1 of a fresh PID namespace, with its own /proc.
+# From here on: pid 1 of a fresh PID namespace, with its own /proc. As pid 1
+# it gets no signal it has no handler for: Ctrl-C ends it through these.
+trap 'exit 130' INT TERM HUP
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpur-demo.XXXXXX")
 sock="$tmp/tmux.sock"
 trap 'tmux -S "$sock" kill-server 2>/dev/null || true; rm -rf "$tmp"' EXIT
@@ -64,6 +67,7 @@ wait_for() {
 }
 records() { if [ -f "$tmp/log.jsonl" ]; then wc -l <"$tmp/log.jsonl"; else echo 0; fi; }
 screen() { tmux -S "$sock" capture-pane -p -t demo 2>/dev/null; }
+keys() { tmux -S "$sock" send-keys -t demo "$@"; }
 # True once pid $1 has exited (gone, or a zombie not yet reaped).
 gone() {
 	st=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
@@ -74,50 +78,58 @@ gone() {
 cp -R tests/fixtures/demo-root "$tmp/root"
 max=$(cat /proc/sys/kernel/pid_max)
 for dir in "$tmp"/root/proc/[0-9]*; do
-	[ "${dir##*/}" -lt "$max" ] || { echo "make-demo.sh: needs a pid_max above ${dir##*/} (it is $max)" >&2; exit 2; }
+	[ "${dir##*/}" -lt "$max" ] || { echo "make-demo.sh: needs a pid_max above ${dir##*/} (it is $max)" >&2; exit 77; }
 done
 # A stand-in for each of the fixture's processes, at its pid.
 for dir in "$tmp"/root/proc/[0-9]*; do
 	pid=${dir##*/}
-	echo $((pid - 1)) >/proc/sys/kernel/ns_last_pid
+	echo $((pid - 1)) >/proc/sys/kernel/ns_last_pid || fail "cannot choose pid $pid (ns_last_pid)"
 	sleep 100000 &
 	[ "$!" = "$pid" ] || fail "the stand-in for pid $pid got pid $!"
 done
 
-cat >"$tmp/gpur.sh" <<EOF
-#!/bin/sh
-ln -s \$\$ "$tmp/root/proc/self"
-export GPUR_NVML_LIBRARY="$build/tests/fake-nvml/modern/libnvidia-ml.so.1"
-export FAKE_NVML_SCENARIO="$here/share/demo/scenario.json"
-export FAKE_NVML_PROCFS="$tmp/root/proc"
-export FAKE_NVML_LIVE_PROCFS=/proc
-export GPUR_VIRTUAL_CLOCK_MS=1764583200000
-export LANG=C.UTF-8
-exec "$build/gpur" --backend nvml --hostname demo --procfs "$tmp/root/proc" --rootfs "$tmp/root" \\
-	--interval 1 --count $COUNT --log "$tmp/log.jsonl" 2>"$tmp/stderr"
-EOF
-tmux -S "$sock" -f /dev/null new-session -d -s demo -x 200 -y 60 "sh $tmp/gpur.sh; echo \$? >$tmp/rc; sleep 100000"
+# gpur in a clean environment: none of the caller's settings (a sort,
+# grouping or columns saved in ~/.config/gpur would change what keys do).
+mkdir -p "$tmp/home" "$tmp/xdg"
+{
+	echo '#!/bin/sh'
+	echo "ln -s \$\$ '$tmp/root/proc/self'"
+	printf 'exec env -i PATH="%s" TERM="$TERM" HOME="%s" XDG_CONFIG_HOME="%s" LANG=C.UTF-8 TZ=UTC' \
+		"$PATH" "$tmp/home" "$tmp/xdg"
+	for v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS TSAN_OPTIONS; do
+		eval "set=\${$v+x}"
+		[ -z "$set" ] || eval "printf ' %s=\"%s\"' $v \"\$$v\""
+	done
+	printf ' GPUR_NVML_LIBRARY="%s" FAKE_NVML_SCENARIO="%s"' \
+		"$build/tests/fake-nvml/modern/libnvidia-ml.so.1" "$here/share/demo/scenario.json"
+	printf ' FAKE_NVML_PROCFS="%s" FAKE_NVML_LIVE_PROCFS=/proc GPUR_VIRTUAL_CLOCK_MS=1764583200000' "$tmp/root/proc"
+	printf ' "%s" --backend nvml --hostname demo --procfs "%s" --rootfs "%s"' "$build/gpur" "$tmp/root/proc" "$tmp/root"
+	printf ' --interval 1 --count %s --log "%s" 2>"%s"\n' "$COUNT" "$tmp/log.jsonl" "$tmp/stderr"
+} >"$tmp/gpur.sh"
+# The pane runs gpur, then leaves its exit status for this script.
+printf '#!/bin/sh\nsh "%s"\necho $? >"%s"\nexec sleep 100000\n' "$tmp/gpur.sh" "$tmp/rc" >"$tmp/pane.sh"
+tmux -S "$sock" -f /dev/null new-session -d -s demo -x 200 -y 60 "exec sh '$tmp/pane.sh'"
 wait_for 20 'screen | grep -q PAUSED'
 # Up to the signal, one poll a key.
 i=0
 while [ "$i" -lt "$SIGNAL_AT" ]; do
-	tmux -S "$sock" send-keys -t demo .
+	keys .
 	i=$((i + 1))
 done
 wait_for 60 '[ "$(records)" -ge "$SIGNAL_AT" ]'
 wait_for 20 'screen | grep -q ipykernel'
 [ "$(records)" = "$SIGNAL_AT" ] || fail "$(records) records where $SIGNAL_AT were asked for"
-tmux -S "$sock" send-keys -t demo / i p y k e r n e l Enter
+keys / i p y k e r n e l Enter
 wait_for 20 'screen | grep -q 48311 && ! screen | grep -q 51200'
-tmux -S "$sock" send-keys -t demo K
+keys K
 wait_for 20 'screen | grep -q "terminate (the default"'
-tmux -S "$sock" send-keys -t demo Enter
-wait_for 20 'screen | grep -q "SIGTERM sent to pid 48311"'
-# The stand-in has exited (or is a zombie) before the next poll is asked for.
+keys Enter
+# Sent: the stand-in has exited (or is a zombie) before the next poll is
+# asked for.
 wait_for 20 'gone 48311'
-tmux -S "$sock" send-keys -t demo Escape
+keys Escape
 wait_for 20 'screen | grep -q 51200'
-tmux -S "$sock" send-keys -t demo Space
+keys Space
 wait_for 120 '[ -s "$tmp/rc" ]'
 [ "$(cat "$tmp/rc")" = 0 ] || fail "gpur exited with status $(cat "$tmp/rc"): $(cat "$tmp/stderr")"
 [ ! -s "$tmp/stderr" ] || fail "gpur said: $(cat "$tmp/stderr")"

@@ -258,12 +258,10 @@ static void *feed_main(void *arg)
 		if (stepping) {
 			f->steps--;
 			if (f->o.virt) {
-				/* A step of the virtual clock is still one interval. */
-				double iv = f->interval, sp = f->speed;
-				pthread_mutex_unlock(&f->mu);
-				uint64_t due = source_due_ms(src, iv, sp);
-				pthread_mutex_lock(&f->mu);
-				wait_due(f, due);
+				/* A step of the virtual clock is still one interval
+				 * (a live source's due time is a sum: no reading, so
+				 * the lock stays held and nothing comes between). */
+				wait_due(f, source_due_ms(src, f->interval, f->speed));
 			}
 		} else {
 			/* The source may read (and wait for input) to know: not
@@ -281,7 +279,9 @@ static void *feed_main(void *arg)
 			frame_unref(drop);
 			uint64_t due = source_due_ms(src, iv, sp);
 			pthread_mutex_lock(&f->mu);
-			if (f->stop || f->seek_pending || wait_due(f, due))
+			/* Paused meanwhile on the virtual clock: this poll is not
+			 * taken, so the clock must not move for it either. */
+			if (f->stop || f->seek_pending || (f->o.virt && f->paused) || wait_due(f, due))
 				continue; /* a message came first: look again */
 		}
 		if (!stepping && steppable && f->paused)

@@ -105,7 +105,8 @@ static void join(char *buf, size_t n, const char *const *parts)
 static void draw_header(struct tui *t, const struct frame *f)
 {
 	char buf[512], drv[300], part[160];
-	time_t now = time(NULL);
+	/* Live on the virtual clock the data's time is the frame's. */
+	time_t now = t->st.stepped && f && frame_has(f, FRAME_F_TS) ? (time_t)(f->ts_ms / 1000) : time(NULL);
 
 	/* The local time, worked out once a second. */
 	if (now != t->clock_at) {
@@ -716,7 +717,10 @@ void tui_draw(struct tui *t)
 		if (t->rows >= 30 && t->cols >= 100 && room >= 4 && nshown)
 			y += draw_charts(t, f, shown, nshown, y + 1, room > (int)nshown + 3 ? (int)nshown + 3 : room - 1) + 1;
 	} else {
-		tui_text(t, y++, 0, "waiting for the first poll...", t->cols);
+		tui_text(t, y++, 0,
+			 t->st.stepped && t->st.paused ? "no poll yet: on the virtual clock, '.' takes one, space runs on"
+						       : "waiting for the first poll...",
+			 t->cols);
 	}
 	tui_draw_procs(t, y, bottom - y);
 	draw_events_line(t, bottom);

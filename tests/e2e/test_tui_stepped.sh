@@ -13,20 +13,23 @@ scenario "$T/one.json" <<JSON
 JSON
 L=$T/log.jsonl
 nrec() { if [ -f "$L" ]; then lines "$L"; else echo 0; fi; }
+nrec_is() { [ "$(nrec)" = "$1" ]; }
 ts() { get "$L" "$1" ts_ms; }
 
 tui_start 120 30 GPUR_NVML_LIBRARY="$(fake modern)" FAKE_NVML_SCENARIO="$T/one.json" \
 	GPUR_VIRTUAL_CLOCK_MS=1700000000000 -- --backend nvml --interval 2 --count 6 --log "$L"
 expect_screen 'PAUSED' "virtual clock: the dashboard starts paused"
 expect_screen '\. one poll' "the footer says how to step"
+expect_screen "no poll yet: on the virtual clock, '\.' takes one" "the empty screen says why it is empty"
 check "paused: not one poll recorded" test "$(nrec)" = 0
 keys . .
-check "'.' twice: two records" wait_until 10 test "$(nrec)" = 2
+check "'.' twice: two records" wait_until 10 nrec_is 2
+expect_screen ' 22:13:22 ' "the header's time is the second frame's, on the virtual clock"
 expect_screen "^ +$P " "the stepped poll's process is on the screen"
 # A key after the steps is answered with the feed still paused: no poll.
-keys u
-expect_screen 'only my processes' "a key after the steps is answered"
-check "still two records while paused" test "$(nrec)" = 2
+keys '>'
+expect_screen_gone 'GPU-MEM▼' "a key after the steps is answered (the sort moved)"
+check "still two records while paused" nrec_is 2
 check "the first record is at the virtual clock's start" test "$(ts 1)" = 1700000000000
 check "the second one interval (2 s) later" test "$(ts 2)" = 1700000002000
 # A real signal on the way goes into the next record.
@@ -38,7 +41,7 @@ check "the sleeper ended" wait_until 5 sh -c "! kill -0 $P 2>/dev/null || grep -
 keys Space
 tui_wait_exit 20
 check "space runs on: gpur ended at --count" test "$RC" = 0
-check "six records" test "$(nrec)" = 6
+check "six records" nrec_is 6
 check "every record one interval after the last" \
 	test "$(($(ts 6) - $(ts 3)))" = 6000 -a "$(($(ts 3) - $(ts 2)))" = 2000
 check "the signal event is in the record after the steps" \

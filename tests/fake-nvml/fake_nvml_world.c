@@ -193,7 +193,7 @@ static const char *live_dir(void)
 bool world_alive(unsigned pid)
 {
 	const char *dir = live_dir();
-	char path[4096], buf[512];
+	char path[4096], buf[4096]; /* a stat line is some 300 bytes */
 
 	if (!dir)
 		return true;
@@ -212,9 +212,13 @@ unsigned long long world_freed(const struct fdev *d)
 	if (!live_dir())
 		return 0;
 
-	for (size_t i = 0; i < d->nprocs; i++)
-		if (!world_alive(d->procs[i].pid) && d->procs[i].mem && value_at(d->procs[i].mem, &m) &&
-		    m != NVML_VALUE_NOT_AVAILABLE)
+	for (size_t i = 0; i < d->nprocs; i++) {
+		const struct fproc *p = &d->procs[i];
+		/* Outside its "polls" the scenario's used memory is the author's. */
+		if (S.polls < p->from_poll || S.polls >= p->to_poll || world_alive(p->pid))
+			continue;
+		if (p->mem && value_at(p->mem, &m) && m != NVML_VALUE_NOT_AVAILABLE)
 			sum += m;
+	}
 	return sum;
 }
