@@ -45,7 +45,13 @@ size_t event_describe(const struct event *e, char *out, size_t n)
 		PUT(" %s", e->signal);
 	if (event_has(e, EVENT_F_RESULT) && e->result)
 		PUT(" = %s", e->result);
-	if (event_has(e, EVENT_F_DETAIL) && e->detail)
+	/* A detail that only says again what the fields said ("SIGTERM sent
+	 * to pid 4242", gpur's own words for a signal sent) is left out. */
+	char same[96] = "";
+	if (event_has(e, EVENT_F_SIGNAL) && e->signal && event_has(e, EVENT_F_PID) && event_has(e, EVENT_F_RESULT) &&
+	    e->result && strcmp(e->result, "sent") == 0)
+		snprintf(same, sizeof(same), "%s sent to pid %" PRIu64, e->signal, e->pid);
+	if (event_has(e, EVENT_F_DETAIL) && e->detail && !(same[0] && strcmp(e->detail, same) == 0))
 		PUT(": %s", e->detail);
 #undef PUT
 	if (len >= sizeof(tmp))

@@ -155,6 +155,18 @@ static void test_event_describe(void **state)
 	assert_string_equal(out, "signal GPU 2 (nvml) pid 4242 SIGTERM = EPERM: permission denied");
 	assert_false(event_is_bad(e));
 
+	/* A sent signal's own words are not said twice; other words are kept. */
+	struct event *s = frame_note(f, EVENT_SIGNAL, "%s", "SIGTERM sent to pid 4242");
+	s->pid = 4242;
+	s->signal = frame_str(f, "SIGTERM");
+	s->result = frame_str(f, "sent");
+	s->valid |= UINT64_C(1) << EVENT_F_PID | UINT64_C(1) << EVENT_F_SIGNAL | UINT64_C(1) << EVENT_F_RESULT;
+	event_describe(s, out, sizeof(out));
+	assert_string_equal(out, "signal pid 4242 SIGTERM = sent");
+	s->detail = frame_str(f, "SIGTERM sent to pid 4242, which has already exited (a zombie)");
+	event_describe(s, out, sizeof(out));
+	assert_string_equal(out, "signal pid 4242 SIGTERM = sent: SIGTERM sent to pid 4242, which has already exited (a zombie)");
+
 	struct event *l = frame_note(f, EVENT_GPU_LOST, NULL);
 	event_describe(l, out, sizeof(out));
 	assert_string_equal(out, "gpu_lost");
