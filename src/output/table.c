@@ -112,9 +112,9 @@ static void put_groups(struct buf *out, const struct frame *f, bool utf8)
 		buf_puts(out, "group ");
 		put_text(out, label, utf8, 64, false);
 		/* A name is not an identity (every replica's container may be
-		 * "trainer"): the id goes with it. */
-		if (key[0] == 'c' && process_has(p, PROC_F_CONTAINER_NAME) && p->container_name && *p->container_name &&
-		    process_has(p, PROC_F_CONTAINER) && p->container && strcmp(label, p->container) != 0) {
+		 * "trainer"): the id goes with it. Key "c": the group is a
+		 * container, labelled by its name, else by that id. */
+		if (key[0] == 'c' && strcmp(label, p->container) != 0) {
 			buf_puts(out, " (");
 			put_text(out, p->container, utf8, 64, false);
 			buf_putc(out, ')');

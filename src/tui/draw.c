@@ -224,9 +224,8 @@ static void draw_header(struct tui *t, const struct frame *f)
 	} else if (hidden) {
 		msg = "host pids not visible here (PID namespace): use --pid=host, hostPID or --procfs";
 	}
-	t->low_msg[0] = '\0';
 	if (!msg)
-		return;
+		return; /* low_msg: cleared by tui_draw */
 	if (tui_text_width(t, msg) <= t->cols - x - 3) {
 		tui_attr(t, color, true);
 		tui_text(t, 1, x + 3, msg, t->cols - x - 3);

@@ -39,9 +39,11 @@ struct fproc {
 	/* "polls": [FROM, TO]: listed only at polls FROM <= poll < TO (absent: always). */
 	unsigned long from_poll, to_poll;
 };
+/* Whether the current poll is within process p's "polls". */
+#define FPROC_IN_POLLS(p) (S.polls >= (p)->from_poll && S.polls < (p)->to_poll)
 /* Whether process p is listed at the current poll: within its "polls" and,
  * with $FAKE_NVML_LIVE_PROCFS, while its pid is alive there. */
-#define FPROC_LISTED(p) (S.polls >= (p)->from_poll && S.polls < (p)->to_poll && world_alive((p)->pid))
+#define FPROC_LISTED(p) (FPROC_IN_POLLS(p) && world_alive((p)->pid))
 
 struct fdev {
 	int gpu;  /* index of the physical GPU */

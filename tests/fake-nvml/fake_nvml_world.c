@@ -211,11 +211,10 @@ unsigned long long world_freed(const struct fdev *d)
 
 	if (!live_dir())
 		return 0;
-
 	for (size_t i = 0; i < d->nprocs; i++) {
 		const struct fproc *p = &d->procs[i];
 		/* Outside its "polls" the scenario's used memory is the author's. */
-		if (S.polls < p->from_poll || S.polls >= p->to_poll || world_alive(p->pid))
+		if (!FPROC_IN_POLLS(p) || world_alive(p->pid))
 			continue;
 		if (p->mem && value_at(p->mem, &m) && m != NVML_VALUE_NOT_AVAILABLE)
 			sum += m;
