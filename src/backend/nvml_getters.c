@@ -162,7 +162,7 @@ static bool convert(enum conv c, long long raw, long double *out)
 	case CV_PSTATE: *out = raw; return raw >= 0 && raw <= 15;
 	case CV_TEMP: *out = raw; return raw > -273 && raw < 1000;
 	case CV_ECC: *out = raw; return raw >= 0 && raw < (1LL << 62);
-	case CV_THROTTLE: *out = (long double)(raw & ((1 << GPU_THROTTLE__COUNT) - 1)); return true;
+	case CV_THROTTLE: *out = (long double)(raw & GPU_THROTTLE_NVML_MASK); return true;
 	case CV_PLAIN: *out = raw; return raw >= 0;
 	}
 	return false;

@@ -7,7 +7,7 @@ const char *const GPU_STATE_NAMES[GPU_STATE__COUNT] = {"ok", "lost", "suspended"
 
 const char *const GPU_THROTTLE_NAMES[GPU_THROTTLE__COUNT] = {
 	"gpu_idle", "applications_clocks", "sw_power_cap", "hw_slowdown", "sync_boost",
-	"sw_thermal", "hw_thermal", "hw_power_brake", "display_clock",
+	"sw_thermal", "hw_thermal", "hw_power_brake", "display_clock", "thermal", "power_cap",
 };
 
 #define R FIELD_READING
@@ -83,6 +83,12 @@ const struct field GPU_FIELDS[] = {
 	     FIELD_PROM("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", 1, COUNTER), "volatile uncorrected ECC errors"),
 	{"throttle", FIELD_FLAGS, GPU_F_THROTTLE, offsetof(struct gpu, throttle), 0, 0, 0,
 	 GPU_THROTTLE_NAMES, GPU_THROTTLE__COUNT, R, G("gpur_throttle"), "active clock throttle reasons"},
+	{"integrated", FIELD_BOOL, GPU_F_INTEGRATED, offsetof(struct gpu, integrated), 0, 0, 0, NULL, 0, 0,
+	 G("gpur_gpu_integrated"), "an integrated GPU or APU sharing host memory"},
+	PCT("video_pct", video_pct, GPU_F_VIDEO, G("gpur_gpu_video_util_percent"),
+	    "unified video engine utilisation (%)"),
+	NUM("voltage_mv", voltage_mv, GPU_F_VOLTAGE, 0, 1e6, R, G("gpur_gpu_voltage_millivolts"), "core voltage (mV)"),
+	STR("perf_level", perf_level, GPU_F_PERF_LEVEL, 64, R, "forced performance level (AMD DPM; auto is absent)"),
 };
 const size_t GPU_NFIELDS = sizeof(GPU_FIELDS) / sizeof(GPU_FIELDS[0]);
 

@@ -26,8 +26,14 @@ enum gpu_throttle {
 	GPU_THROTTLE_HW_THERMAL,
 	GPU_THROTTLE_HW_POWER_BRAKE,
 	GPU_THROTTLE_DISPLAY_CLOCK,
+	/* Generic reasons whose source is not told (AMD's heuristic, the
+	 * original gpur's records): thermal, or a power cap. */
+	GPU_THROTTLE_THERMAL,
+	GPU_THROTTLE_POWER_CAP,
 	GPU_THROTTLE__COUNT
 };
+/* The reasons NVML's bitmask has, bit for bit (nvmlClocksEventReason*). */
+#define GPU_THROTTLE_NVML_MASK ((1u << (GPU_THROTTLE_DISPLAY_CLOCK + 1)) - 1)
 
 enum gpu_field {
 	GPU_F_NAME, GPU_F_DEVICE_ID, GPU_F_PARENT_DEVICE_ID, GPU_F_VENDOR, GPU_F_PCI_BUS_ID,
@@ -38,6 +44,7 @@ enum gpu_field {
 	GPU_F_FAN_RPM, GPU_F_CLOCK_GFX, GPU_F_CLOCK_GFX_MAX, GPU_F_CLOCK_MEM, GPU_F_CLOCK_MEM_MAX,
 	GPU_F_ENC, GPU_F_DEC, GPU_F_PCIE_GEN, GPU_F_PCIE_WIDTH, GPU_F_PCIE_GEN_MAX,
 	GPU_F_PCIE_WIDTH_MAX, GPU_F_PCIE_RX, GPU_F_PCIE_TX, GPU_F_ECC_UNCORRECTED, GPU_F_THROTTLE,
+	GPU_F_INTEGRATED, GPU_F_VIDEO, GPU_F_VOLTAGE, GPU_F_PERF_LEVEL,
 	GPU_F__COUNT
 };
 
@@ -62,6 +69,10 @@ struct gpu {
 	long double pcie_rx_bytes_per_s, pcie_tx_bytes_per_s;
 	long double ecc_errors_uncorrected;
 	uint32_t throttle; /* bit (1 << enum gpu_throttle) = active */
+	bool integrated;            /* an integrated GPU or APU, sharing host memory */
+	long double video_pct;      /* a unified video engine's busy % (AMD VCN, Intel's video class) */
+	long double voltage_mv;     /* core voltage (amdgpu hwmon in0_input) */
+	const char *perf_level;     /* AMD's forced DPM level ("manual", "high"...); "auto" is absent */
 };
 
 extern const struct field GPU_FIELDS[];

@@ -28,6 +28,8 @@ static const char *const DESIGN_GPU_KEYS[] = {
 	/* Beyond DESIGN §2 (issue 10, docs/record-format.md): AMD's GTT and the
 	 * junction temperature of amdgpu and xe hwmon. */
 	"gtt_used_bytes", "gtt_total_bytes", "temp_junction_c",
+	/* Issue 20: the original gpur's fields that had no key of ours. */
+	"integrated", "video_pct", "voltage_mv", "perf_level",
 };
 /* "readings — util, memory used, temperatures, power, energy, fan, clocks,
  * enc/dec, PCIe throughput and link, ECC, throttle, P-state — are omitted" for
@@ -37,6 +39,7 @@ static const char *const DESIGN_GPU_READINGS[] = {
 	"energy_j", "fan_pct", "fan_rpm", "clock_gfx_mhz", "clock_mem_mhz", "enc_pct", "dec_pct",
 	"pcie_gen", "pcie_width", "pcie_rx_bytes_per_s", "pcie_tx_bytes_per_s",
 	"ecc_errors_uncorrected", "throttle", "gtt_used_bytes", "temp_junction_c",
+	"video_pct", "voltage_mv", "perf_level",
 };
 static const char *const DESIGN_PROCESS_KEYS[] = {
 	"pid", "gpu_index", "name", "cmdline", "user", "kind", "gpu_mem_bytes", "gpu_util_pct",
@@ -216,7 +219,9 @@ static void test_vocabularies(void **state)
 	const struct field *thr = field_find(GPU_FIELDS, GPU_NFIELDS, "throttle", 8);
 	const struct field *kind = field_find(PROCESS_FIELDS, PROCESS_NFIELDS, "kind", 4);
 	static const char *const throttle[] = {"gpu_idle", "applications_clocks", "sw_power_cap",
-		"hw_slowdown", "sync_boost", "sw_thermal", "hw_thermal", "hw_power_brake", "display_clock"};
+		"hw_slowdown", "sync_boost", "sw_thermal", "hw_thermal", "hw_power_brake", "display_clock",
+		/* Issue 20: generic reasons whose source is not told. */
+		"thermal", "power_cap"};
 
 	(void)state;
 	assert_int_equal(state_f->nnames, 3);
