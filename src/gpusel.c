@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "util/pciaddr.h"
 #include "util/xalloc.h"
 
 struct gpusel {
@@ -50,31 +51,6 @@ void gpusel_free(struct gpusel *s)
 	free(s);
 }
 
-bool gpusel_pci_normalise(const char *s, char out[16])
-{
-	unsigned dom = 0, bus, dev, fn;
-	int used = 0;
-	char tmp[64];
-
-	if (strlen(s) >= sizeof(tmp))
-		return false;
-	for (size_t i = 0; s[i]; i++)
-		tmp[i] = (char)tolower((unsigned char)s[i]);
-	tmp[strlen(s)] = '\0';
-	if (sscanf(tmp, "%x:%x:%x.%u%n", &dom, &bus, &dev, &fn, &used) == 4 && tmp[used] == '\0') {
-		/* NVML prints an 8-digit domain; the low 16 bits are the domain. */
-		dom &= 0xffff;
-	} else if (sscanf(tmp, "%x:%x.%u%n", &bus, &dev, &fn, &used) == 3 && tmp[used] == '\0') {
-		dom = 0;
-	} else {
-		return false;
-	}
-	if (bus > 0xff || dev > 0x1f || fn > 7)
-		return false;
-	snprintf(out, 16, "%04x:%02x:%02x.%u", dom, bus, dev, fn);
-	return true;
-}
-
 static bool matches(const char *sel, const struct frame *f, size_t i)
 {
 	const struct gpu *g = &f->gpus[i];
@@ -89,8 +65,13 @@ static bool matches(const char *sel, const struct frame *f, size_t i)
 	}
 	if (gpu_has(g, GPU_F_DEVICE_ID) && strcasecmp(sel, g->device_id) == 0)
 		return true;
-	if (gpusel_pci_normalise(sel, a)) {
-		if (gpu_has(g, GPU_F_PCI_BUS_ID) && gpusel_pci_normalise(g->pci_bus_id, b) && strcmp(a, b) == 0)
+	if (pciaddr_normalise(sel, a)) {
+		if (gpu_has(g, GPU_F_PCI_BUS_ID) && pciaddr_normalise(g->pci_bus_id, b) && strcmp(a, b) == 0)
+			return true;
+		/* A DRM GPU's id is its slot ("pci:0000:c4:00.0"): a recording
+		 * without a pci_bus_id (the original gpur's) still has it. */
+		if (gpu_has(g, GPU_F_DEVICE_ID) && strncmp(g->device_id, "pci:", 4) == 0 &&
+		    pciaddr_normalise(g->device_id + 4, b) && strcmp(a, b) == 0)
 			return true;
 	}
 	return false;

@@ -18,8 +18,4 @@ void gpusel_free(struct gpusel *s);
 void gpusel_apply(const struct gpusel *s, struct frame *f);
 /* First selector that matches no GPU of f, or NULL when all match. */
 const char *gpusel_unmatched(const struct gpusel *s, const struct frame *f);
-/* Canonical PCI bus id: lowercase, 4-digit domain ("00000000:3B:00.0" and
- * "3b:00.0" both give "0000:3b:00.0"). False when s is not one. */
-bool gpusel_pci_normalise(const char *s, char out[16]);
-
 #endif

@@ -16,7 +16,7 @@
 #include "backend/nvml.h"
 #include "backend/nvml_lib.h"
 #include "backend/nvml_priv.h"
-#include "gpusel.h"
+#include "util/pciaddr.h"
 #include "util/xalloc.h"
 
 enum outcome nvml_classify(nvmlReturn_t r)
@@ -95,7 +95,7 @@ static bool read_pci(const struct nvml_lib *L, struct rd *rd, char out[16])
 	else
 		memcpy(id, pci.busId, sizeof(pci.busId));
 	id[(L->pci_old_layout ? sizeof(pci.busIdLegacy) : sizeof(pci.busId)) - 1] = '\0';
-	return gpusel_pci_normalise(id, out);
+	return pciaddr_normalise(id, out);
 }
 
 /* Name, UUID, PCI address and the fields that do not change. */

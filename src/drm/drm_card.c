@@ -14,7 +14,7 @@
 #include <pci/pci.h>
 #endif
 
-#include "gpusel.h"
+#include "util/pciaddr.h"
 #include "util/kvparse.h"
 #include "util/readfile.h"
 
@@ -204,7 +204,7 @@ static bool read_identity(int drm_fd, struct drm_card *c)
 	snprintf(rel, sizeof(rel), "%s/device/driver", c->card);
 	if (!link_base(drm_fd, rel, c->driver, sizeof(c->driver)))
 		return false;
-	c->pci = gpusel_pci_normalise(c->devname, c->pci_bus_id);
+	c->pci = pciaddr_normalise(c->devname, c->pci_bus_id);
 	if (c->pci)
 		snprintf(c->device_id, sizeof(c->device_id), "pci:%s", c->pci_bus_id);
 	else

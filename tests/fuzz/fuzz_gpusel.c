@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "gpusel.h"
 #include "model/frame.h"
+#include "util/pciaddr.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -74,9 +75,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	char out[16], again[16];
-	if (gpusel_pci_normalise(s, out)) {
+	if (pciaddr_normalise(s, out)) {
 		CHECK(canonical(out));
-		CHECK(gpusel_pci_normalise(out, again) && strcmp(out, again) == 0);
+		CHECK(pciaddr_normalise(out, again) && strcmp(out, again) == 0);
 	}
 	free(s);
 	return 0;
