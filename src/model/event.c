@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/process.h"
 #include "util/utf8.h"
 
 #define STR(k, m, b, len, h) {k, FIELD_STR, b, offsetof(struct event, m), 0, 0, len, NULL, 0, 0, NULL, h}
@@ -15,7 +16,7 @@ const struct field EVENT_FIELDS[] = {
 	U64("gpu_index", gpu_index, EVENT_F_GPU_INDEX, 0, 1023, "position of the GPU in the record"),
 	STR("device_id", device_id, EVENT_F_DEVICE_ID, 128, "the GPU's stable identity"),
 	STR("backend", backend, EVENT_F_BACKEND, 64, "backend name"),
-	U64("pid", pid, EVENT_F_PID, 0, 4194304, "process id"),
+	U64("pid", pid, EVENT_F_PID, 0, PROCESS_PID_MAX, "process id"),
 	STR("signal", signal, EVENT_F_SIGNAL, 32, "signal name, e.g. SIGTERM"),
 	STR("result", result, EVENT_F_RESULT, 256, "sent, refused, or the errno's name (ESRCH, EPERM, ...)"),
 	STR("detail", detail, EVENT_F_DETAIL, 1024, "free text"),

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/arena.h"
 
@@ -51,6 +52,30 @@ const struct field *field_find_from(const struct field *tab, size_t n, const cha
 			return &tab[at];
 		}
 	return NULL;
+}
+
+const struct field_alias *field_alias_find(const struct field_alias *tab, size_t n, const char *key, size_t keylen)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strlen(tab[i].key) == keylen && memcmp(tab[i].key, key, keylen) == 0)
+			return &tab[i];
+	return NULL;
+}
+
+const struct field *field_by_bit(const struct field *tab, size_t n, unsigned bit)
+{
+	for (size_t i = 0; i < n; i++)
+		if (tab[i].bit == bit)
+			return &tab[i];
+	return NULL;
+}
+
+int field_name_index_nocase(const struct field *f, const char *name, size_t len)
+{
+	for (unsigned i = 0; i < f->nnames; i++)
+		if (strlen(f->names[i]) == len && strncasecmp(f->names[i], name, len) == 0)
+			return (int)i;
+	return -1;
 }
 
 int field_name_index(const struct field *f, const char *name, size_t len)

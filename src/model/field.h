@@ -28,6 +28,9 @@ enum field_type {
 
 /* FIELD_READING: a measurement, omitted while a GPU is lost or suspended. */
 #define FIELD_READING 0x1u
+/* FIELD_NOCASE: an ENUM whose names are also read in any ASCII case (the
+ * original gpur writes a process's kind as "Compute"). */
+#define FIELD_NOCASE 0x2u
 
 /* Upper bound of byte and count fields: above every int64, since the
  * parser already rejects integers of 2^63 and more. */
@@ -58,6 +61,16 @@ struct field {
 	unsigned flags;
 	const struct field_prom *prom; /* how the exporter shows it; NULL when not exported */
 	const char *help; /* one line for humans (docs, # HELP) */
+};
+
+/* Another program's name for a field: a key of the original gpur's records
+ * (the Rust program gpur began as) that means one of ours, and the factor
+ * from its unit to ours (1024 for KiB/s into bytes/s). The reader takes it
+ * when the record lacks our own key; ours wins when a record has both. */
+struct field_alias {
+	const char *key;
+	unsigned bit; /* the field it means: its bit in the struct's `valid` mask */
+	double scale;
 };
 
 /* Every struct with a table starts with its validity mask. */
@@ -98,8 +111,15 @@ const struct field *field_find(const struct field *tab, size_t n, const char *ke
  * leaving *hint after the entry found: keys that come in table order, as
  * gpur writes them, are each found at the first look. */
 const struct field *field_find_from(const struct field *tab, size_t n, const char *key, size_t keylen, size_t *hint);
+/* The alias of key in tab[0..n), NULL when none. */
+const struct field_alias *field_alias_find(const struct field_alias *tab, size_t n, const char *key, size_t keylen);
+/* The field of tab[0..n) whose validity bit is bit, NULL when none. */
+const struct field *field_by_bit(const struct field *tab, size_t n, unsigned bit);
 /* Index of name in f->names, or -1. */
 int field_name_index(const struct field *f, const char *name, size_t len);
+/* Index of name in f->names ignoring ASCII case ("Graphics" is graphics),
+ * or -1. */
+int field_name_index_nocase(const struct field *f, const char *name, size_t len);
 /* Checks a table for completeness: unique keys and bits, every bit below 64,
  * ranges and vocabularies where the type needs them. Returns NULL or the
  * offending key (for tests). */

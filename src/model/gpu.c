@@ -92,6 +92,30 @@ const struct field GPU_FIELDS[] = {
 };
 const size_t GPU_NFIELDS = sizeof(GPU_FIELDS) / sizeof(GPU_FIELDS[0]);
 
+/* The original gpur's names (its GpuSnapshot) for fields of ours. Its keys
+ * that are ours too (name, device_id, integrated, temp_mem_c, temp_slowdown_c,
+ * temp_junction_c, power_w, power_limit_w, fan_pct, fan_rpm, pcie_gen,
+ * pcie_width, gtt_used_bytes, gtt_total_bytes, mem_util_pct, throttle,
+ * perf_level) need no row; record_foreign.c reads the values they write
+ * differently. */
+const struct field_alias GPU_ALIASES[] = {
+	{"utilization_pct", GPU_F_UTIL, 1},
+	{"vram_used_bytes", GPU_F_MEM_USED, 1},
+	{"vram_total_bytes", GPU_F_MEM_TOTAL, 1},
+	{"temperature_c", GPU_F_TEMP, 1},
+	{"clock_mhz", GPU_F_CLOCK_GFX, 1},
+	{"mem_clock_mhz", GPU_F_CLOCK_MEM, 1},
+	{"enc_util_pct", GPU_F_ENC, 1},
+	{"dec_util_pct", GPU_F_DEC, 1},
+	{"video_util_pct", GPU_F_VIDEO, 1},
+	{"pcie_max_gen", GPU_F_PCIE_GEN_MAX, 1},
+	{"pcie_max_width", GPU_F_PCIE_WIDTH_MAX, 1},
+	{"pcie_rx_kbs", GPU_F_PCIE_RX, 1024}, /* KiB/s */
+	{"pcie_tx_kbs", GPU_F_PCIE_TX, 1024},
+	{"volt_mv", GPU_F_VOLTAGE, 1},
+};
+const size_t GPU_NALIASES = sizeof(GPU_ALIASES) / sizeof(GPU_ALIASES[0]);
+
 bool gpu_is_unread(const struct gpu *g)
 {
 	unsigned s = gpu_state(g);

@@ -77,6 +77,8 @@ struct gpu {
 
 extern const struct field GPU_FIELDS[];
 extern const size_t GPU_NFIELDS;
+extern const struct field_alias GPU_ALIASES[];
+extern const size_t GPU_NALIASES;
 extern const char *const GPU_STATE_NAMES[GPU_STATE__COUNT];
 extern const char *const GPU_THROTTLE_NAMES[GPU_THROTTLE__COUNT];
 

@@ -12,13 +12,13 @@ const char *const PROCESS_KIND_NAMES[PROCESS_KIND__COUNT] = {"compute", "graphic
 #define NUMP(k, m, b, lo, hi, p, h) {k, FIELD_NUM, b, offsetof(struct gpu_process, m), lo, hi, 0, NULL, 0, 0, p, h}
 
 const struct field PROCESS_FIELDS[] = {
-	U64("pid", pid, PROC_F_PID, 0, 4194304, "process id (in the reader's pid namespace)"),
+	U64("pid", pid, PROC_F_PID, 0, PROCESS_PID_MAX, "process id (in the recording machine's pid namespace)"),
 	U64("gpu_index", gpu_index, PROC_F_GPU_INDEX, 0, 1023, "position of the GPU in the record"),
 	STR("name", name, PROC_F_NAME, 256, "comm"),
 	STR("cmdline", cmdline, PROC_F_CMDLINE, PROCESS_CMDLINE_MAX, "arguments joined by spaces"),
 	STR("user", user, PROC_F_USER, 256, "user name, else the numeric uid"),
 	{"kind", FIELD_ENUM, PROC_F_KIND, offsetof(struct gpu_process, kind), 0, 0, 0,
-	 PROCESS_KIND_NAMES, PROCESS_KIND__COUNT, 0, NULL, "compute, graphics or both"},
+	 PROCESS_KIND_NAMES, PROCESS_KIND__COUNT, FIELD_NOCASE, NULL, "compute, graphics or both"},
 	NUMP("gpu_mem_bytes", gpu_mem_bytes, PROC_F_GPU_MEM, 0, FIELD_U64_MAX,
 	     FIELD_PROM("gpur_process_gpu_memory_bytes", 1, GAUGE), "GPU memory used (bytes)"),
 	NUMP("gpu_util_pct", gpu_util_pct, PROC_F_GPU_UTIL, 0, 100,
@@ -31,7 +31,7 @@ const struct field PROCESS_FIELDS[] = {
 	STR("container", container, PROC_F_CONTAINER, 256, "container (runtime:id or name)"),
 	STR("container_name", container_name, PROC_F_CONTAINER_NAME, PROCESS_CONTAINER_NAME_MAX,
 	    "container name (Docker, Podman or the kubelet)"),
-	U64("container_pid", container_pid, PROC_F_CONTAINER_PID, 0, 4194304, "pid inside the container"),
+	U64("container_pid", container_pid, PROC_F_CONTAINER_PID, 0, PROCESS_PID_MAX, "pid inside the container"),
 	STR("pod", pod, PROC_F_POD, 256, "Kubernetes pod"),
 	STR("pod_name", pod_name, PROC_F_POD_NAME, PROCESS_POD_NAME_MAX, "Kubernetes pod name"),
 	STR("pod_namespace", pod_namespace, PROC_F_POD_NAMESPACE, PROCESS_POD_NAMESPACE_MAX, "Kubernetes namespace"),
@@ -39,6 +39,14 @@ const struct field PROCESS_FIELDS[] = {
 	U64("start_ms", start_ms, PROC_F_START, 0, FIELD_U64_MAX, "start time (ms since the epoch)"),
 };
 const size_t PROCESS_NFIELDS = sizeof(PROCESS_FIELDS) / sizeof(PROCESS_FIELDS[0]);
+
+/* The original gpur's names (its process row) for fields of ours; its pid,
+ * gpu_index, kind, gpu_util_pct, gpu_mem_bytes, user, cpu_pct,
+ * host_mem_bytes and container are ours too. */
+const struct field_alias PROCESS_ALIASES[] = {
+	{"command", PROC_F_CMDLINE, 1},
+};
+const size_t PROCESS_NALIASES = sizeof(PROCESS_ALIASES) / sizeof(PROCESS_ALIASES[0]);
 
 static const char *known(const struct gpu_process *p, enum process_field b, const char *s)
 {

@@ -9,6 +9,10 @@
 #include "model/field.h"
 
 #define PROCESS_CMDLINE_MAX 4096
+/* A recorded pid: any 32-bit process id. Linux's are at most 4,194,304, but
+ * a recording is foreign data (the original gpur's came from Windows and
+ * macOS too); a live pid above PID_MAX_LIMIT is never taken. */
+#define PROCESS_PID_MAX 4294967295.0
 /* Name limits: Kubernetes caps pod names at 253 bytes (a DNS subdomain) and
  * namespaces at 63 (a DNS label); container names get the common 256. */
 #define PROCESS_CONTAINER_NAME_MAX 256
@@ -73,6 +77,8 @@ struct gpu_process {
 
 extern const struct field PROCESS_FIELDS[];
 extern const size_t PROCESS_NFIELDS;
+extern const struct field_alias PROCESS_ALIASES[];
+extern const size_t PROCESS_NALIASES;
 extern const char *const PROCESS_KIND_NAMES[PROCESS_KIND__COUNT];
 
 /* Who the row belongs to, in one word for a table cell: the pod as

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "record/json_parse.h"
+#include "record/record_foreign.h"
 
 enum decoded { DEC_SET, DEC_NULL, DEC_BAD };
 
@@ -84,7 +85,10 @@ static enum decoded decode_value(struct decoder *d, const struct field *f, void 
 			break;
 		if (!jsonp_string(jp, &d->s, 64))
 			return DEC_BAD;
-		int idx = field_name_index(f, d->s.data ? d->s.data : "", d->s.len);
+		const char *name = d->s.data ? d->s.data : "";
+		int idx = field_name_index(f, name, d->s.len);
+		if (idx < 0 && (f->flags & FIELD_NOCASE))
+			idx = field_name_index_nocase(f, name, d->s.len);
 		if (idx < 0)
 			return DEC_BAD;
 		*(uint8_t *)p = (uint8_t)idx;
@@ -92,6 +96,13 @@ static enum decoded decode_value(struct decoder *d, const struct field *f, void 
 	}
 	case FIELD_FLAGS: {
 		uint32_t v = 0;
+		/* The original gpur writes its throttle reasons as one string,
+		 * joined by '+'. */
+		if (t == JSONP_STRING) {
+			if (!jsonp_string(jp, &d->s, 256))
+				return DEC_BAD;
+			return record_foreign_flags(f, d->s.data ? d->s.data : "", d->s.len, p) ? DEC_SET : DEC_BAD;
+		}
 		if (t != JSONP_ARRAY)
 			break;
 		jsonp_array_begin(jp);
@@ -114,27 +125,67 @@ static enum decoded decode_value(struct decoder *d, const struct field *f, void 
 	return DEC_BAD;
 }
 
-/* Decodes an object's known keys into obj; returns the mask of keys whose
- * last occurrence was present but unusable. */
-static uint64_t decode_object(struct decoder *d, const struct field *tab, size_t n, void *obj)
+/* An object's table: its fields and another program's names for them. */
+struct objtab {
+	const struct field *tab;
+	size_t n;
+	const struct field_alias *aliases;
+	size_t naliases;
+};
+
+/* What decoding an object saw, as masks of validity bits. */
+struct seen {
+	uint64_t bad; /* the key's last occurrence was present but unusable */
+	uint64_t own; /* the field's own key was there (it wins over an alias) */
+	uint64_t via; /* the value came under an alias */
+};
+
+/* Reads an alias's value into its field f of obj, scaled to our unit. */
+static enum decoded decode_alias(struct decoder *d, const struct field *f, const struct field_alias *a, void *obj)
+{
+	enum decoded r = decode_value(d, f, obj);
+
+	if (r == DEC_SET && a->scale != 1 && f->type == FIELD_NUM) {
+		long double *v = field_ptr(obj, f);
+		*v *= (long double)a->scale;
+		if (!(*v >= f->min && *v <= f->max))
+			r = DEC_BAD;
+	}
+	return r;
+}
+
+/* Decodes an object's known keys, ours and the aliases of t, into obj. */
+static struct seen decode_object(struct decoder *d, const struct objtab *t, void *obj)
 {
 	struct jsonp_parser *jp = &d->jp;
-	uint64_t bad = 0;
+	struct seen s = {0, 0, 0};
 	char key[64];
 	size_t klen, hint = 0;
 
 	jsonp_object_begin(jp);
 	while (jsonp_object_next(jp, key, sizeof(key), &klen)) {
-		const struct field *f = field_find_from(tab, n, key, klen, &hint);
+		const struct field *f = field_find_from(t->tab, t->n, key, klen, &hint);
+		const struct field_alias *a = NULL;
+		enum decoded r;
+		if (!f && (a = field_alias_find(t->aliases, t->naliases, key, klen)))
+			f = field_by_bit(t->tab, t->n, a->bit);
 		if (!f) {
 			jsonp_skip(jp);
 			continue;
 		}
-		enum decoded r = decode_value(d, f, obj);
+		uint64_t bit = UINT64_C(1) << f->bit;
+		if (a && (s.own & bit)) {
+			/* The record has our own key for it, which wins. */
+			jsonp_skip(jp);
+			continue;
+		}
+		r = a ? decode_alias(d, f, a, obj) : decode_value(d, f, obj);
 		field_set_valid(obj, f, r == DEC_SET);
-		bad = r == DEC_BAD ? bad | (UINT64_C(1) << f->bit) : bad & ~(UINT64_C(1) << f->bit);
+		s.bad = r == DEC_BAD ? s.bad | bit : s.bad & ~bit;
+		s.own = a ? s.own : s.own | bit;
+		s.via = a ? s.via | bit : s.via & ~bit;
 	}
-	return bad;
+	return s;
 }
 
 static void decode_gpus(struct decoder *d)
@@ -153,10 +204,12 @@ static void decode_gpus(struct decoder *d)
 		/* A non-object entry keeps its position as an all-unknown GPU, so
 		 * the rows after it still point at the devices they were recorded
 		 * against. */
-		if (jsonp_peek(jp) == JSONP_OBJECT)
-			decode_object(d, GPU_FIELDS, GPU_NFIELDS, g);
-		else
+		if (jsonp_peek(jp) == JSONP_OBJECT) {
+			struct objtab t = {GPU_FIELDS, GPU_NFIELDS, GPU_ALIASES, GPU_NALIASES};
+			record_foreign_gpu(g, decode_object(d, &t, g).own);
+		} else {
 			jsonp_skip(jp);
+		}
 	}
 }
 
@@ -178,10 +231,12 @@ static void decode_processes(struct decoder *d)
 			continue;
 		}
 		struct gpu_process *p = frame_add_process(d->f);
-		uint64_t bad = decode_object(d, PROCESS_FIELDS, PROCESS_NFIELDS, p);
+		struct objtab t = {PROCESS_FIELDS, PROCESS_NFIELDS, PROCESS_ALIASES, PROCESS_NALIASES};
+		struct seen s = decode_object(d, &t, p);
+		record_foreign_process(p, s.via);
 		/* Rule 4: an integer pid is required; gpu_index missing or null
 		 * reads as 0, anything else unusable drops the row. */
-		if (!process_has(p, PROC_F_PID) || (bad >> PROC_F_GPU_INDEX & 1u)) {
+		if (!process_has(p, PROC_F_PID) || (s.bad >> PROC_F_GPU_INDEX & 1u)) {
 			d->f->nprocs--;
 			continue;
 		}
@@ -210,7 +265,8 @@ static void decode_events(struct decoder *d)
 			continue;
 		}
 		struct event *e = frame_add_event(d->f);
-		decode_object(d, EVENT_FIELDS, EVENT_NFIELDS, e);
+		struct objtab t = {EVENT_FIELDS, EVENT_NFIELDS, NULL, 0};
+		decode_object(d, &t, e);
 		if (!event_has(e, EVENT_F_KIND)) /* an event must say what it is */
 			d->f->nevents--;
 	}
@@ -239,7 +295,8 @@ int record_decode(struct frame *f, const char *line, size_t len)
 		} else if (klen == 6 && memcmp(key, "system", 6) == 0) {
 			memset(&f->system, 0, sizeof(f->system));
 			if (t == JSONP_OBJECT) {
-				decode_object(&d, SYSTEM_FIELDS, SYSTEM_NFIELDS, &f->system);
+				struct objtab st = {SYSTEM_FIELDS, SYSTEM_NFIELDS, NULL, 0};
+				decode_object(&d, &st, &f->system);
 				frame_set(f, FRAME_F_SYSTEM);
 			} else {
 				f->valid &= ~(UINT64_C(1) << FRAME_F_SYSTEM);
@@ -264,6 +321,9 @@ int record_decode(struct frame *f, const char *line, size_t len)
 	}
 	if (!jsonp_at_end(jp))
 		d.err = -EINVAL;
+	/* The original gpur writes 0 when it could not read the clock. */
+	if (frame_has(f, FRAME_F_TS) && f->ts_ms == 0)
+		f->valid &= ~(UINT64_C(1) << FRAME_F_TS);
 	if (!d.err)
 		frame_normalize(f);
 out:

@@ -360,7 +360,7 @@ static void test_rule5_wrong_type_or_range_is_unknown_record_kept(void **state)
 		"{\"ts_ms\":\"yesterday\",\"host\":42,\"backend\":[\"nvml\"],\"driver\":{\"v\":1},"
 		"\"system\":{\"cpu_pct\":\"high\",\"mem_total_bytes\":1024,\"load_1m\":-1},"
 		"\"gpus\":[{\"name\":\"card0\",\"temp_c\":\"hot\",\"util_pct\":true,\"mig_mode\":1,\"state\":5,"
-		"\"throttle\":\"hw_slowdown\",\"power_w\":{},\"fan_rpm\":-1,\"pstate\":16,\"mem_util_pct\":100.5,"
+		"\"throttle\":\"melting\",\"power_w\":{},\"fan_rpm\":-1,\"pstate\":16,\"mem_util_pct\":100.5,"
 		"\"temp_mem_c\":1001,\"pcie_gen\":1.5,\"mem_total_bytes\":1024,\"enc_pct\":-0.5,"
 		"\"device_id\":7,\"vendor\":null}],"
 		"\"processes\":[{\"pid\":1,\"name\":5,\"kind\":\"gpu\",\"cpu_pct\":\"x\",\"gpu_mem_bytes\":-1,"

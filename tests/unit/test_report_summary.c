@@ -66,16 +66,16 @@ static void test_energy_counter_then_power(void **state)
 
 	(void)state;
 	/* 1 s: the counter says 300 J (power would say 100). */
-	add(s, "{\"ts_ms\":0,\"gpus\":[{\"device_id\":\"G\",\"energy_j\":1000,\"power_w\":100}]}");
+	add(s, "{\"ts_ms\":1000,\"gpus\":[{\"device_id\":\"G\",\"energy_j\":1000,\"power_w\":100}]}");
 	/* 1 s: the counter is missing at the end: (100 + 200) / 2 W for 1 s. */
-	add(s, "{\"ts_ms\":1000,\"gpus\":[{\"device_id\":\"G\",\"energy_j\":1300,\"power_w\":100}]}");
+	add(s, "{\"ts_ms\":2000,\"gpus\":[{\"device_id\":\"G\",\"energy_j\":1300,\"power_w\":100}]}");
 	/* 2 s: the counter went backwards (driver reload): power, one end known. */
-	add(s, "{\"ts_ms\":2000,\"gpus\":[{\"device_id\":\"G\",\"power_w\":200}]}");
-	add(s, "{\"ts_ms\":4000,\"gpus\":[{\"device_id\":\"G\",\"energy_j\":5}]}");
+	add(s, "{\"ts_ms\":3000,\"gpus\":[{\"device_id\":\"G\",\"power_w\":200}]}");
+	add(s, "{\"ts_ms\":5000,\"gpus\":[{\"device_id\":\"G\",\"energy_j\":5}]}");
 	/* 60 s gap: the counter's difference is real energy, not capped. */
-	add(s, "{\"ts_ms\":64000,\"gpus\":[{\"device_id\":\"G\",\"energy_j\":6005,\"power_w\":10}]}");
+	add(s, "{\"ts_ms\":65000,\"gpus\":[{\"device_id\":\"G\",\"energy_j\":6005,\"power_w\":10}]}");
 	/* 60 s gap, power only: capped at 5 s. */
-	add(s, "{\"ts_ms\":124000,\"gpus\":[{\"device_id\":\"G\",\"power_w\":30}]}");
+	add(s, "{\"ts_ms\":125000,\"gpus\":[{\"device_id\":\"G\",\"power_w\":30}]}");
 	summary_finish(s);
 	near(s->gpus[0].energy_j, 300 + 150 + 200 * 2 + 6000 + 20 * 5);
 	assert_int_equal(s->gaps, 2);
@@ -91,7 +91,7 @@ static void test_lost_throttled_and_memory_hours(void **state)
 
 	(void)state;
 	/* GPU ok 3 s, then lost: 1 s, 1 s, then a 100 s gap (counts 5 s), then the last record (0). */
-	const uint64_t ts[] = {0, 1000, 2000, 3000, 4000, 5000, 105000};
+	const uint64_t ts[] = {1000, 2000, 3000, 4000, 5000, 6000, 106000}; /* ts_ms 0 is no time */
 	for (size_t i = 0; i < 7; i++) {
 		bool lost = i >= 3;
 		snprintf(line, sizeof(line),
@@ -111,8 +111,8 @@ static void test_lost_throttled_and_memory_hours(void **state)
 	const struct summary_proc *p = &s->procs[0];
 	near(summary_gib_h(p->mem_byte_ms), 3.0 / 3600); /* 1 GiB for 3 s */
 	near(p->mem_max, GIB);
-	assert_int_equal(p->first_ms, 0);
-	assert_int_equal(p->last_ms, 2000);
+	assert_int_equal(p->first_ms, 1000);
+	assert_int_equal(p->last_ms, 3000);
 	assert_int_equal(p->start_ms, 5);
 	summary_free(s);
 }
@@ -131,9 +131,9 @@ static void test_energy_shares_and_group_hours(void **state)
 			  "\"container_name\":\"nb\"}," \
 			  "{\"pid\":3,\"gpu_index\":1,\"user\":\"bo\",\"pod\":\"uid-1\",\"pod_name\":\"p\",\"pod_namespace\":\"ns\"}]}"
 	char line[1024];
-	snprintf(line, sizeof(line), REC, 0, 0, 0);
+	snprintf(line, sizeof(line), REC, 1000, 0, 0);
 	add(s, line);
-	snprintf(line, sizeof(line), REC, 2000, 400, 100);
+	snprintf(line, sizeof(line), REC, 3000, 400, 100);
 	add(s, line);
 	summary_finish(s);
 	near(s->energy_total_j, 500);
@@ -189,7 +189,7 @@ static void test_top_processes_rest_summed(void **state)
 
 	(void)state;
 	for (int r = 0; r < 2; r++) {
-		size_t k = (size_t)snprintf(line, cap, "{\"ts_ms\":%d,\"gpus\":[{\"device_id\":\"G\"}],\"processes\":[", r * 1000);
+		size_t k = (size_t)snprintf(line, cap, "{\"ts_ms\":%d,\"gpus\":[{\"device_id\":\"G\"}],\"processes\":[", 1000 + r * 1000);
 		for (size_t i = 0; i < n; i++)
 			k += (size_t)snprintf(line + k, cap - k, "%s{\"pid\":%zu,\"gpu_index\":0,\"gpu_mem_bytes\":%zu}",
 					      i ? "," : "", i + 1, (i + 1) * 1024);
@@ -215,7 +215,7 @@ static void test_recorded_index_and_duplicates(void **state)
 {
 	struct summary *s = summary_new();
 	struct frame *f = frame_new();
-	const char *l = "{\"ts_ms\":0,\"gpus\":[{\"device_id\":\"X\"}],\"processes\":[{\"pid\":9,\"gpu_index\":0,"
+	const char *l = "{\"ts_ms\":1000,\"gpus\":[{\"device_id\":\"X\"}],\"processes\":[{\"pid\":9,\"gpu_index\":0,"
 			"\"gpu_mem_bytes\":100},{\"pid\":9,\"gpu_index\":0,\"gpu_mem_bytes\":300}],"
 			"\"events\":[{\"kind\":\"gpu_lost\",\"gpu_index\":0}]}";
 	const uint32_t orig[] = {5};
