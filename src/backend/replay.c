@@ -64,6 +64,20 @@ static void close_file(struct replay *r)
 	r->fd = -1;
 }
 
+/* Starts the line reader on r->in when set, else on r->fd: records may
+ * span lines (a pretty-printed object), and a stop request ends a blocked
+ * read. */
+static void reader_start(struct replay *r)
+{
+	if (r->in)
+		line_reader_init_stream(&r->lr, r->in, RECORD_MAX_LINE);
+	else
+		line_reader_init(&r->lr, r->fd, RECORD_MAX_LINE);
+	line_reader_objects(&r->lr);
+	r->lr.cancel = r->cancel;
+	r->lr_live = true;
+}
+
 /* Opens file i of the timeline at raw offset off (kind: what is there; a
  * fresh file is sniffed). 0 or -errno. */
 static int open_file(struct replay *r, size_t i, uint64_t off, bool sniff, enum instream_kind kind)
@@ -80,9 +94,7 @@ static int open_file(struct replay *r, size_t i, uint64_t off, bool sniff, enum 
 		return e;
 	}
 	r->in = sniff ? instream_new(r->fd) : instream_new_at(r->fd, kind);
-	line_reader_init_stream(&r->lr, r->in, RECORD_MAX_LINE);
-	r->lr.cancel = r->cancel;
-	r->lr_live = true;
+	reader_start(r);
 	return 0;
 }
 
@@ -168,7 +180,8 @@ static int read_record(struct replay *r, struct frame *f)
 				r->stats.records++;
 				return 1;
 			}
-			r->stats.skipped++;
+			/* An object over several lines is as many skipped lines. */
+			r->stats.skipped += r->lr.nlines;
 			if (d == -E2BIG)
 				r->stats.too_big++;
 		}
@@ -207,14 +220,9 @@ static int start(struct replay *r)
 		unsigned char magic[4];
 		struct stat st;
 		ssize_t n = fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode) ? pread(r->fd, magic, 4, 0) : 0;
-		if (n > 0 && instream_sniff(magic, (size_t)n) != INSTREAM_PLAIN) {
+		if (n > 0 && instream_sniff(magic, (size_t)n) != INSTREAM_PLAIN)
 			r->in = instream_new(r->fd);
-			line_reader_init_stream(&r->lr, r->in, RECORD_MAX_LINE);
-		} else {
-			line_reader_init(&r->lr, r->fd, RECORD_MAX_LINE);
-		}
-		r->lr.cancel = r->cancel;
-		r->lr_live = true;
+		reader_start(r);
 		return 0;
 	}
 	r->cur = (size_t)-1;
@@ -288,9 +296,7 @@ static int restart(struct replay *r)
 			return -errno;
 		if (r->lr_live)
 			line_reader_fini(&r->lr);
-		line_reader_init(&r->lr, r->fd, RECORD_MAX_LINE);
-		r->lr.cancel = r->cancel;
-		r->lr_live = true;
+		reader_start(r);
 		r->lines_base = 0;
 	} else {
 		close_file(r);
@@ -395,14 +401,9 @@ int replay_seek_time(struct replay *r, uint64_t ts_ms, uint64_t *lines_before)
 				r->in = NULL;
 				if (lseek(r->fd, (off_t)e.raw_off, SEEK_SET) < 0)
 					return -errno;
-				if (e.kind == INSTREAM_PLAIN && !e.raw_off) {
-					line_reader_init(&r->lr, r->fd, RECORD_MAX_LINE);
-				} else {
+				if (e.kind != INSTREAM_PLAIN || e.raw_off)
 					r->in = instream_new_at(r->fd, e.kind);
-					line_reader_init_stream(&r->lr, r->in, RECORD_MAX_LINE);
-				}
-				r->lr.cancel = r->cancel;
-				r->lr_live = true;
+				reader_start(r);
 				/* Not the first line of the file: no byte-order mark. */
 				r->lr.bof_done = e.raw_off != 0;
 			} else if ((rc = open_file(r, e.file, e.raw_off, e.raw_off == 0, e.kind)) < 0) {
@@ -430,8 +431,8 @@ int replay_seek_time(struct replay *r, uint64_t ts_ms, uint64_t *lines_before)
 		frame_unref(last);
 		last = f;
 		f = frame_new();
-		/* The lines before this record's own. */
-		at = r->lines_base + r->lr.lineno - 1;
+		/* The lines before this record's own (its first line's). */
+		at = r->lines_base + r->lr.first_line - 1;
 		if (reached)
 			break;
 	}

@@ -18,6 +18,12 @@ void line_reader_init(struct line_reader *lr, int fd, size_t cap)
 	lr->cap = cap;
 	lr->chunk = xmalloc(LINE_READER_CHUNK);
 	buf_init(&lr->line);
+	buf_init(&lr->rec);
+}
+
+void line_reader_objects(struct line_reader *lr)
+{
+	lr->objects = true;
 }
 
 void line_reader_init_stream(struct line_reader *lr, struct instream *in, size_t cap)
@@ -31,6 +37,7 @@ void line_reader_fini(struct line_reader *lr)
 	free(lr->chunk);
 	lr->chunk = NULL;
 	buf_fini(&lr->line);
+	buf_fini(&lr->rec);
 }
 
 static int fill(struct line_reader *lr)
@@ -78,7 +85,8 @@ static size_t bom_len(const struct line_reader *lr, size_t n, size_t slack)
 	return slack && n >= 3 && memcmp(lr->line.data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 }
 
-int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
+/* The next physical line (see line_reader_next). */
+static int next_line(struct line_reader *lr, const char **line, size_t *len)
 {
 	bool skipping = false;
 	/* The first line has room for a byte-order mark besides the cap. */
@@ -162,4 +170,151 @@ int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
 		buf_reset(&lr->line);
 	}
 	return lr->eof < 0 ? lr->eof : 0;
+}
+
+/* Where a JSON text stands after some of its lines: how many objects and
+ * arrays are open. A string cannot span lines, so each line starts outside
+ * one. */
+struct jscan {
+	long depth;
+};
+
+static void scan_line(struct jscan *sc, const char *s, size_t n)
+{
+	bool str = false, esc = false;
+
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (str) {
+			if (esc)
+				esc = false;
+			else if (c == '\\')
+				esc = true;
+			else if (c == '"')
+				str = false;
+		} else if (c == '"') {
+			str = true;
+		} else if (c == '{' || c == '[') {
+			sc->depth++;
+		} else if (c == '}' || c == ']') {
+			sc->depth--;
+		}
+	}
+	/* A line that ends inside a string is broken JSON: nothing it opened
+	 * can be closed by the lines after it. */
+	if (str)
+		sc->depth = 0;
+}
+
+/* Whether line opens an object that it leaves open: it starts at column 0
+ * with '{' and does not end with '}' (a whole record on one line always
+ * does, so a JSON Lines file costs no scan). */
+static bool opens_object(const char *l, size_t n, struct jscan *sc)
+{
+	size_t end = n;
+
+	if (!n || l[0] != '{')
+		return false;
+	while (end && (l[end - 1] == ' ' || l[end - 1] == '\t'))
+		end--;
+	if (l[end - 1] == '}')
+		return false;
+	sc->depth = 0;
+	scan_line(sc, l, n);
+	return sc->depth > 0;
+}
+
+static void rec_append(struct line_reader *lr, const char *s, size_t n)
+{
+	size_t need = lr->rec.len + n + 1;
+
+	if (need > lr->rec.cap) {
+		size_t cap = lr->rec.cap * 2 > need ? lr->rec.cap * 2 : need;
+		if (cap > lr->cap + 1)
+			cap = lr->cap + 1;
+		lr->rec.data = xreallocarray(lr->rec.data, cap, 1);
+		lr->rec.cap = cap;
+	}
+	buf_append(&lr->rec, s, n);
+}
+
+int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
+{
+	struct jscan sc = {0};
+	bool joining = false, skipping = false;
+	const char *l;
+	size_t n;
+	int rc;
+
+	lr->nlines = 1;
+	if (!lr->objects) {
+		rc = next_line(lr, line, len);
+		lr->first_line = lr->lineno;
+		return rc;
+	}
+	buf_reset(&lr->rec);
+	for (;;) {
+		uint64_t at;
+		if (lr->held) {
+			l = lr->held_line;
+			n = lr->held_len;
+			at = lr->held_lineno;
+			lr->held = false;
+			rc = 1;
+		} else {
+			rc = next_line(lr, &l, &n);
+			at = lr->lineno;
+		}
+		if (rc != 1) {
+			if (joining && !skipping)
+				break; /* an object cut off by the end: torn */
+			if (joining)
+				lr->oversized++;
+			return rc;
+		}
+		if (!joining) {
+			lr->first_line = at;
+			if (!opens_object(l, n, &sc)) {
+				*line = l;
+				*len = n;
+				return 1;
+			}
+			joining = true;
+			lr->nlines = 1;
+			rec_append(lr, l, n);
+			continue;
+		}
+		if (n && l[0] == '{') {
+			/* A record starts while the last is open: that one is torn. */
+			lr->held = true;
+			lr->held_line = l;
+			lr->held_len = n;
+			lr->held_lineno = at;
+			if (skipping) {
+				lr->oversized++;
+				joining = skipping = false;
+				continue;
+			}
+			break;
+		}
+		scan_line(&sc, l, n);
+		lr->nlines++;
+		if (!skipping && lr->rec.len + 1 + n > lr->cap) {
+			skipping = true;
+			buf_fini(&lr->rec);
+		}
+		if (!skipping) {
+			rec_append(lr, "\n", 1);
+			rec_append(lr, l, n);
+		}
+		if (sc.depth <= 0) {
+			if (!skipping)
+				break;
+			lr->oversized++;
+			joining = skipping = false;
+		}
+	}
+	*line = lr->rec.data;
+	*len = lr->rec.len;
+	return 1;
 }

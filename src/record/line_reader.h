@@ -1,11 +1,22 @@
-/* line_reader: JSON Lines framing from a file descriptor (DESIGN §2 rule 5):
- * lines end at \n (one trailing \r dropped), a last line without \n counts,
- * a UTF-8 BOM at the start is ignored, and a line longer than the cap is
- * skipped without ever being held whole. Memory: cap + one read chunk. */
+/* line_reader: JSON Lines framing from a file descriptor (the record
+ * format's rule 5, docs/record-format.md): lines end at \n (one trailing \r
+ * dropped), a last line without \n counts, a UTF-8 BOM at the start is
+ * ignored, and a line longer than the cap is skipped without ever being
+ * held whole. Memory: cap + one read chunk.
+ *
+ * With objects on (line_reader_objects), a JSON object printed over several
+ * lines (`jq .`, the original gpur's --json) comes back as one "line": the
+ * lines from one that opens an object at column 0 and leaves it open, up to
+ * the one that closes it, joined by \n, under the same cap (a longer one is
+ * skipped and counted as oversized, never held whole). A line at column 0
+ * that starts with '{' while an object is still open ends that object where
+ * it stands (a torn record, returned as it is so that the caller skips it)
+ * and is read afresh. Memory then: twice the cap + one read chunk. */
 #ifndef GPUR_LINE_READER_H
 #define GPUR_LINE_READER_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +38,15 @@ struct line_reader {
 	uint64_t torn;      /* a piece of line cut off by a decoding error (not returned) */
 	uint64_t consumed;  /* bytes taken from the chunk so far: the offset of the next line */
 	const volatile sig_atomic_t *cancel; /* when set, a read blocked by a signal gives up (-EINTR) */
+	uint64_t first_line; /* the line number (from 1) where the last line or object returned began */
+	uint64_t nlines;     /* the lines the last line or object returned spans */
+	/* Objects over several lines (line_reader_objects). */
+	bool objects;
+	struct buf rec;   /* the object being joined */
+	bool held;        /* a line read but not yet returned, in line */
+	const char *held_line;
+	size_t held_len;
+	uint64_t held_lineno;
 };
 
 /* fd stays the caller's. */
@@ -35,6 +55,8 @@ void line_reader_init(struct line_reader *lr, int fd, size_t cap);
  * line before a decoding error (-EBADMSG) is not returned: it counts in torn. */
 void line_reader_init_stream(struct line_reader *lr, struct instream *in, size_t cap);
 void line_reader_fini(struct line_reader *lr);
+/* Turns on the joining of objects printed over several lines (above). */
+void line_reader_objects(struct line_reader *lr);
 /* Next line: 1 with *line and *len set (valid until the next call), 0 at end of
  * file, -errno on a read error (lines before it were all returned). */
 int line_reader_next(struct line_reader *lr, const char **line, size_t *len);

@@ -58,6 +58,7 @@ static bool first_ts(const char *path, uint64_t *ts)
 	const char *line;
 	size_t len;
 	line_reader_init_stream(&lr, in, RECORD_MAX_LINE);
+	line_reader_objects(&lr);
 	while (line_reader_next(&lr, &line, &len) == 1) {
 		if (record_decode(f, line, len) == 0) {
 			found = frame_has(f, FRAME_F_TS);
