@@ -241,20 +241,22 @@ static void rec_append(struct line_reader *lr, const char *s, size_t n)
 int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
 {
 	struct jscan sc = {0};
-	bool joining = false, skipping = false;
+	/* skipping: the object is over the cap; counted: and already counted
+	 * as oversized (a line of it was). */
+	bool joining = false, skipping = false, counted = false;
 	const char *l;
 	size_t n;
 	int rc;
 
-	lr->nlines = 1;
 	if (!lr->objects) {
+		lr->nlines = 1;
 		rc = next_line(lr, line, len);
 		lr->first_line = lr->lineno;
 		return rc;
 	}
 	buf_reset(&lr->rec);
 	for (;;) {
-		uint64_t at;
+		uint64_t at, over = lr->oversized;
 		if (lr->held) {
 			l = lr->held_line;
 			n = lr->held_len;
@@ -265,22 +267,28 @@ int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
 			rc = next_line(lr, &l, &n);
 			at = lr->lineno;
 		}
+		if (joining && lr->oversized != over && !skipping) {
+			/* A line of the object was too long to keep, so the
+			 * object is too. */
+			skipping = counted = true;
+			buf_fini(&lr->rec);
+		}
 		if (rc != 1) {
 			if (joining && !skipping)
 				break; /* an object cut off by the end: torn */
-			if (joining)
+			if (joining && !counted)
 				lr->oversized++;
 			return rc;
 		}
 		if (!joining) {
 			lr->first_line = at;
+			lr->nlines = 1;
 			if (!opens_object(l, n, &sc)) {
 				*line = l;
 				*len = n;
 				return 1;
 			}
 			joining = true;
-			lr->nlines = 1;
 			rec_append(lr, l, n);
 			continue;
 		}
@@ -291,8 +299,9 @@ int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
 			lr->held_len = n;
 			lr->held_lineno = at;
 			if (skipping) {
-				lr->oversized++;
-				joining = skipping = false;
+				if (!counted)
+					lr->oversized++;
+				joining = skipping = counted = false;
 				continue;
 			}
 			break;
@@ -310,8 +319,9 @@ int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
 		if (sc.depth <= 0) {
 			if (!skipping)
 				break;
-			lr->oversized++;
-			joining = skipping = false;
+			if (!counted)
+				lr->oversized++;
+			joining = skipping = counted = false;
 		}
 	}
 	*line = lr->rec.data;

@@ -4,8 +4,14 @@
  * every line returned, and the counts, are checked against a plain model of
  * the rule. Any difference abort()s.
  *
- * Input: byte 0 = the line cap (0..63), byte 1 = seed of the read sizes
- * (0: one read for everything), the rest = the file's bytes. */
+ * With byte 0's top bit set the reader joins objects printed over several
+ * lines (line_reader_objects): then every item returned must be a run of
+ * whole lines that follows the last one, joined by \n and within the cap,
+ * and the lines must still all be counted.
+ *
+ * Input: byte 0 = the line cap (0..63) and the objects bit (0x80), byte 1 =
+ * seed of the read sizes (0: one read for everything), the rest = the
+ * file's bytes. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -72,6 +78,67 @@ static void die(const char *what, size_t lineno)
 	abort();
 }
 
+/* The lines of in[0..n) as the model frames them (BOM and one \r before
+ * each \n gone), into starts/lens; their count. */
+static size_t model_lines(const uint8_t *in, size_t n, size_t *starts, size_t *lens)
+{
+	size_t pos = 0, k = 0;
+
+	if (n >= 3 && memcmp(in, "\xEF\xBB\xBF", 3) == 0) {
+		pos = 3;
+		if (n == 3) {
+			starts[0] = 3;
+			lens[0] = 0;
+			return 1;
+		}
+	}
+	while (pos < n) {
+		const uint8_t *nl = memchr(in + pos, '\n', n - pos);
+		size_t end = nl ? (size_t)(nl - in) : n;
+		size_t want = end - pos;
+		if (want && in[end - 1] == '\r')
+			want--;
+		starts[k] = pos;
+		lens[k++] = want;
+		pos = nl ? end + 1 : n;
+	}
+	return k;
+}
+
+/* Objects mode: each item is lines first_line..first_line+nlines-1 joined
+ * by \n, no longer than the cap, after the item before it. */
+static void check_objects(struct line_reader *lr, const uint8_t *in, size_t n, size_t cap)
+{
+	size_t *starts = malloc((n + 2) * sizeof(size_t)), *lens = malloc((n + 2) * sizeof(size_t));
+	const char *line;
+	size_t len, next = 1;
+	int rc;
+
+	if (!starts || !lens)
+		abort();
+	size_t nl = model_lines(in, n, starts, lens);
+	while ((rc = line_reader_next(lr, &line, &len)) == 1) {
+		size_t first = lr->first_line, k = lr->nlines, off = 0;
+		if (len > cap || first < next || k == 0 || first + k - 1 > nl)
+			die("objects: an item out of place or over the cap", first);
+		for (size_t i = first; i < first + k; i++) {
+			size_t l = lens[i - 1];
+			if (i > first && (off >= len || line[off++] != '\n'))
+				die("objects: lines not joined by one \\n", i);
+			if (off + l > len || memcmp(line + off, in + starts[i - 1], l) != 0)
+				die("objects: an item differs from its lines", i);
+			off += l;
+		}
+		if (off != len)
+			die("objects: an item longer than its lines", first);
+		next = first + k;
+	}
+	if (rc != 0 || lr->lineno != nl || line_reader_next(lr, &line, &len) != 0)
+		die("objects: end of file, or the lines counted", nl);
+	free(starts);
+	free(lens);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	int sv[2];
@@ -92,6 +159,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct feed feed = {.fd = sv[1], .p = in, .n = n, .seed = data[1]};
 	if (pthread_create(&t, NULL, writer, &feed) != 0)
 		abort();
+
+	if (data[0] & 0x80) {
+		line_reader_init(&lr, sv[0], cap);
+		line_reader_objects(&lr);
+		check_objects(&lr, in, n, cap);
+		line_reader_fini(&lr);
+		pthread_join(t, NULL);
+		close(sv[0]);
+		return 0;
+	}
 
 	/* The model: a leading BOM goes; lines end at \n; one \r before it
 	 * goes; a last line without \n counts, unless nothing is left of it

@@ -1,6 +1,7 @@
-/* test_line_reader: JSON Lines framing (DESIGN §2 rule 5): \n ends a line,
- * one trailing \r is dropped, a last line without \n counts, a BOM at the
- * start is ignored, and a line over the cap is skipped without being held. */
+/* test_line_reader: JSON Lines framing (the record format's rule 5): \n ends
+ * a line, one trailing \r is dropped, a last line without \n counts, a BOM at
+ * the start is ignored, and a line over the cap is skipped without being
+ * held; with objects on, an object printed over several lines is one item. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -309,6 +310,123 @@ static void test_read_error_is_returned(void **state)
 	assert_int_equal(line_reader_next(&fx->lr, &line, &len), -EISDIR);
 }
 
+/* ---- objects over several lines (line_reader_objects) --------------------- */
+
+static struct line_reader *objects(struct fx *fx, const void *data, size_t len, size_t cap)
+{
+	struct line_reader *lr = reader(fx, data, len, cap);
+
+	line_reader_objects(lr);
+	return lr;
+}
+
+/* The next item must be want, beginning at line `first` and spanning n lines. */
+#define ITEM(lr, s, first, n)                                    \
+	do {                                                     \
+		LINE(lr, s);                                     \
+		assert_int_equal((lr)->first_line, (first));     \
+		assert_int_equal((lr)->nlines, (n));             \
+	} while (0)
+
+static void test_objects_pretty_and_lines_mixed(void **state)
+{
+	struct line_reader *lr = objects(*state, DATA("{\"a\":1}\n"
+						      "{\n"
+						      "  \"b\": [\n"
+						      "    {\"c\": \"}{][\"},\r\n"
+						      "    2\n"
+						      "  ],\n"
+						      "  \"d\": \"x\\\"}\"\n"
+						      "}\n"
+						      "{\"e\":2}\n"
+						      "{\n"
+						      "}"),
+					 100);
+
+	ITEM(lr, "{\"a\":1}", 1, 1);
+	/* Brackets in strings and escaped quotes do not count; \r goes per line. */
+	ITEM(lr, "{\n  \"b\": [\n    {\"c\": \"}{][\"},\n    2\n  ],\n  \"d\": \"x\\\"}\"\n}", 2, 7);
+	ITEM(lr, "{\"e\":2}", 9, 1);
+	/* The last object ends without a newline. */
+	ITEM(lr, "{\n}", 10, 2);
+	expect_end(lr);
+	assert_int_equal(lr->oversized, 0);
+}
+
+/* A record cut off by a crash, then the next one: the piece comes back as it
+ * stands (the caller skips it), and the next record is whole. */
+static void test_objects_torn_then_whole(void **state)
+{
+	struct line_reader *lr = objects(*state, DATA("{\n"
+						      "  \"a\": [\n"
+						      "    1,\n"
+						      "{\"b\":1}\n"
+						      "{\"c\":[\n"
+						      "{\n"
+						      "  \"d\": 2\n"
+						      "}\n"
+						      "{\n"
+						      "  \"e\": 3\n"),
+					 100);
+
+	ITEM(lr, "{\n  \"a\": [\n    1,", 1, 3);
+	ITEM(lr, "{\"b\":1}", 4, 1);
+	/* A torn line that leaves an object open, followed by a pretty one. */
+	ITEM(lr, "{\"c\":[", 5, 1);
+	ITEM(lr, "{\n  \"d\": 2\n}", 6, 3);
+	/* The end of the file cuts the last one. */
+	ITEM(lr, "{\n  \"e\": 3", 9, 2);
+	expect_end(lr);
+}
+
+/* Only a line at column 0 that leaves an object open starts one: an
+ * indented one, one that ends inside a string (a torn line) or one that
+ * ends with '}' is a line of its own. */
+static void test_objects_what_opens_one(void **state)
+{
+	struct line_reader *lr = objects(*state, DATA("  {\n"
+						      "{\"a\":\"x\n"
+						      "  \"b\": 1\n"
+						      "{\"c\":{}}\n"
+						      "[\n"
+						      "}\n"),
+					 100);
+
+	LINE(lr, "  {");
+	LINE(lr, "{\"a\":\"x");
+	LINE(lr, "  \"b\": 1");
+	LINE(lr, "{\"c\":{}}");
+	LINE(lr, "[");
+	LINE(lr, "}");
+	expect_end(lr);
+}
+
+/* An object longer than the cap is skipped whole, counted once, and reading
+ * goes on with the record after it. */
+static void test_objects_over_the_cap(void **state)
+{
+	struct line_reader *lr = objects(*state, DATA("{\n"
+						      "  \"a\": \"0123456789\",\n"
+						      "  \"b\": \"0123456789\"\n"
+						      "}\n"
+						      "{\n"
+						      "  \"c\": 1\n"
+						      "}\n"
+						      "{\n"
+						      "  \"d\": \"0123456789\",\n"
+						      "  \"e\": \"0123456789\",\n"
+						      "{\"f\":1}\n"),
+					 30);
+
+	ITEM(lr, "{\n  \"c\": 1\n}", 5, 3);
+	assert_int_equal(lr->oversized, 1);
+	/* Skipped up to the next record, which is whole. */
+	ITEM(lr, "{\"f\":1}", 11, 1);
+	assert_int_equal(lr->oversized, 2);
+	expect_end(lr);
+	assert_int_equal(lr->lineno, 11);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -321,6 +439,10 @@ int main(void)
 		T(test_lines_across_read_chunks),
 		T(test_reads_a_pipe),
 		T(test_read_error_is_returned),
+		T(test_objects_pretty_and_lines_mixed),
+		T(test_objects_torn_then_whole),
+		T(test_objects_what_opens_one),
+		T(test_objects_over_the_cap),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);
