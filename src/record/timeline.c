@@ -38,8 +38,13 @@ void timeline_fini(struct timeline *tl)
 	tl->n = 0;
 }
 
-/* The ts_ms of the first valid record of path (decoded, any encoding).
- * False when it has none, or none with a time. */
+/* A file's first records looked at for a time: the original gpur writes
+ * ts_ms 0 (no time) when it could not read the clock. */
+#define TIMELINE_TS_LOOK 64
+
+/* The ts_ms of the first valid record of path with a time (decoded, any
+ * encoding), UINT64_MAX when its first records have none (it plays after
+ * the timed files). False when it has no valid record. */
 static bool first_ts(const char *path, uint64_t *ts)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -59,9 +64,14 @@ static bool first_ts(const char *path, uint64_t *ts)
 	size_t len;
 	line_reader_init_stream(&lr, in, RECORD_MAX_LINE);
 	line_reader_objects(&lr);
-	while (line_reader_next(&lr, &line, &len) == 1) {
-		if (record_decode(f, line, len) == 0) {
-			found = frame_has(f, FRAME_F_TS);
+	size_t valid = 0;
+	*ts = UINT64_MAX;
+	while (valid < TIMELINE_TS_LOOK && line_reader_next(&lr, &line, &len) == 1) {
+		if (record_decode(f, line, len) != 0)
+			continue;
+		found = true;
+		valid++;
+		if (frame_has(f, FRAME_F_TS)) {
 			*ts = f->ts_ms;
 			break;
 		}
