@@ -97,6 +97,24 @@ static int container_width(struct tui *t, uint64_t now)
 	return w;
 }
 
+/* PID as wide as the longest pid among the rows (a recording can hold
+ * another system's 32-bit pids), at least its default width. */
+static int pid_width(const struct tui *t)
+{
+	const struct frame *f = t->frame;
+	int w = PROCTABLE_COLS[PROCTABLE_PID].width, digits = 1;
+	uint64_t max = 0;
+
+	for (size_t i = 0; f && i < t->nview; i++) {
+		const struct gpu_process *p = &f->procs[t->view[i]];
+		if (process_has(p, PROC_F_PID) && p->pid > max)
+			max = p->pid;
+	}
+	for (; max >= 10; max /= 10)
+		digits++;
+	return digits > w ? digits : w;
+}
+
 void tui_draw_procs(struct tui *t, int y, int h)
 {
 	const struct frame *f = t->frame;
@@ -125,6 +143,7 @@ void tui_draw_procs(struct tui *t, int y, int h)
 	int width[PROCTABLE__COUNT], fixed = 0;
 	for (int c = 0; c < PROCTABLE__COUNT; c++)
 		width[c] = PROCTABLE_COLS[c].width;
+	width[PROCTABLE_PID] = pid_width(t);
 	if (shown >> PROCTABLE_CONTAINER & 1u)
 		width[PROCTABLE_CONTAINER] = container_width(t, now);
 	for (int c = 0; c < PROCTABLE__COUNT; c++)
