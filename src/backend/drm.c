@@ -245,6 +245,11 @@ static void put_identity(struct frame *f, struct gpu *out, const struct drm_gpu 
 	set_str(f, out, GPU_F_VENDOR, g->desc->vendor ? g->desc->vendor : g->card.driver);
 	if (g->card.pci)
 		set_str(f, out, GPU_F_PCI_BUS_ID, g->card.pci_bus_id);
+	/* A static fact, kept while the GPU sleeps or is gone. */
+	if (g->st.integrated_read && g->st.integrated >= 0) {
+		out->integrated = g->st.integrated;
+		gpu_set(out, GPU_F_INTEGRATED);
+	}
 }
 
 static int drm_poll(struct backend *b, struct frame *f)
@@ -280,6 +285,12 @@ static int drm_poll(struct backend *b, struct frame *f)
 		out->state = GPU_STATE_OK;
 		gpu_set(out, GPU_F_STATE);
 		drm_sysfs_read(d->sysfs_fd, &g->card, g->desc, &g->st, now_ns, out);
+		if (g->st.perf_level[0])
+			set_str(f, out, GPU_F_PERF_LEVEL, g->st.perf_level);
+		if (g->st.integrated >= 0) {
+			out->integrated = g->st.integrated;
+			gpu_set(out, GPU_F_INTEGRATED);
+		}
 		keep_statics(&g->statics, out);
 		if (swept) {
 			struct drm_clients_sum sum;

@@ -60,6 +60,10 @@ struct drm_desc {
 	enum drm_power power;
 	const char *const *energy;                    /* candidate energy files, first present wins */
 	const char *power_cap;                        /* µW; 0 reads as no cap */
+	const char *voltage;                          /* core voltage, mV (in0_input; labelled vddgfx when labelled) */
+	/* Files under device/ read as settings or static facts. */
+	const char *perf_level;                       /* a forced performance level; "auto" is none */
+	const char *metrics;                          /* gpu_metrics: its format revision says dGPU (1) or APU (2, 3) */
 	struct drm_temp_map temps[DRM_DESC_MAX_TEMPS]; /* label NULL ends the list */
 	/* fdinfo. */
 	struct drm_engine_map engines[DRM_DESC_MAX_ENGINES]; /* name NULL ends */

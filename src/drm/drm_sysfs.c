@@ -174,6 +174,12 @@ static void read_labels(int fd, const struct drm_card *c, const char *under, str
 		memcpy(st->labels[ch], buf, (size_t)len);
 		st->labels[ch][len] = '\0';
 	}
+	/* in0 is the core voltage where it is labelled so (an APU's in1 is
+	 * the northbridge's) or not labelled at all. */
+	char buf[64];
+	ssize_t len = read_text(fd, c, under, "in0_label", buf, sizeof(buf));
+	len = len > 0 ? (ssize_t)kvparse_trim_end(buf, (size_t)len) : len;
+	st->volt_ok = len < 0 || (len == 6 && memcmp(buf, "vddgfx", 6) == 0);
 	st->labels_read = true;
 }
 
@@ -279,6 +285,47 @@ static void read_hwmon(int fd, const struct drm_card *c, const struct drm_desc *
 	read_temps(fd, c, under, d, st, g);
 	read_power(fd, c, under, d, st, now_ns, g);
 	read_fan(fd, c, under, g);
+	long double mv;
+	if (st->volt_ok && read_scaled(fd, c, under, d->voltage, 1, &mv) && mv >= 0 && mv < 1e6L)
+		put_num(g, GPU_F_VOLTAGE, &g->voltage_mv, mv);
+}
+
+/* A forced performance level: lowercase letters and '_' only ("manual",
+ * "profile_peak"); "auto" (the driver's own choice) is none. */
+static void read_perf_level(int fd, const struct drm_card *c, const struct drm_desc *d, struct drm_sysfs_state *st)
+{
+	char buf[64];
+	ssize_t len = read_text(fd, c, "device/", d->perf_level, buf, sizeof(buf));
+
+	st->perf_level[0] = '\0';
+	len = len > 0 ? (ssize_t)kvparse_trim_end(buf, (size_t)len) : 0;
+	if (len <= 0 || (size_t)len >= sizeof(st->perf_level) || (len == 4 && memcmp(buf, "auto", 4) == 0))
+		return;
+	for (ssize_t i = 0; i < len; i++)
+		if (!((buf[i] >= 'a' && buf[i] <= 'z') || buf[i] == '_'))
+			return;
+	memcpy(st->perf_level, buf, (size_t)len);
+	st->perf_level[len] = '\0';
+}
+
+/* Integrated or not, from the header of gpu_metrics (u16 size, u8 format
+ * revision, u8 content revision): format 1 is a dGPU's table, 2 and 3 an
+ * APU's. Read once: the table is built by the firmware at each read. */
+static void read_integrated(int fd, const struct drm_card *c, const struct drm_desc *d, struct drm_sysfs_state *st)
+{
+	char buf[8];
+	ssize_t len;
+
+	st->integrated_read = true;
+	st->integrated = -1;
+	len = read_text(fd, c, "device/", d->metrics, buf, 5);
+	if (len < 4)
+		return;
+	unsigned char format = (unsigned char)buf[2];
+	if (format == 1)
+		st->integrated = 0;
+	else if (format == 2 || format == 3)
+		st->integrated = 1;
 }
 
 void drm_sysfs_read(int sysfs_fd, const struct drm_card *c, const struct drm_desc *desc, struct drm_sysfs_state *st,
@@ -294,6 +341,9 @@ void drm_sysfs_read(int sysfs_fd, const struct drm_card *c, const struct drm_des
 	read_clocks(sysfs_fd, c, desc, g);
 	read_link(sysfs_fd, c, g);
 	read_hwmon(sysfs_fd, c, desc, st, now_ns, g);
+	read_perf_level(sysfs_fd, c, desc, st);
+	if (!st->integrated_read)
+		read_integrated(sysfs_fd, c, desc, st);
 }
 
 void drm_sysfs_driver_version(int sysfs_fd, const char *procfs, const struct drm_desc *desc, char *out, size_t n)

@@ -23,6 +23,13 @@ struct drm_sysfs_state {
 	char hwmon[24];   /* "hwmon4" of the last read, "" when none */
 	bool energy_known;
 	uint64_t energy_uj, energy_ns;
+	bool volt_ok;        /* in0 is the core voltage (labelled vddgfx, or not labelled) */
+	/* The forced performance level of the last read ("manual"; "" for
+	 * none or auto): the caller copies it into its frame. */
+	char perf_level[32];
+	/* Integrated (an APU): -1 unknown, else 0 or 1; read once, awake. */
+	signed char integrated;
+	bool integrated_read;
 };
 
 /* True when the card's device is runtime-suspended: only
@@ -34,7 +41,9 @@ bool drm_sysfs_suspended(int sysfs_fd, const struct drm_card *c);
 bool drm_sysfs_present(int sysfs_fd, const struct drm_card *c);
 
 /* Reads every file desc names for card c into g (fields it could not read
- * stay unknown); now_ns: monotonic time of the poll, for energy rates.
+ * stay unknown; the performance level goes into st->perf_level, and whether
+ * the GPU is integrated into st->integrated, not into g); now_ns: monotonic
+ * time of the poll, for energy rates.
  * Opens files that wake a suspended device: call only when
  * drm_sysfs_suspended() said no. */
 void drm_sysfs_read(int sysfs_fd, const struct drm_card *c, const struct drm_desc *desc, struct drm_sysfs_state *st,

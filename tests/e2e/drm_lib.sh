@@ -92,6 +92,8 @@ fx_amdgpu() {
 	put "$dev/pp_dpm_sclk" "0: 500Mhz \n1: 1834Mhz *\n2: 2526Mhz \n"
 	put "$dev/pp_dpm_mclk" "0: 96Mhz \n1: 456Mhz \n2: 772Mhz \n3: 1249Mhz *\n"
 	put "$dev/power_dpm_force_performance_level" "auto\n"
+	# gpu_metrics: a v1.3 table (a dGPU's), its header then zeros.
+	put "$dev/gpu_metrics" "\0170\0000\0001\0003\0000\0000\0000\0000"
 	put "$dev/unique_id" "a3d1c0e2b48f9c17\n"
 	put "$dev/vbios_version" "113-D7020100-102\n"
 	fx_link "$dev"
@@ -143,6 +145,9 @@ fx_amdgpu_apu() {
 	put "$dev/mem_info_gtt_used" "104857600\n"
 	put "$dev/pp_dpm_sclk" "0: 200Mhz \n1: 1100Mhz \n2: 1800Mhz \n   800Mhz *\n"
 	put "$dev/pp_dpm_mclk" "0: 400Mhz *\n1: 1600Mhz \n"
+	put "$dev/power_dpm_force_performance_level" "profile_standard\n"
+	# gpu_metrics: a v2.1 table (an APU's), its header then zeros.
+	put "$dev/gpu_metrics" "\0140\0000\0002\0001\0000\0000\0000\0000"
 	fx_link "$dev" Unknown 0 Unknown 0
 	put "$hw/name" "amdgpu\n"
 	put "$hw/temp1_input" "45125\n"

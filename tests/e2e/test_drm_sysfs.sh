@@ -65,6 +65,9 @@ for k in 5.15 6.8 6.13; do
 	expect_g gpus.0.pcie_gen 4 "amdgpu $k: 16.0 GT/s = gen 4"
 	expect_g gpus.0.pcie_width 16 "amdgpu $k: width"
 	expect_g gpus.0.pcie_gen_max 4 "amdgpu $k: max gen"
+	expect_g gpus.0.voltage_mv 893 "amdgpu $k: in0 (vddgfx) is the core voltage"
+	expect_g gpus.0.perf_level absent "amdgpu $k: performance level auto is none"
+	expect_g gpus.0.integrated false "amdgpu $k: gpu_metrics format 1 is a dGPU"
 	case $k in
 	6.13)
 		expect_g gpus.0.power_w 87.25 "amdgpu $k: power1_input (no power1_average)"
@@ -106,6 +109,21 @@ expect_g gpus.0.pcie_width absent "apu: width 0 is unknown"
 expect_g gpus.0.power_w 9 "apu: power1_average"
 expect_g gpus.0.fan_rpm absent "apu: no fan"
 expect_g gpus.0.mem_total_bytes 536870912 "apu: carve-out VRAM"
+expect_g gpus.0.integrated true "apu: gpu_metrics format 2 is an APU"
+expect_g gpus.0.voltage_mv 1100 "apu: in0 without a label is the core voltage"
+expect_g gpus.0.perf_level profile_standard "apu: a forced performance level"
+# A level being forced while gpur runs is read at the next poll; an in0
+# labelled otherwise is no core voltage; no gpu_metrics is no answer.
+put "$dev/power_dpm_force_performance_level" "manual\n"
+put "$dev/hwmon/hwmon2/in0_label" "vddnb\n"
+rm "$dev/gpu_metrics"
+drm "$R" amdgpu --once --json
+expect_g gpus.0.perf_level manual "apu: the level now"
+expect_g gpus.0.voltage_mv absent "apu: in0 labelled vddnb is not the core's"
+expect_g gpus.0.integrated absent "apu: without gpu_metrics, integrated is unknown"
+put "$dev/power_dpm_force_performance_level" "m\033[2Jx\n"
+drm "$R" amdgpu --once --json
+expect_g gpus.0.perf_level absent "apu: a level with other characters is not taken"
 
 # --- Intel: i915 iGPU + xe dGPU -----------------------------------------
 R="$T/intel"
