@@ -214,7 +214,9 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 	cfg->serve_processes = true;
 	cfg->backends = (1u << BACKEND_REGISTRY_LEN) - 1;
 	opterr = 0;
-	optind = 1;
+	/* 0, not 1: getopt then also forgets a group of short options it was
+	 * inside ("-V" of an earlier call), so cli_parse can be called again. */
+	optind = 0;
 	while ((c = getopt_long(argc, argv, ":d:n:hV", LONG_OPTS, NULL)) != -1) {
 		switch (c) {
 		case 'd':
