@@ -134,6 +134,7 @@ bash_says() {
 		fail "bash: $what: got '$(tr '\n' ' ' < "$T/bash.out")', expected '${expected[*]}'"
 	fi
 }
+# shellcheck disable=SC2016 # the quoted code is run by another shell
 check "bash: complete -p gpur names _gpur" \
 	bash --norc --noprofile -c '. "$1" && [ "$(complete -p gpur)" = "complete -F _gpur gpur" ]' _ "$T/comp.bash"
 bash_says "--ba" --backend -- gpur --ba
@@ -163,6 +164,7 @@ if $have_fish; then
 	fish_says() {
 		local what=$1 line=$2
 		shift 2
+		# shellcheck disable=SC2016 # the quoted code is fish's
 		(cd "$T/files" && fish --no-config -c 'source $argv[1]; complete -C $argv[2] | string split -f1 \t' \
 			"$T/comp.fish" "$line") > "$T/fish.out"
 		if same_set "$T/fish.out" "$@"; then ok; else
@@ -181,6 +183,7 @@ if $have_fish; then
 	fish_says "procfs directories" "gpur --procfs " sub/ "with space/"
 	fish_says "a number" "gpur -d "
 	# Every option --help lists, as typed, is offered.
+	# shellcheck disable=SC2016 # the quoted code is fish's
 	fish --no-config -c 'source $argv[1]
 		for o in $argv[2..-1]
 			if contains -- $o (complete -C "gpur $o" | string split -f1 \t)
