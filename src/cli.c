@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "backend/backend.h"
+#include "completions.h"
 #include "report/report.h"
 #include "serve/serve.h"
 
@@ -19,7 +20,12 @@ enum {
 	OPT_HEADLESS, OPT_SERVE, OPT_PROMETHEUS, OPT_PROCFS, OPT_SYSFS, OPT_ROOTFS, OPT_READ_ONLY,
 	OPT_HOSTNAME, OPT_NO_COLOR, OPT_SERVE_PROCESSES, OPT_LOG_MAX_SIZE, OPT_LOG_MAX_AGE, OPT_LOG_ZSTD_LEVEL,
 	OPT_LOG_KEEP, OPT_LOG_MAX_TOTAL, OPT_FROM, OPT_TO, OPT_PROMETHEUS_MATCH, OPT_REPORT,
+	OPT_COMPLETIONS,
 };
+
+/* The short options, for getopt_long: ':' first reports a missing argument
+ * apart from an unknown option. */
+static const char SHORT_OPTS[] = ":d:n:hV";
 
 static const struct option LONG_OPTS[] = {
 	{"interval", required_argument, NULL, 'd'},
@@ -52,8 +58,88 @@ static const struct option LONG_OPTS[] = {
 	{"no-color", no_argument, NULL, OPT_NO_COLOR},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
+	{"completions", required_argument, NULL, OPT_COMPLETIONS},
 	{NULL, 0, NULL, 0},
 };
+
+/* What each option's argument is, its name in --help and a line about the
+ * option: the shell completions are written from LONG_OPTS and this table.
+ * A row is keyed by the option's getopt value; the words of --backend and
+ * --completions come from their own tables (see cli_completion_options). */
+static const struct {
+	int val;
+	struct completions_option doc;
+} OPT_DOCS[] = {
+	{'d', {.arg = COMPLETIONS_ARG_TEXT, .metavar = "SECONDS", .summary = "time between polls"}},
+	{OPT_BACKEND, {.arg = COMPLETIONS_ARG_LIST, .metavar = "LIST", .summary = "live backends to try"}},
+	{OPT_GPUS, {.arg = COMPLETIONS_ARG_TEXT, .metavar = "LIST", .summary = "only these GPUs: indices, UUIDs or PCI bus ids"}},
+	{OPT_LOG, {.arg = COMPLETIONS_ARG_FILE, .metavar = "FILE", .summary = "append every poll to FILE as one JSON line"}},
+	{OPT_LOG_MAX_SIZE, {.arg = COMPLETIONS_ARG_TEXT, .metavar = "SIZE", .summary = "rotate the log when it would pass SIZE"}},
+	{OPT_LOG_MAX_AGE, {.arg = COMPLETIONS_ARG_TEXT, .metavar = "DURATION", .summary = "rotate the log when its first record is DURATION old"}},
+	{OPT_LOG_ZSTD_LEVEL, {.arg = COMPLETIONS_ARG_TEXT, .metavar = "N", .summary = "zstd level of the log's segments, 1 to 19"}},
+	{OPT_LOG_KEEP, {.arg = COMPLETIONS_ARG_TEXT, .metavar = "N", .summary = "keep the newest N closed segments"}},
+	{OPT_LOG_MAX_TOTAL, {.arg = COMPLETIONS_ARG_TEXT, .metavar = "SIZE", .summary = "delete the oldest segments while they take more"}},
+	{OPT_REPLAY, {.arg = COMPLETIONS_ARG_FILE, .metavar = "PATH", .summary = "play a recording back: a file, a rotated set or a directory"}},
+	{OPT_FROM, {.arg = COMPLETIONS_ARG_TEXT, .metavar = "TIME", .summary = "the start of a replay's span"}},
+	{OPT_TO, {.arg = COMPLETIONS_ARG_TEXT, .metavar = "TIME", .summary = "the end of a replay's span"}},
+	{OPT_REPORT, {.arg = COMPLETIONS_ARG_FILE, .metavar = "OUT", .words = {".html", ".htm", ".json"}, .dash = true,
+		      .summary = "with --replay: a report, HTML (OUT.html or -) or JSON (OUT.json)"}},
+	{OPT_SPEED, {.arg = COMPLETIONS_ARG_TEXT, .metavar = "X", .summary = "replay pace in the dashboard, 0.25 to 64"}},
+	{OPT_ONCE, {.summary = "poll, print one snapshot, exit"}},
+	{OPT_JSON, {.summary = "print every poll as one JSON line on stdout"}},
+	{'n', {.arg = COMPLETIONS_ARG_TEXT, .metavar = "N", .summary = "stop after N polls"}},
+	{OPT_HEADLESS, {.summary = "no TUI: poll and log until a signal, --count or the end of a replay"}},
+	{OPT_SERVE, {.arg = COMPLETIONS_ARG_TEXT, .metavar = "ADDR", .summary = "serve Prometheus metrics at host:port"}},
+	{OPT_SERVE_PROCESSES, {.arg = COMPLETIONS_ARG_WORD, .metavar = "WHETHER", .words = {"no", "yes"},
+			       .summary = "per-process series behind --serve (no: none)"}},
+	{OPT_PROMETHEUS, {.arg = COMPLETIONS_ARG_TEXT, .metavar = "URL", .summary = "fleet view: every host's GPUs from a Prometheus server"}},
+	{OPT_PROMETHEUS_MATCH, {.arg = COMPLETIONS_ARG_TEXT, .metavar = "SELECTOR", .summary = "narrow the fleet view (e.g. '{job=\"gpu\"}')"}},
+	{OPT_PROCFS, {.arg = COMPLETIONS_ARG_DIR, .metavar = "PATH", .summary = "where procfs is mounted"}},
+	{OPT_SYSFS, {.arg = COMPLETIONS_ARG_DIR, .metavar = "PATH", .summary = "where sysfs is mounted"}},
+	{OPT_ROOTFS, {.arg = COMPLETIONS_ARG_DIR, .metavar = "PATH", .summary = "the host's root, where container and pod names are read"}},
+	{OPT_READ_ONLY, {.summary = "never signal processes"}},
+	{OPT_HOSTNAME, {.arg = COMPLETIONS_ARG_TEXT, .metavar = "NAME", .summary = "host name in records and the Hostname label"}},
+	{OPT_NO_COLOR, {.summary = "no colours"}},
+	{'h', {.alone = true, .summary = "this help"}},
+	{'V', {.alone = true, .summary = "version"}},
+	{OPT_COMPLETIONS, {.arg = COMPLETIONS_ARG_WORD, .metavar = "SHELL", .alone = true,
+			   .summary = "print the completion script for SHELL"}},
+};
+
+/* The long name of the option whose getopt value is val. */
+static const char *opt_name(int val)
+{
+	for (const struct option *o = LONG_OPTS; o->name; o++)
+		if (o->val == val)
+			return o->name;
+	return "?";
+}
+
+size_t cli_completion_options(struct completions_option *out, size_t max)
+{
+	size_t n = 0;
+
+	for (const struct option *o = LONG_OPTS; o->name; o++, n++) {
+		struct completions_option c = {.arg = o->has_arg == no_argument ? COMPLETIONS_ARG_NONE : COMPLETIONS_ARG_TEXT};
+		size_t k = 0;
+
+		if (n >= max)
+			continue;
+		for (size_t i = 0; i < sizeof(OPT_DOCS) / sizeof(OPT_DOCS[0]); i++)
+			if (OPT_DOCS[i].val == o->val)
+				c = OPT_DOCS[i].doc;
+		c.name = o->name;
+		c.short_name = o->val > 0 && o->val < 256 && o->val != ':' && strchr(SHORT_OPTS, o->val) ? (char)o->val : 0;
+		if (o->val == OPT_BACKEND)
+			for (size_t i = 0; i < BACKEND_REGISTRY_LEN && k < COMPLETIONS_MAX_WORDS; i++)
+				c.words[k++] = BACKEND_REGISTRY[i]->name;
+		if (o->val == OPT_COMPLETIONS)
+			for (int s = COMPLETIONS_BASH; s < COMPLETIONS_SHELL_END && k < COMPLETIONS_MAX_WORDS; s++)
+				c.words[k++] = completions_shell_name((enum completions_shell)s);
+		out[n] = c;
+	}
+	return n;
+}
 
 void cli_usage(void)
 {
@@ -97,6 +183,8 @@ void cli_usage(void)
 	      "      --no-color          no colours (NO_COLOR=1 does the same)\n"
 	      "  -h, --help              this help\n"
 	      "  -V, --version           version\n"
+	      "      --completions SHELL print the completion script for SHELL (bash, zsh, fish)\n"
+	      "                          on stdout; it takes no other option\n"
 	      "\n"
 	      "Exit status: 0 success, 1 runtime failure, 2 usage error.\n"
 	      "Environment: GPUR_NVML_LIBRARY, NODE_NAME, NO_COLOR.\n",
@@ -203,6 +291,7 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 {
 	const char *interval_arg = NULL;
 	bool backend_given = false, procfs_given = false, sysfs_given = false, rootfs_given = false;
+	const char *other_opt = NULL; /* the first option that is not --completions */
 	int c;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -214,8 +303,12 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 	cfg->serve_processes = true;
 	cfg->backends = (1u << BACKEND_REGISTRY_LEN) - 1;
 	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":d:n:hV", LONG_OPTS, NULL)) != -1) {
+	/* 0, not 1: getopt then also forgets a group of short options it was
+	 * inside ("-V" of an earlier call), so cli_parse can be called again. */
+	optind = 0;
+	while ((c = getopt_long(argc, argv, SHORT_OPTS, LONG_OPTS, NULL)) != -1) {
+		if (!other_opt && c != OPT_COMPLETIONS && c != ':' && c != '?')
+			other_opt = opt_name(c);
 		switch (c) {
 		case 'd':
 			interval_arg = optarg;
@@ -382,6 +475,12 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 		case 'V':
 			cfg->version = true;
 			return 0;
+		case OPT_COMPLETIONS:
+			cfg->completions = completions_shell_find(optarg);
+			if (cfg->completions == COMPLETIONS_NONE)
+				return usage_err(err, errlen, "--completions: '%.200s' is not a shell: %s", optarg,
+						 COMPLETIONS_SHELL_LIST);
+			break;
 		case ':':
 			return usage_err(err, errlen, "%s: missing argument (try --help)%s", argv[optind - 1], "");
 		default:
@@ -395,6 +494,11 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 	}
 	if (optind < argc)
 		return usage_err(err, errlen, "unexpected argument '%s' (try --help)%s", argv[optind], "");
+	/* --completions only prints a script: another option would be silently
+	 * ignored, so it is refused. --help and --version returned above. */
+	if (cfg->completions && other_opt)
+		return usage_err(err, errlen, "--completions cannot be combined with --%s (it only prints a script)%s",
+				 other_opt, "");
 
 	if (cfg->prometheus && (cfg->replay_path || backend_given))
 		return usage_err(err, errlen, "--prometheus cannot be combined with %s (it is the only source)%s",

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "completions.h"
 #include "util/when.h"
 
 #define CLI_MAX_GPU_SELECTORS 1024
@@ -37,6 +38,7 @@ struct config {
 	bool read_only, no_color;
 	const char *hostname;   /* NULL: NODE_NAME, else gethostname */
 	bool help, version;
+	enum completions_shell completions; /* --completions SHELL; COMPLETIONS_NONE when not given */
 	enum cli_mode mode;     /* derived; see cli_resolve_mode */
 };
 
@@ -51,5 +53,13 @@ enum cli_mode cli_resolve_mode(const struct config *cfg, bool stdout_is_tty);
 int cli_check_mode(const struct config *cfg, char *err, size_t errlen);
 /* Writes --help text to stdout. */
 void cli_usage(void);
+
+/* Room for every option of the command line. */
+#define CLI_OPTIONS_MAX 64
+/* Fills out (room for max) with one entry per long option, in the order of
+ * the table getopt_long parses and each option's argument kind;
+ * returns the number of options (more than max: only max were written).
+ * The strings are static. */
+size_t cli_completion_options(struct completions_option *out, size_t max);
 
 #endif

@@ -1,4 +1,5 @@
 /* main: gpur's entry point: locale, signals, options, then run. */
+#include <errno.h>
 #include <locale.h>
 #include <malloc.h>
 #include <signal.h>
@@ -7,7 +8,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "completions.h"
 #include "run.h"
+#include "util/buf.h"
 #include "util/msg.h"
 
 #ifndef GPUR_VERSION
@@ -35,6 +38,33 @@ static void install_signals(void)
 	signal(SIGXFSZ, SIG_IGN);
 }
 
+/* --completions: the script for shell on stdout. 0; 1 when it could not be
+ * written (a closed pipe is quiet and still 0). */
+static int print_completions(enum completions_shell shell)
+{
+	struct completions_option opts[CLI_OPTIONS_MAX];
+	size_t n = cli_completion_options(opts, CLI_OPTIONS_MAX);
+	struct buf b;
+	char err[256];
+	int rc = 0;
+
+	if (n > CLI_OPTIONS_MAX) {
+		msg_error("--completions: more than %d options", CLI_OPTIONS_MAX);
+		return 1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	buf_init(&b);
+	if (completions_write(&b, shell, opts, n, err, sizeof(err)) != 0) {
+		msg_error("%s", err);
+		rc = 1;
+	} else if ((fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout) != 0) && errno != EPIPE) {
+		msg_error("stdout: %s", strerror(errno));
+		rc = 1;
+	}
+	buf_fini(&b);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct config cfg;
@@ -60,6 +90,8 @@ int main(int argc, char **argv)
 		printf("gpur %s\n", GPUR_VERSION);
 		return 0;
 	}
+	if (cfg.completions)
+		return print_completions(cfg.completions);
 	cfg.mode = cli_resolve_mode(&cfg, isatty(STDOUT_FILENO));
 	if (cli_check_mode(&cfg, err, sizeof(err)) != 0) {
 		msg_error("%s", err);
