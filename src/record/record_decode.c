@@ -353,3 +353,32 @@ bool record_peek_ts(const char *line, size_t len, uint64_t *ts_ms)
 	*ts_ms = v;
 	return true;
 }
+
+static bool json_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+bool record_peek_ts_end(const char *end, size_t len, uint64_t *ts_ms)
+{
+	static const char key[] = "\"ts_ms\":";
+	size_t kl = sizeof(key) - 1, i = len, digits = 0;
+	uint64_t v = 0, scale = 1;
+
+	while (i && json_space(end[i - 1]))
+		i--;
+	if (!i || end[--i] != '}')
+		return false;
+	while (i && json_space(end[i - 1]))
+		i--;
+	for (; i && end[i - 1] >= '0' && end[i - 1] <= '9' && digits < 19; i--, digits++, scale *= 10)
+		v += (uint64_t)(end[i - 1] - '0') * scale;
+	if (!digits || (i && end[i - 1] >= '0' && end[i - 1] <= '9'))
+		return false;
+	while (i && json_space(end[i - 1]))
+		i--;
+	if (i < kl || memcmp(end + i - kl, key, kl) != 0)
+		return false;
+	*ts_ms = v;
+	return true;
+}

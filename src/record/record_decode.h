@@ -18,5 +18,9 @@ int record_decode(struct frame *f, const char *line, size_t len);
  * True with *ts_ms set. Used where a wrong answer costs only precision
  * (rotation by age, the seek index), never for what a replay shows. */
 bool record_peek_ts(const char *line, size_t len, uint64_t *ts_ms);
+/* The same at the end of a line, where the original gpur writes it (its
+ * keys in alphabetical order): the text ends "ts_ms":<digits>} (JSON
+ * whitespace allowed around the digits, the brace and at the end). */
+bool record_peek_ts_end(const char *end, size_t len, uint64_t *ts_ms);
 
 #endif

@@ -15,6 +15,7 @@
 
 #define SEEKINDEX_CHUNK (256u << 10)
 #define SEEKINDEX_PEEK 256
+#define SEEKINDEX_TAIL 64
 
 struct seekindex {
 	char **paths;
@@ -51,6 +52,10 @@ struct scan {
 	bool pending;
 	char peek[SEEKINDEX_PEEK];
 	size_t npeek;
+	/* The last bytes of that line: the original gpur writes ts_ms as its
+	 * last key (alphabetical order), so a long line's time is at its end. */
+	char tail[SEEKINDEX_TAIL];
+	size_t ntail;
 	uint64_t lines, last_dec;
 	bool have_last;
 };
@@ -59,25 +64,34 @@ static void finish_peek(struct seekindex *x, struct scan *sc)
 {
 	uint64_t ts;
 
-	if (sc->pending && record_peek_ts(sc->peek, sc->npeek, &ts)) {
+	if (sc->pending && (record_peek_ts(sc->peek, sc->npeek, &ts) || record_peek_ts_end(sc->tail, sc->ntail, &ts))) {
 		sc->cand.ts_ms = ts;
 		push(x, &sc->cand);
 	}
 	sc->pending = false;
 }
 
-/* Bytes of the line a candidate place starts: collected up to its end or
- * SEEKINDEX_PEEK. Returns how many of p were taken. */
+/* Bytes of the line a candidate place starts: its first SEEKINDEX_PEEK and
+ * its last SEEKINDEX_TAIL, collected up to its end. */
 static void feed_peek(struct seekindex *x, struct scan *sc, const char *p, size_t n)
 {
 	const char *nl = memchr(p, '\n', n);
-	size_t take = nl ? (size_t)(nl - p) : n;
+	size_t len = nl ? (size_t)(nl - p) : n, take = len;
 
 	if (take > SEEKINDEX_PEEK - sc->npeek)
 		take = SEEKINDEX_PEEK - sc->npeek;
 	memcpy(sc->peek + sc->npeek, p, take);
 	sc->npeek += take;
-	if (nl || sc->npeek == SEEKINDEX_PEEK)
+	if (len >= SEEKINDEX_TAIL) {
+		memcpy(sc->tail, p + len - SEEKINDEX_TAIL, SEEKINDEX_TAIL);
+		sc->ntail = SEEKINDEX_TAIL;
+	} else {
+		size_t keep = sc->ntail + len > SEEKINDEX_TAIL ? SEEKINDEX_TAIL - len : sc->ntail;
+		memmove(sc->tail, sc->tail + sc->ntail - keep, keep);
+		memcpy(sc->tail + keep, p, len);
+		sc->ntail = keep + len;
+	}
+	if (nl)
 		finish_peek(x, sc);
 }
 
@@ -85,7 +99,7 @@ static void candidate(struct scan *sc, uint32_t file, uint64_t raw, uint64_t dec
 {
 	sc->cand = (struct seekindex_entry){.raw_off = raw, .lines = sc->lines, .file = file, .kind = kind};
 	sc->pending = true;
-	sc->npeek = 0;
+	sc->npeek = sc->ntail = 0;
 	sc->last_dec = dec;
 	sc->have_last = true;
 }

@@ -258,6 +258,33 @@ static void test_ts_zero_is_no_time(void **state)
 	frame_unref(f);
 }
 
+static void test_peek_ts_at_the_end(void **state)
+{
+	static const struct {
+		const char *line;
+		bool found;
+		uint64_t ts;
+	} cases[] = {
+		{"{\"gpus\":[],\"ts_ms\":1764745200000}", true, 1764745200000ull},
+		{"{\"gpus\":[],\"ts_ms\": 7 }\r", true, 7},
+		{"  \"ts_ms\": 1764745200000\n}", true, 1764745200000ull},
+		{"{\"ts_ms\":12345678901234567890}", false, 0}, /* 20 digits */
+		{"{\"ts_ms\":\"5\"}", false, 0},
+		{"{\"xts_ms\":5,\"a\":1}", false, 0},
+		{"ts_ms\":5}", false, 0},
+		{"}", false, 0},
+		{"", false, 0},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t ts = 0;
+		bool got = record_peek_ts_end(cases[i].line, strlen(cases[i].line), &ts);
+		if (got != cases[i].found || (got && ts != cases[i].ts))
+			fail_msg("%s: found %d ts %llu", cases[i].line, got, (unsigned long long)ts);
+	}
+}
+
 /* A record of theirs, encoded again, is ours: our keys, our units, no key
  * of theirs left. */
 static void test_reencoded_as_ours(void **state)
@@ -291,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_case_only_where_the_original_needs_it),
 		cmocka_unit_test(test_ts_zero_is_no_time),
 		cmocka_unit_test(test_reencoded_as_ours),
+		cmocka_unit_test(test_peek_ts_at_the_end),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

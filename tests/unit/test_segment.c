@@ -181,6 +181,49 @@ static void test_seek_index(void **state)
 	free(dir);
 }
 
+/* The original gpur's lines have ts_ms last (keys in alphabetical order),
+ * past the head a place's peek reads: the index takes it from the line's
+ * end, so a seek reads one step, not the file. */
+static void test_seek_index_time_at_the_end(void **state)
+{
+	char *dir = testutil_tmpdir();
+	char *file = testutil_path(dir, "rust.jsonl");
+	char err[256];
+	uint64_t t0 = 1764583200000ull;
+	FILE *fp = fopen(file, "w");
+	char pad[1001];
+
+	(void)state;
+	assert_non_null(fp);
+	memset(pad, 'x', 1000);
+	pad[1000] = '\0';
+	for (unsigned i = 0; i < 4000; i++) /* ~4 MiB: several steps */
+		fprintf(fp, "{\"backend\":\"nvml\",\"driver\":\"%s\",\"gpus\":[],\"processes\":[],\"ts_ms\":%llu}\n", pad,
+			(unsigned long long)(t0 + i * 1000ull));
+	fclose(fp);
+	struct replay *r = replay_open(file, err, sizeof(err));
+	assert_non_null(r);
+	assert_int_equal(replay_index_start(r), 0);
+	seekindex_wait(replay_index(r));
+	size_t n = 0;
+	assert_true(seekindex_done(replay_index(r), &n));
+	assert_true(n >= 4); /* the file's start and a place every step */
+	struct seekindex_entry e;
+	assert_true(seekindex_find(replay_index(r), t0 + 3500 * 1000ull, &e));
+	assert_true(e.ts_ms > t0 && e.ts_ms <= t0 + 3500 * 1000ull);
+	struct frame *f = frame_new();
+	uint64_t before;
+	assert_int_equal(replay_seek_time(r, t0 + 3500 * 1000ull, &before), 0);
+	assert_int_equal(replay_next(r, f), 1);
+	assert_int_equal(f->ts_ms, t0 + 3500 * 1000ull);
+	assert_int_equal(before, 3500);
+	frame_unref(f);
+	replay_free(r);
+	testutil_rmtree(dir);
+	free(file);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +231,7 @@ int main(void)
 		cmocka_unit_test(test_compressor_and_retention),
 		cmocka_unit_test(test_recover),
 		cmocka_unit_test(test_seek_index),
+		cmocka_unit_test(test_seek_index_time_at_the_end),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
