@@ -232,12 +232,12 @@ void table_render(struct buf *out, const struct frame *f, const struct table_opt
 			buf_printf(out, "%4.0f W", field_num_whole(g->power_limit_w));
 		else
 			buf_puts(out, "  -- W");
+		/* An unknown state (a record without one, e.g. the original
+		 * gpur's) is nothing to say: only a known LOST or suspended is. */
 		if (st == GPU_STATE_LOST)
 			buf_puts(out, " | LOST");
 		else if (st == GPU_STATE_SUSPENDED)
 			buf_puts(out, " | suspended");
-		else if (st == GPU_STATE__COUNT)
-			buf_puts(out, " | state --");
 		buf_putc(out, '\n');
 		put_details(out, g);
 
