@@ -162,8 +162,10 @@ static void put_details(struct buf *out, const struct gpu *g)
 	}
 	if (gpu_has(g, GPU_F_TEMP_JUNCTION))
 		buf_printf(out, "junction %" PRId64 "C  ", field_num_i64(g->temp_junction_c));
-	if (gpu_has(g, GPU_F_PCIE_GEN) && gpu_has(g, GPU_F_PCIE_WIDTH))
-		buf_printf(out, "PCIe %" PRIu64 "x%" PRIu64 "  ", g->pcie_gen, g->pcie_width);
+	char link[64];
+	gpu_pcie_link(g, link, sizeof(link));
+	if (link[0])
+		buf_printf(out, "PCIe %s  ", link);
 	if (out->len == empty) {
 		out->len = start;
 		return;

@@ -420,13 +420,28 @@ static void put_pct(struct line *l, bool known, double v)
 	put_s(l, "%");
 }
 
-/* The second line of a full panel: clocks, PCIe, codecs, P-state, fan,
- * throttle reasons, memory no process accounts for. */
+/* Draws the line built so far at *cx (up to column xend) in colour c,
+ * moves *cx past it and empties the line. */
+static void flush_line(struct tui *t, struct line *l, int y, int *cx, int xend, enum tui_color c)
+{
+	if (l->n && *cx < xend) {
+		tui_attr(t, c, true);
+		*cx += tui_text(t, y, *cx, l->b, xend - *cx);
+		tui_attr(t, c, false);
+	}
+	l->n = 0;
+	l->b[0] = '\0';
+}
+
+/* The second line of a full panel: clocks, PCIe (a link below its maximum
+ * highlighted), codecs, P-state, fan, throttle reasons, memory no process
+ * accounts for. */
 static void draw_gpu_details(struct tui *t, const struct frame *f, size_t i, int y, int x, int w)
 {
 	const struct gpu *g = &f->gpus[i];
 	char buf[512], a[24], b[24];
 	struct line l = {buf, 0, sizeof(buf)};
+	int cx = x + 4;
 
 	if (gpu_is_unread(g))
 		return;
@@ -467,11 +482,17 @@ static void draw_gpu_details(struct tui *t, const struct frame *f, size_t i, int
 		put_u(&l, field_num_u64(g->fan_rpm));
 		put_s(&l, "rpm  ");
 	}
-	if (known(g, GPU_F_PCIE_GEN) && known(g, GPU_F_PCIE_WIDTH)) {
+	char link[64];
+	if (gpu_pcie_link(g, link, sizeof(link))) {
+		/* A link below its maximum is a warning, as throttling is. */
+		flush_line(t, &l, y, &cx, x + w, TC_DIM);
 		put_s(&l, "PCIe ");
-		put_u(&l, g->pcie_gen);
-		put_s(&l, "x");
-		put_u(&l, g->pcie_width);
+		put_s(&l, link);
+		flush_line(t, &l, y, &cx, x + w, TC_WARN);
+		put_s(&l, " ");
+	} else if (link[0]) {
+		put_s(&l, "PCIe ");
+		put_s(&l, link);
 		put_s(&l, " ");
 	}
 	if (known(g, GPU_F_PCIE_RX) || known(g, GPU_F_PCIE_TX)) {
@@ -502,9 +523,7 @@ static void draw_gpu_details(struct tui *t, const struct frame *f, size_t i, int
 		put_s(&l, a);
 		put_s(&l, "  ");
 	}
-	tui_attr(t, TC_DIM, true);
-	int used = tui_text(t, y, x + 4, buf, w - 4);
-	tui_attr(t, TC_DIM, false);
+	flush_line(t, &l, y, &cx, x + w, TC_DIM);
 	if (known(g, GPU_F_THROTTLE) && g->throttle & ~(1u << GPU_THROTTLE_GPU_IDLE)) {
 		size_t m = 0;
 		buf[0] = '\0';
@@ -512,9 +531,11 @@ static void draw_gpu_details(struct tui *t, const struct frame *f, size_t i, int
 			if (g->throttle >> r & 1u)
 				m += (size_t)snprintf(buf + m, m < sizeof(buf) ? sizeof(buf) - m : 0, "%s%s",
 						      m ? "," : "throttle: ", GPU_THROTTLE_NAMES[r]);
-		tui_attr(t, TC_WARN, true);
-		tui_text(t, y, x + 4 + used, buf, w - 4 - used);
-		tui_attr(t, TC_WARN, false);
+		if (cx < x + w) {
+			tui_attr(t, TC_WARN, true);
+			tui_text(t, y, cx, buf, x + w - cx);
+			tui_attr(t, TC_WARN, false);
+		}
 	}
 }
 
