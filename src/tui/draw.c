@@ -433,9 +433,9 @@ static void flush_line(struct tui *t, struct line *l, int y, int *cx, int xend, 
 	l->b[0] = '\0';
 }
 
-/* The second line of a full panel: clocks, PCIe (a link below its maximum
- * highlighted), codecs, P-state, fan, throttle reasons, memory no process
- * accounts for. */
+/* The second line of a full panel: iGPU, clocks, core voltage, fan, PCIe
+ * (a link below its maximum highlighted), codecs, P-state, AMD's forced
+ * performance level, throttle reasons, memory no process accounts for. */
 static void draw_gpu_details(struct tui *t, const struct frame *f, size_t i, int y, int x, int w)
 {
 	const struct gpu *g = &f->gpus[i];
@@ -446,12 +446,18 @@ static void draw_gpu_details(struct tui *t, const struct frame *f, size_t i, int
 	if (gpu_is_unread(g))
 		return;
 	buf[0] = '\0';
+	if (known(g, GPU_F_INTEGRATED) && g->integrated)
+		put_s(&l, "iGPU  ");
 	put_s(&l, "GFX ");
 	if (known(g, GPU_F_CLOCK_GFX)) {
 		put_u(&l, field_num_u64(g->clock_gfx_mhz));
 		put_s(&l, "MHz  ");
 	} else {
 		put_s(&l, "--  ");
+	}
+	if (known(g, GPU_F_VOLTAGE)) {
+		put_u(&l, field_num_u64(g->voltage_mv));
+		put_s(&l, "mV  ");
 	}
 	if (known(g, GPU_F_CLOCK_MEM)) {
 		put_s(&l, "MCLK ");
@@ -509,11 +515,23 @@ static void draw_gpu_details(struct tui *t, const struct frame *f, size_t i, int
 		put_pct(&l, known(g, GPU_F_ENC), field_num_whole(g->enc_pct));
 		put_s(&l, " DEC ");
 		put_pct(&l, known(g, GPU_F_DEC), field_num_whole(g->dec_pct));
+		put_s(&l, known(g, GPU_F_VIDEO) ? " " : "  ");
+	}
+	if (known(g, GPU_F_VIDEO)) {
+		/* One engine for both (AMD's VCN): beside ENC and DEC when
+		 * those are known too. */
+		put_s(&l, "VID ");
+		put_pct(&l, true, field_num_whole(g->video_pct));
 		put_s(&l, "  ");
 	}
 	if (known(g, GPU_F_PSTATE)) {
 		put_s(&l, "P");
 		put_u(&l, g->pstate);
+		put_s(&l, "  ");
+	}
+	if (known(g, GPU_F_PERF_LEVEL) && g->perf_level && *g->perf_level) {
+		put_s(&l, "DPM ");
+		put_s(&l, g->perf_level); /* recorded text: tui_text makes it safe */
 		put_s(&l, "  ");
 	}
 	uint64_t un;
