@@ -636,9 +636,9 @@ static void draw_footer(struct tui *t, int y)
 {
 	const char *keys = t->st.replay
 				   ? "q quit  ? help  space pause  . step  +/- speed  Home/End  \u2191\u2193 select  </> sort  / filter  "
-				     "c chart  \u23ce cmd"
+				     "c chart  S session  \u23ce cmd"
 				   : "q quit  ? help  \u2191\u2193 select  </> sort  r rev  / filter  u mine  i idle  c chart  "
-				     "p pause  \u23ce cmd  C cols  d/D interval";
+				     "S session  p pause  \u23ce cmd  C cols  d/D interval";
 	char ascii[256];
 	if (t->st.stepped) {
 		/* Live on the virtual clock: polls wait for these keys. */
@@ -648,8 +648,8 @@ static void draw_footer(struct tui *t, int y)
 	} else if (!t->utf8) {
 		/* The same hints without arrows and symbols. */
 		snprintf(ascii, sizeof(ascii), "%s",
-			 t->st.replay ? "q quit  ? help  space pause  . step  +/- speed  Home/End  Left/Right 10s  J time  j/k select  </> sort  / filter  c chart  Enter cmd"
-				      : "q quit  ? help  j/k select  </> sort  r rev  / filter  u mine  i idle  c chart  p pause  Enter cmd  C cols  d/D interval");
+			 t->st.replay ? "q quit  ? help  space pause  . step  +/- speed  Home/End  Left/Right 10s  J time  j/k select  </> sort  / filter  c chart  S session  Enter cmd"
+				      : "q quit  ? help  j/k select  </> sort  r rev  / filter  u mine  i idle  c chart  S session  p pause  Enter cmd  C cols  d/D interval");
 		keys = ascii;
 	}
 	tui_attr(t, TC_SEL, true);
@@ -710,35 +710,41 @@ void tui_draw(struct tui *t)
 		/* Processes keep at least a third of the screen (and 5 rows). */
 		int proc_min = avail / 3 > 5 ? avail / 3 : 5;
 		int gpu_rows_max = avail - proc_min;
-		bool full = t->cols >= 100 && (int)nshown * 2 <= gpu_rows_max;
+		/* S: a session line under each GPU (or row of GPUs). */
+		int sess = t->set.session ? 1 : 0;
+		bool full = t->cols >= 100 && (int)nshown * (2 + sess) <= gpu_rows_max;
 		int per_line = 1;
-		if (!full && t->cols >= 160 && (int)nshown > gpu_rows_max)
+		if (!full && t->cols >= 160 && (int)nshown * (1 + sess) > gpu_rows_max)
 			per_line = t->cols / 80;
-		int lines = full ? (int)nshown * 2 : ((int)nshown + per_line - 1) / per_line;
-		int more = 0;
+		/* A band: one row of GPUs with the lines under it. */
+		int band = (full ? 2 : 1) + sess;
+		int lines = ((int)nshown + per_line - 1) / per_line * band;
+		bool more = false;
 		if (lines > gpu_rows_max) {
-			more = (int)((lines - (gpu_rows_max - 1)) * (full ? 1 : per_line));
-			lines = gpu_rows_max - 1;
+			more = true;
+			lines = (gpu_rows_max - 1) / band * band;
+			if (lines < band)
+				lines = band;
 		}
 		int cellw = t->cols / per_line;
 		/* Too many GPUs for their share: a window on them, scrolled with [ and ]. */
-		size_t per_screen = (size_t)lines * (size_t)per_line / (full ? 2 : 1);
+		size_t per_screen = (size_t)(lines / band) * (size_t)per_line;
 		if (t->gpu_top + per_screen > nshown)
 			t->gpu_top = nshown > per_screen ? nshown - per_screen : 0;
 		size_t drawn = t->gpu_top;
-		for (int l = 0; l < lines && drawn < nshown; l++) {
-			if (full) {
-				draw_gpu_compact(t, f, shown[drawn], y + l, 0, t->cols);
-				draw_gpu_details(t, f, shown[drawn], y + l + 1, 0, t->cols);
-				l++;
-				drawn++;
-			} else {
-				for (int c = 0; c < per_line && drawn < nshown; c++, drawn++)
-					draw_gpu_compact(t, f, shown[drawn], y + l, c * cellw, cellw - 1);
+		for (int l = 0; l + band <= lines && drawn < nshown; l += band) {
+			for (int c = 0; c < per_line && drawn < nshown; c++, drawn++) {
+				const struct gpu *g = &f->gpus[shown[drawn]];
+				int cx = c * cellw, cw = full ? t->cols : cellw - 1;
+				draw_gpu_compact(t, f, shown[drawn], y + l, cx, cw);
+				if (full)
+					draw_gpu_details(t, f, shown[drawn], y + l + 1, cx, cw);
+				if (sess)
+					tui_session_draw(t, g, y + l + band - 1, cx, cw);
 			}
 		}
 		y += lines;
-		if (more > 0 || drawn < nshown || t->gpu_top > 0) {
+		if (more || drawn < nshown || t->gpu_top > 0) {
 			char buf[128];
 			snprintf(buf, sizeof(buf), "GPUs %zu-%zu of %zu shown  ([ ] scroll, i hides idle ones)",
 				 t->gpu_top + 1, drawn, nshown);
