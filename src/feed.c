@@ -30,6 +30,7 @@ struct feed {
 	double interval, speed;
 	struct frame *latest;
 	uint64_t seq, position;
+	uint64_t seeks, latest_seeks; /* seeks done; how many came before latest */
 	struct frame *posted; /* events waiting for the next frame */
 	char error[256];      /* why the feed finished on a failure */
 	struct sampler *paced; /* a live source whose worker paces frames, or NULL */
@@ -50,6 +51,7 @@ static void publish(struct feed *f, struct frame *fr)
 	pthread_mutex_lock(&f->mu);
 	frame_unref(f->latest);
 	f->latest = fr;
+	f->latest_seeks = f->seeks;
 	f->seq++;
 	f->position++;
 	pthread_mutex_unlock(&f->mu);
@@ -158,6 +160,7 @@ static bool do_seek(struct feed *f)
 	pthread_mutex_lock(&f->mu);
 	if (e < 0)
 		return true;
+	f->seeks++;
 	if (where == FEED_SEEK_TIME)
 		skipped++; /* as for Home: the position before the frame shown */
 	bool more = true;
@@ -428,10 +431,17 @@ int feed_result(struct feed *f, char *msg, size_t n)
 
 struct frame *feed_latest(struct feed *f, uint64_t *seq)
 {
+	return feed_latest_seeks(f, seq, NULL);
+}
+
+struct frame *feed_latest_seeks(struct feed *f, uint64_t *seq, uint64_t *seeks)
+{
 	pthread_mutex_lock(&f->mu);
 	struct frame *fr = f->latest ? frame_ref(f->latest) : NULL;
 	if (seq)
 		*seq = f->seq;
+	if (seeks)
+		*seeks = f->latest_seeks;
 	pthread_mutex_unlock(&f->mu);
 	return fr;
 }

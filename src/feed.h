@@ -64,6 +64,11 @@ int feed_result(struct feed *f, char *msg, size_t n);
  * is read, so there is none between frames nor after the end of a source;
  * a finished --count keeps its last. */
 struct frame *feed_latest(struct feed *f, uint64_t *seq);
+/* The same, and into *seeks how many seeks of the recording (Home, End, a
+ * time) were made before that frame was published: a frame with a higher
+ * count than the one before it is the first after a jump. seq and seeks may
+ * be NULL. */
+struct frame *feed_latest_seeks(struct feed *f, uint64_t *seq, uint64_t *seeks);
 /* Puts a copy of e into the next frame (its gpu_index as in the frames the
  * feed publishes, after --gpus). At most FEED_MAX_POSTED wait; more are
  * dropped (false). */

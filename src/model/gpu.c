@@ -2,6 +2,8 @@
 #include "model/gpu.h"
 
 #include <float.h>
+#include <inttypes.h>
+#include <stdio.h>
 
 const char *const GPU_STATE_NAMES[GPU_STATE__COUNT] = {"ok", "lost", "suspended"};
 
@@ -127,4 +129,30 @@ void gpu_drop_readings(struct gpu *g)
 	for (size_t i = 0; i < GPU_NFIELDS; i++)
 		if (GPU_FIELDS[i].flags & FIELD_READING)
 			field_set_valid(g, &GPU_FIELDS[i], false);
+}
+
+bool gpu_pcie_link(const struct gpu *g, char *buf, size_t n)
+{
+	bool gen_max = gpu_has(g, GPU_F_PCIE_GEN_MAX), width_max = gpu_has(g, GPU_F_PCIE_WIDTH_MAX);
+	bool gen_below = gen_max && g->pcie_gen < g->pcie_gen_max;
+	bool width_below = width_max && g->pcie_width < g->pcie_width_max;
+	int len;
+
+	if (!n)
+		return false;
+	buf[0] = '\0';
+	if (!gpu_has(g, GPU_F_PCIE_GEN) || !gpu_has(g, GPU_F_PCIE_WIDTH))
+		return false;
+	len = snprintf(buf, n, "%" PRIu64 "x%" PRIu64, g->pcie_gen, g->pcie_width);
+	if (len < 0 || (size_t)len >= n)
+		return false;
+	if (gen_max && width_max && (gen_below || width_below))
+		snprintf(buf + len, n - (size_t)len, " (max %" PRIu64 "x%" PRIu64 ")", g->pcie_gen_max, g->pcie_width_max);
+	else if (gen_below && !width_max)
+		snprintf(buf + len, n - (size_t)len, " (max gen %" PRIu64 ")", g->pcie_gen_max);
+	else if (width_below && !gen_max)
+		snprintf(buf + len, n - (size_t)len, " (max x%" PRIu64 ")", g->pcie_width_max);
+	else
+		return false;
+	return true;
 }

@@ -99,5 +99,12 @@ static inline unsigned gpu_state(const struct gpu *g)
 bool gpu_is_unread(const struct gpu *g);
 /* Clears every reading (FIELD_READING) of g, keeping identity and limits. */
 void gpu_drop_readings(struct gpu *g);
+/* The PCIe link as "4x16" into buf (n bytes; "" when its current
+ * generation or width is unknown), with the maxima when it runs below them:
+ * "3x8 (max 5x16)"; of a maximum not known nothing is said, so with one
+ * known it is "3x8 (max gen 5)" or "3x8 (max x16)". Returns whether the link
+ * is known to run below a maximum (a slot, riser or power saving holding it
+ * back). */
+bool gpu_pcie_link(const struct gpu *g, char *buf, size_t n);
 
 #endif

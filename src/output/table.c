@@ -137,9 +137,11 @@ static void put_used_total(struct buf *out, const struct gpu *g, enum gpu_field 
 	buf_puts(out, " MiB");
 }
 
-/* A second line with what some vendors have and others not (clocks, AMD's
- * GTT, the PCIe link); none when the GPU has none of it or is not read. */
-static void put_details(struct buf *out, const struct gpu *g)
+/* A second line with what some vendors have and others not (an integrated
+ * GPU, clocks, core voltage, AMD's GTT, the PCIe link, a unified video
+ * engine, AMD's forced performance level); none when the GPU has none of it
+ * or is not read. */
+static void put_details(struct buf *out, const struct gpu *g, bool utf8)
 {
 	size_t start = out->len;
 
@@ -147,12 +149,16 @@ static void put_details(struct buf *out, const struct gpu *g)
 		return;
 	buf_puts(out, "    ");
 	size_t empty = out->len;
+	if (gpu_has(g, GPU_F_INTEGRATED) && g->integrated)
+		buf_puts(out, "iGPU  ");
 	if (gpu_has(g, GPU_F_CLOCK_GFX)) {
 		buf_printf(out, "GFX %" PRIu64, field_num_u64(g->clock_gfx_mhz));
 		if (gpu_has(g, GPU_F_CLOCK_GFX_MAX))
 			buf_printf(out, "/%" PRIu64, field_num_u64(g->clock_gfx_max_mhz));
 		buf_puts(out, " MHz  ");
 	}
+	if (gpu_has(g, GPU_F_VOLTAGE))
+		buf_printf(out, "%" PRIu64 " mV  ", field_num_u64(g->voltage_mv));
 	if (gpu_has(g, GPU_F_CLOCK_MEM))
 		buf_printf(out, "MEM %" PRIu64 " MHz  ", field_num_u64(g->clock_mem_mhz));
 	if (gpu_has(g, GPU_F_GTT_USED) || gpu_has(g, GPU_F_GTT_TOTAL)) {
@@ -162,8 +168,17 @@ static void put_details(struct buf *out, const struct gpu *g)
 	}
 	if (gpu_has(g, GPU_F_TEMP_JUNCTION))
 		buf_printf(out, "junction %" PRId64 "C  ", field_num_i64(g->temp_junction_c));
-	if (gpu_has(g, GPU_F_PCIE_GEN) && gpu_has(g, GPU_F_PCIE_WIDTH))
-		buf_printf(out, "PCIe %" PRIu64 "x%" PRIu64 "  ", g->pcie_gen, g->pcie_width);
+	char link[64];
+	gpu_pcie_link(g, link, sizeof(link));
+	if (link[0])
+		buf_printf(out, "PCIe %s  ", link);
+	if (gpu_has(g, GPU_F_VIDEO))
+		buf_printf(out, "VID %.0f %%  ", field_num_whole(g->video_pct));
+	if (gpu_has(g, GPU_F_PERF_LEVEL) && g->perf_level && *g->perf_level) {
+		buf_puts(out, "DPM ");
+		put_text(out, g->perf_level, utf8, 32, false);
+		buf_puts(out, "  ");
+	}
 	if (out->len == empty) {
 		out->len = start;
 		return;
@@ -232,14 +247,14 @@ void table_render(struct buf *out, const struct frame *f, const struct table_opt
 			buf_printf(out, "%4.0f W", field_num_whole(g->power_limit_w));
 		else
 			buf_puts(out, "  -- W");
+		/* An unknown state (a record without one, e.g. the original
+		 * gpur's) is nothing to say: only a known LOST or suspended is. */
 		if (st == GPU_STATE_LOST)
 			buf_puts(out, " | LOST");
 		else if (st == GPU_STATE_SUSPENDED)
 			buf_puts(out, " | suspended");
-		else if (st == GPU_STATE__COUNT)
-			buf_puts(out, " | state --");
 		buf_putc(out, '\n');
-		put_details(out, g);
+		put_details(out, g, o->utf8);
 
 		for (size_t p = 0; p < f->nprocs; p++) {
 			const struct gpu_process *pr = &f->procs[p];

@@ -420,23 +420,44 @@ static void put_pct(struct line *l, bool known, double v)
 	put_s(l, "%");
 }
 
-/* The second line of a full panel: clocks, PCIe, codecs, P-state, fan,
- * throttle reasons, memory no process accounts for. */
+/* Draws the line built so far at *cx (up to column xend) in colour c,
+ * moves *cx past it and empties the line. */
+static void flush_line(struct tui *t, struct line *l, int y, int *cx, int xend, enum tui_color c)
+{
+	if (l->n && *cx < xend) {
+		tui_attr(t, c, true);
+		*cx += tui_text(t, y, *cx, l->b, xend - *cx);
+		tui_attr(t, c, false);
+	}
+	l->n = 0;
+	l->b[0] = '\0';
+}
+
+/* The second line of a full panel: iGPU, clocks, core voltage, fan, PCIe
+ * (a link below its maximum highlighted), codecs, P-state, AMD's forced
+ * performance level, throttle reasons, memory no process accounts for. */
 static void draw_gpu_details(struct tui *t, const struct frame *f, size_t i, int y, int x, int w)
 {
 	const struct gpu *g = &f->gpus[i];
 	char buf[512], a[24], b[24];
 	struct line l = {buf, 0, sizeof(buf)};
+	int cx = x + 4;
 
 	if (gpu_is_unread(g))
 		return;
 	buf[0] = '\0';
+	if (known(g, GPU_F_INTEGRATED) && g->integrated)
+		put_s(&l, "iGPU  ");
 	put_s(&l, "GFX ");
 	if (known(g, GPU_F_CLOCK_GFX)) {
 		put_u(&l, field_num_u64(g->clock_gfx_mhz));
 		put_s(&l, "MHz  ");
 	} else {
 		put_s(&l, "--  ");
+	}
+	if (known(g, GPU_F_VOLTAGE)) {
+		put_u(&l, field_num_u64(g->voltage_mv));
+		put_s(&l, "mV  ");
 	}
 	if (known(g, GPU_F_CLOCK_MEM)) {
 		put_s(&l, "MCLK ");
@@ -467,11 +488,17 @@ static void draw_gpu_details(struct tui *t, const struct frame *f, size_t i, int
 		put_u(&l, field_num_u64(g->fan_rpm));
 		put_s(&l, "rpm  ");
 	}
-	if (known(g, GPU_F_PCIE_GEN) && known(g, GPU_F_PCIE_WIDTH)) {
+	char link[64];
+	if (gpu_pcie_link(g, link, sizeof(link))) {
+		/* A link below its maximum is a warning, as throttling is. */
+		flush_line(t, &l, y, &cx, x + w, TC_DIM);
 		put_s(&l, "PCIe ");
-		put_u(&l, g->pcie_gen);
-		put_s(&l, "x");
-		put_u(&l, g->pcie_width);
+		put_s(&l, link);
+		flush_line(t, &l, y, &cx, x + w, TC_WARN);
+		put_s(&l, " ");
+	} else if (link[0]) {
+		put_s(&l, "PCIe ");
+		put_s(&l, link);
 		put_s(&l, " ");
 	}
 	if (known(g, GPU_F_PCIE_RX) || known(g, GPU_F_PCIE_TX)) {
@@ -488,11 +515,23 @@ static void draw_gpu_details(struct tui *t, const struct frame *f, size_t i, int
 		put_pct(&l, known(g, GPU_F_ENC), field_num_whole(g->enc_pct));
 		put_s(&l, " DEC ");
 		put_pct(&l, known(g, GPU_F_DEC), field_num_whole(g->dec_pct));
+		put_s(&l, known(g, GPU_F_VIDEO) ? " " : "  ");
+	}
+	if (known(g, GPU_F_VIDEO)) {
+		/* One engine for both (AMD's VCN): beside ENC and DEC when
+		 * those are known too. */
+		put_s(&l, "VID ");
+		put_pct(&l, true, field_num_whole(g->video_pct));
 		put_s(&l, "  ");
 	}
 	if (known(g, GPU_F_PSTATE)) {
 		put_s(&l, "P");
 		put_u(&l, g->pstate);
+		put_s(&l, "  ");
+	}
+	if (known(g, GPU_F_PERF_LEVEL) && g->perf_level && *g->perf_level) {
+		put_s(&l, "DPM ");
+		put_s(&l, g->perf_level); /* recorded text: tui_text makes it safe */
 		put_s(&l, "  ");
 	}
 	uint64_t un;
@@ -502,9 +541,7 @@ static void draw_gpu_details(struct tui *t, const struct frame *f, size_t i, int
 		put_s(&l, a);
 		put_s(&l, "  ");
 	}
-	tui_attr(t, TC_DIM, true);
-	int used = tui_text(t, y, x + 4, buf, w - 4);
-	tui_attr(t, TC_DIM, false);
+	flush_line(t, &l, y, &cx, x + w, TC_DIM);
 	if (known(g, GPU_F_THROTTLE) && g->throttle & ~(1u << GPU_THROTTLE_GPU_IDLE)) {
 		size_t m = 0;
 		buf[0] = '\0';
@@ -512,9 +549,11 @@ static void draw_gpu_details(struct tui *t, const struct frame *f, size_t i, int
 			if (g->throttle >> r & 1u)
 				m += (size_t)snprintf(buf + m, m < sizeof(buf) ? sizeof(buf) - m : 0, "%s%s",
 						      m ? "," : "throttle: ", GPU_THROTTLE_NAMES[r]);
-		tui_attr(t, TC_WARN, true);
-		tui_text(t, y, x + 4 + used, buf, w - 4 - used);
-		tui_attr(t, TC_WARN, false);
+		if (cx < x + w) {
+			tui_attr(t, TC_WARN, true);
+			tui_text(t, y, cx, buf, x + w - cx);
+			tui_attr(t, TC_WARN, false);
+		}
 	}
 }
 
@@ -597,9 +636,9 @@ static void draw_footer(struct tui *t, int y)
 {
 	const char *keys = t->st.replay
 				   ? "q quit  ? help  space pause  . step  +/- speed  Home/End  \u2191\u2193 select  </> sort  / filter  "
-				     "c chart  \u23ce cmd"
+				     "c chart  S session  \u23ce cmd"
 				   : "q quit  ? help  \u2191\u2193 select  </> sort  r rev  / filter  u mine  i idle  c chart  "
-				     "p pause  \u23ce cmd  C cols  d/D interval";
+				     "S session  p pause  \u23ce cmd  C cols  d/D interval";
 	char ascii[256];
 	if (t->st.stepped) {
 		/* Live on the virtual clock: polls wait for these keys. */
@@ -609,8 +648,8 @@ static void draw_footer(struct tui *t, int y)
 	} else if (!t->utf8) {
 		/* The same hints without arrows and symbols. */
 		snprintf(ascii, sizeof(ascii), "%s",
-			 t->st.replay ? "q quit  ? help  space pause  . step  +/- speed  Home/End  Left/Right 10s  J time  j/k select  </> sort  / filter  c chart  Enter cmd"
-				      : "q quit  ? help  j/k select  </> sort  r rev  / filter  u mine  i idle  c chart  p pause  Enter cmd  C cols  d/D interval");
+			 t->st.replay ? "q quit  ? help  space pause  . step  +/- speed  Home/End  Left/Right 10s  J time  j/k select  </> sort  / filter  c chart  S session  Enter cmd"
+				      : "q quit  ? help  j/k select  </> sort  r rev  / filter  u mine  i idle  c chart  S session  p pause  Enter cmd  C cols  d/D interval");
 		keys = ascii;
 	}
 	tui_attr(t, TC_SEL, true);
@@ -671,35 +710,41 @@ void tui_draw(struct tui *t)
 		/* Processes keep at least a third of the screen (and 5 rows). */
 		int proc_min = avail / 3 > 5 ? avail / 3 : 5;
 		int gpu_rows_max = avail - proc_min;
-		bool full = t->cols >= 100 && (int)nshown * 2 <= gpu_rows_max;
+		/* S: a session line under each GPU (or row of GPUs). */
+		int sess = t->set.session ? 1 : 0;
+		bool full = t->cols >= 100 && (int)nshown * (2 + sess) <= gpu_rows_max;
 		int per_line = 1;
-		if (!full && t->cols >= 160 && (int)nshown > gpu_rows_max)
+		if (!full && t->cols >= 160 && (int)nshown * (1 + sess) > gpu_rows_max)
 			per_line = t->cols / 80;
-		int lines = full ? (int)nshown * 2 : ((int)nshown + per_line - 1) / per_line;
-		int more = 0;
+		/* A band: one row of GPUs with the lines under it. */
+		int band = (full ? 2 : 1) + sess;
+		int lines = ((int)nshown + per_line - 1) / per_line * band;
+		bool more = false;
 		if (lines > gpu_rows_max) {
-			more = (int)((lines - (gpu_rows_max - 1)) * (full ? 1 : per_line));
-			lines = gpu_rows_max - 1;
+			more = true;
+			lines = (gpu_rows_max - 1) / band * band;
+			if (lines < band)
+				lines = band;
 		}
 		int cellw = t->cols / per_line;
 		/* Too many GPUs for their share: a window on them, scrolled with [ and ]. */
-		size_t per_screen = (size_t)lines * (size_t)per_line / (full ? 2 : 1);
+		size_t per_screen = (size_t)(lines / band) * (size_t)per_line;
 		if (t->gpu_top + per_screen > nshown)
 			t->gpu_top = nshown > per_screen ? nshown - per_screen : 0;
 		size_t drawn = t->gpu_top;
-		for (int l = 0; l < lines && drawn < nshown; l++) {
-			if (full) {
-				draw_gpu_compact(t, f, shown[drawn], y + l, 0, t->cols);
-				draw_gpu_details(t, f, shown[drawn], y + l + 1, 0, t->cols);
-				l++;
-				drawn++;
-			} else {
-				for (int c = 0; c < per_line && drawn < nshown; c++, drawn++)
-					draw_gpu_compact(t, f, shown[drawn], y + l, c * cellw, cellw - 1);
+		for (int l = 0; l + band <= lines && drawn < nshown; l += band) {
+			for (int c = 0; c < per_line && drawn < nshown; c++, drawn++) {
+				const struct gpu *g = &f->gpus[shown[drawn]];
+				int cx = c * cellw, cw = full ? t->cols : cellw - 1;
+				draw_gpu_compact(t, f, shown[drawn], y + l, cx, cw);
+				if (full)
+					draw_gpu_details(t, f, shown[drawn], y + l + 1, cx, cw);
+				if (sess)
+					tui_session_draw(t, g, y + l + band - 1, cx, cw);
 			}
 		}
 		y += lines;
-		if (more > 0 || drawn < nshown || t->gpu_top > 0) {
+		if (more || drawn < nshown || t->gpu_top > 0) {
 			char buf[128];
 			snprintf(buf, sizeof(buf), "GPUs %zu-%zu of %zu shown  ([ ] scroll, i hides idle ones)",
 				 t->gpu_top + 1, drawn, nshown);

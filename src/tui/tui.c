@@ -125,19 +125,31 @@ static void add_events(struct tui *t, const struct frame *f)
 	}
 }
 
-/* A new frame from the feed: history and events always; the screen only
- * when not paused. */
+/* A new frame from the feed: history, events and the session always; the
+ * screen only when not paused. A frame taken again (p resumed: t->seq set
+ * to 0) is shown but not counted twice. */
 static bool take_frame(struct tui *t)
 {
-	uint64_t seq;
-	struct frame *f = feed_latest(t->feed, &seq);
+	uint64_t seq, seeks;
+	struct frame *f = feed_latest_seeks(t->feed, &seq, &seeks);
 
 	if (!f || seq == t->seq) {
 		frame_unref(f);
 		return false;
 	}
-	t->seq = seq;
-	add_events(t, f); /* a fleet poll's events are the source's, not a host's */
+	bool fresh = seq != t->counted_seq;
+	t->seq = t->counted_seq = seq;
+	/* A replay rewound, sought or jumped begins a new session; pausing
+	 * does not (it publishes nothing). */
+	if (fresh && seeks != t->sess_seeks) {
+		session_reset(t->sess);
+		t->sess_seeks = seeks;
+	}
+	if (fresh)
+		add_events(t, f); /* a fleet poll's events are the source's, not a host's */
+	/* A fleet's frame taken again may show another host's GPUs: those
+	 * are new to the history. */
+	bool count = fresh || f->fleet;
 	if (f->fleet)
 		f = tui_fleet_take(t, f, !t->frozen); /* paused: the summary holds too */
 	/* A recording's cadence is known from its first frame on: the
@@ -146,8 +158,11 @@ static bool take_frame(struct tui *t)
 		history_set_capacity(t->hist, history_capacity(t->st.interval));
 		t->hist_interval = t->st.interval;
 	}
-	history_push(t->hist, f);
-	prochist_push(t->phist, f);
+	if (count) {
+		history_push(t->hist, f);
+		prochist_push(t->phist, f);
+		session_push(t->sess, f);
+	}
 	if (t->frozen) {
 		frame_unref(f);
 		return false;
@@ -448,6 +463,13 @@ static bool on_key(struct tui *t, int ch)
 		t->set.chart = (enum history_metric)((t->set.chart + 1) % HISTORY__COUNT);
 		t->set_dirty = true;
 		break;
+	case 'S':
+		t->set.session = !t->set.session;
+		t->set_dirty = true;
+		tui_set_status(t, t->set.session ? (t->st.replay ? "session line: peak/mean since the replay began or was sought"
+								: "session line: peak/mean since gpur started")
+						 : "session line hidden");
+		break;
 	case 'p':
 		t->frozen = !t->frozen;
 		if (!t->frozen)
@@ -621,6 +643,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 	t.group_by = (unsigned)t.set.group < PROCTABLE_GROUP__COUNT ? t.set.group : PROCTABLE_GROUP_NONE;
 	t.hist = history_new(history_capacity(t.st.interval));
 	t.phist = prochist_new(PROCHIST_MAX_CAPACITY);
+	t.sess = session_new(SESSION_MAX_GPUS);
 	t.hist_interval = t.st.interval;
 
 	scr = newterm(NULL, stdout, stdin);
@@ -629,6 +652,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 			getenv("TERM") ? getenv("TERM") : "(unset)");
 		history_free(t.hist);
 		prochist_free(t.phist);
+		session_free(t.sess);
 		return 1;
 	}
 	cbreak();
@@ -645,6 +669,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 		fprintf(stderr, "gpur: cannot start the dashboard: out of memory\n");
 		history_free(t.hist);
 		prochist_free(t.phist);
+		session_free(t.sess);
 		return 1;
 	}
 	keypad(t.keys, TRUE);
@@ -766,6 +791,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 	proctable_group_fini(&t.groups);
 	history_free(t.hist);
 	prochist_free(t.phist);
+	session_free(t.sess);
 	canvas_free(&t);
 	if (t.statm_fd >= 0)
 		close(t.statm_fd);

@@ -1,5 +1,6 @@
 /* tui_priv: the dashboard's state, shared by its files (tui.c: loop and keys;
- * draw.c: header, GPUs, charts; draw_procs.c: process table, overlays;
+ * draw.c: header, GPUs, charts; draw_session.c: each GPU's session line;
+ * draw_procs.c: process table, overlays;
  * dialog_signal.c: the signal dialog; view_groups.c: the grouped table;
  * view_details.c: one process's details; view_tree.c: its process tree). */
 #ifndef GPUR_TUI_PRIV_H
@@ -20,6 +21,7 @@
 #include "view/prochist.h"
 #include "view/proctable.h"
 #include "view/proctable_group.h"
+#include "view/session.h"
 #include "view/settings.h"
 
 #define TUI_EVENTS 32
@@ -80,6 +82,7 @@ struct tui {
 	int rows, cols;
 	struct frame *frame; /* displayed */
 	uint64_t seq;
+	uint64_t counted_seq; /* the last frame counted in history, events and session */
 	bool frozen;         /* p: screen updates paused */
 	struct feed_status st;
 	struct settings set;
@@ -114,6 +117,10 @@ struct tui {
 	bool gsel_valid;
 	struct history *hist;
 	struct prochist *phist; /* per process, for the details screen */
+	/* S: each GPU's peak and mean since the dashboard started, or since
+	 * the replay's last seek (sess_seeks: the feed's count of them). */
+	struct session *sess;
+	uint64_t sess_seeks;
 	double hist_interval; /* the interval the history was sized for */
 	struct tui_event events[TUI_EVENTS];
 	size_t nevents;
@@ -203,6 +210,12 @@ void tui_set_status(struct tui *t, const char *msg);
 
 /* draw.c */
 void tui_draw(struct tui *t);
+
+/* draw_session.c */
+/* The session line of GPU g (set.session) at row y, from column x, w
+ * columns wide: peak/mean util, temperature and power, "--" for what was
+ * never known this session. */
+void tui_session_draw(struct tui *t, const struct gpu *g, int y, int x, int w);
 
 /* draw_procs.c */
 /* Draws the process table from row y to y + h - 1. */

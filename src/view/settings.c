@@ -26,6 +26,7 @@ void settings_defaults(struct settings *s)
 	s->columns = ALL_COLUMNS;
 	s->chart = HISTORY_UTIL;
 	s->group = PROCTABLE_GROUP_NONE;
+	s->session = false;
 }
 
 const char *settings_path(char *buf, size_t n)
@@ -193,6 +194,9 @@ static void parse_line(struct load_state *st, struct settings *s, unsigned line,
 	} else if (word_is(key, klen, "reverse")) {
 		if (parse_bool(val, vlen, &s->reverse) < 0)
 			load_error(st, line, "reverse: expected true or false, not \"%s\"", quote(val, vlen, q));
+	} else if (word_is(key, klen, "session")) {
+		if (parse_bool(val, vlen, &s->session) < 0)
+			load_error(st, line, "session: expected true or false, not \"%s\"", quote(val, vlen, q));
 	} else if (word_is(key, klen, "columns")) {
 		const char *bad;
 		size_t badlen;
@@ -338,7 +342,7 @@ static void format_settings(const struct settings *s, struct buf *b)
 {
 	const char *sep = "";
 
-	buf_puts(b, "# gpur dashboard settings (written by gpur; keys: sort, reverse, columns, chart, group)\n");
+	buf_puts(b, "# gpur dashboard settings (written by gpur; keys: sort, reverse, columns, chart, group, session)\n");
 	buf_printf(b, "sort = %s\n", PROCTABLE_COLS[s->sort].name);
 	buf_printf(b, "reverse = %s\n", s->reverse ? "true" : "false");
 	buf_puts(b, "columns = ");
@@ -350,6 +354,7 @@ static void format_settings(const struct settings *s, struct buf *b)
 	}
 	buf_printf(b, "\nchart = %s\n", history_metric_name(s->chart));
 	buf_printf(b, "group = %s\n", proctable_group_name(s->group));
+	buf_printf(b, "session = %s\n", s->session ? "true" : "false");
 }
 
 int settings_save(const struct settings *s, char *err, size_t errlen)

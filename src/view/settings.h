@@ -1,5 +1,5 @@
 /* settings: the dashboard's persisted choices (sort column and direction,
- * visible columns, chart metric, grouping) in $XDG_CONFIG_HOME/gpur/config, else
+ * visible columns, chart metric, grouping, the session line) in $XDG_CONFIG_HOME/gpur/config, else
  * $HOME/.config/gpur/config: one `key = value` per line, `#` comments. */
 #ifndef GPUR_SETTINGS_H
 #define GPUR_SETTINGS_H
@@ -22,10 +22,11 @@ struct settings {
 	uint32_t columns; /* bit (1 << enum proctable_col) set = visible */
 	enum history_metric chart;
 	enum proctable_group_by group; /* g: how the process table is grouped */
+	bool session;     /* S: each GPU's session peak and mean shown */
 };
 
 /* Sort by GPU memory in its natural (descending) order, every column
- * visible, chart utilisation, not grouped. */
+ * visible, chart utilisation, not grouped, no session line. */
 void settings_defaults(struct settings *s);
 
 /* Sets s to the defaults, then applies the config file. A missing file is

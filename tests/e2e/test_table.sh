@@ -47,6 +47,18 @@ check "an all-unknown GPU shows --" has "$gpu0" '--'
 check "an all-unknown GPU shows no number but its index" lacks "${gpu0#\[0\]}" '[0-9]'
 check "a process with unknown memory shows --" has "$(grep -m1 '/1 ' "$T/out")" '-- MiB'
 
+# A record without "state" (the original gpur's recordings have none): no
+# state to print on any GPU, while a known lost or suspended one still says
+# so beside them.
+printf '%s\n' '{"ts_ms":1764583200000,"gpus":[{"name":"A","device_id":"GPU-a","util_pct":5,"temp_c":40},{"name":"B","device_id":"GPU-b","util_pct":7},{"name":"C","device_id":"GPU-c","state":"lost"},{"name":"D","device_id":"GPU-d","state":"suspended"},{"name":"E","device_id":"GPU-e","state":"sleeping"}],"processes":[]}' > "$T/nostate.jsonl"
+run --replay "$T/nostate.jsonl" --once
+expect_rc 0 "--once of a record without state"
+check "no GPU of a record without state says 'state'" sh -c "! grep '^\\[' '$T/out' | grep -q state"
+check "a GPU without state ends with its power, nothing after" grep -qE '^\[0\] A +\| .* W$' "$T/out"
+check "an unrecognised state is unknown: nothing said" grep -qE '^\[4\] E +\| .* W$' "$T/out"
+check "a known lost GPU still says LOST" grep -qE '^\[2\] C .*\| LOST$' "$T/out"
+check "a known suspended GPU still says so" grep -qE '^\[3\] D .*\| suspended$' "$T/out"
+
 # The memory fixture: 0 vs null vs absent, in the table.
 run --replay "$REC/memory_zero_null_absent.jsonl" --once
 expect_rc 0 "--once 0/null/absent"

@@ -184,7 +184,7 @@ static void test_count(void **state)
 /* Held at the end (the dashboard): an event posted then goes into the next
  * frame and only that one, named as the dashboard sees GPUs (after
  * --gpus); Home plays the first record again at position 1, End the last
- * at position 3. */
+ * at position 3, each counted as a seek with the frames after it. */
 static void test_hold_post_seek(void **state)
 {
 	(void)state;
@@ -207,12 +207,22 @@ static void test_hold_post_seek(void **state)
 	e.gpu_index = 0; /* B, as the dashboard sees it */
 	e.valid = UINT64_C(1) << EVENT_F_KIND | UINT64_C(1) << EVENT_F_PID | UINT64_C(1) << EVENT_F_GPU_INDEX;
 	assert_true(feed_post_event(fx->feed, &e));
+	/* Each seek is counted with the frames published after it (the
+	 * dashboard's session starts again there). */
+	uint64_t seq, seeks = 99;
+	frame_unref(feed_latest_seeks(fx->feed, &seq, &seeks));
+	assert_int_equal(seeks, 0);
 	feed_seek(fx->feed, FEED_SEEK_START);
 	wait_published(fx->feed, 6);
+	frame_unref(feed_latest_seeks(fx->feed, &seq, &seeks));
+	assert_int_equal(seeks, 1);
 	feed_seek(fx->feed, FEED_SEEK_END);
 	wait_published(fx->feed, 7);
 	feed_status(fx->feed, &st);
 	assert_int_equal(st.position, 3);
+	frame_unref(feed_latest_seeks(fx->feed, &seq, &seeks));
+	assert_int_equal(seq, 7);
+	assert_int_equal(seeks, 2);
 
 	size_t n;
 	json_t *lines = log_lines(fx, &n);

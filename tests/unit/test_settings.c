@@ -66,6 +66,7 @@ static void assert_defaults(const struct settings *s)
 	assert_false(s->reverse);
 	assert_int_equal(s->columns, ALL);
 	assert_int_equal(s->chart, HISTORY_UTIL);
+	assert_false(s->session);
 }
 
 static void test_defaults_and_missing_file(void **state)
@@ -142,12 +143,14 @@ static void test_round_trip(void **state)
 	s.reverse = true;
 	s.columns = BIT(PROCTABLE_PID) | BIT(PROCTABLE_TIME) | BIT(PROCTABLE_COMMAND);
 	s.chart = HISTORY_TEMP;
+	s.session = true;
 	assert_int_equal(settings_save(&s, fx->err, sizeof(fx->err)), 0);
 	assert_int_equal(settings_load(&r, fx->err, sizeof(fx->err)), 0);
 	assert_int_equal(r.sort, PROCTABLE_CPU);
 	assert_true(r.reverse);
 	assert_int_equal(r.columns, s.columns);
 	assert_int_equal(r.chart, HISTORY_TEMP);
+	assert_true(r.session);
 
 	/* Private: the directory 0700, the file 0600; no temporary file left. */
 	assert_int_equal(stat(fx->gdir, &st), 0);
@@ -162,12 +165,14 @@ static void test_round_trip(void **state)
 	s.reverse = false;
 	s.chart = HISTORY_POWER;
 	s.sort = PROCTABLE_USER;
+	s.session = false;
 	assert_int_equal(settings_save(&s, fx->err, sizeof(fx->err)), 0);
 	list_dir(fx->gdir, names, sizeof(names));
 	assert_string_equal(names, "config");
 	assert_int_equal(settings_load(&r, fx->err, sizeof(fx->err)), 0);
 	assert_int_equal(r.columns, 0);
 	assert_false(r.reverse);
+	assert_false(r.session);
 	assert_int_equal(r.chart, HISTORY_POWER);
 	assert_int_equal(r.sort, PROCTABLE_USER);
 
@@ -236,7 +241,8 @@ static void test_format_leniency(void **state)
 		"columns = pid , user,, command,\n"
 		"chart = mem\n"
 		"chart = power\n" /* the later one wins */
-		"group = Pod\n";
+		"group = Pod\n"
+		"Session = on\n";
 	struct settings s;
 
 	write_config(fx, text, sizeof(text) - 1);
@@ -246,6 +252,7 @@ static void test_format_leniency(void **state)
 	assert_int_equal(s.columns, BIT(PROCTABLE_PID) | BIT(PROCTABLE_USER) | BIT(PROCTABLE_COMMAND));
 	assert_int_equal(s.chart, HISTORY_POWER);
 	assert_int_equal(s.group, PROCTABLE_GROUP_POD);
+	assert_true(s.session);
 
 	/* No newline at the end; reverse off by "0". */
 	write_config(fx, "reverse = 0\nsort = pid", 22);
@@ -295,6 +302,11 @@ static void test_broken_lines(void **state)
 	assert_int_equal(s.sort, PROCTABLE_GPUMEM);
 	assert_int_equal(s.columns, ALL);
 	assert_int_equal(s.chart, HISTORY_UTIL);
+
+	static const char bad_session[] = "session = true\nsession = sometimes\n";
+	load_broken(fx, bad_session, sizeof(bad_session) - 1, 2, &s);
+	assert_non_null(strstr(fx->err, "session: expected true or false"));
+	assert_true(s.session); /* line 1 applied; line 2 kept it */
 
 	/* Outside bytes in a message are made inert. */
 	static const char control[] = "\x1b[31mkey = 1\n";
