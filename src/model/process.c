@@ -3,6 +3,9 @@
 
 #include <float.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "util/utf8.h"
 
 const char *const PROCESS_KIND_NAMES[PROCESS_KIND__COUNT] = {"compute", "graphics", "both"};
 
@@ -75,4 +78,27 @@ const char *process_pod_text(const struct gpu_process *p, char *buf, size_t n)
 	else
 		snprintf(buf, n, "%s", known(p, PROC_F_POD, p->pod) ? p->pod : "");
 	return buf;
+}
+
+const char *process_short_name(const struct gpu_process *p, char *buf, size_t n)
+{
+	const char *s;
+
+	if ((s = known(p, PROC_F_NAME, p->name)))
+		return s;
+	if (!(s = known(p, PROC_F_CMDLINE, p->cmdline)))
+		return NULL;
+	size_t len = strcspn(s, " ");
+	for (size_t i = len; i > 0; i--)
+		if (s[i - 1] == '/') {
+			s += i;
+			len -= i;
+			break;
+		}
+	if (!len)
+		return NULL;
+	len = utf8_trim(s, len, n - 1); /* never half a character */
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	return len ? buf : NULL;
 }

@@ -91,6 +91,12 @@ const char *process_label(const struct gpu_process *p, char *buf, size_t n);
  * uid; written into buf (size n > 0), "" when no pod is known. Returns buf. */
 const char *process_pod_text(const struct gpu_process *p, char *buf, size_t n);
 
+/* The process's name for a one-word cell: its comm when known, else the
+ * last path component of its command line's first word (a recording of the
+ * original gpur has a command line but no comm), written into buf (size
+ * n > 0); NULL when neither is known. */
+const char *process_short_name(const struct gpu_process *p, char *buf, size_t n);
+
 static inline bool process_has(const struct gpu_process *p, enum process_field f)
 {
 	return (p->valid >> f) & 1u;

@@ -263,7 +263,9 @@ void table_render(struct buf *out, const struct frame *f, const struct table_opt
 			buf_puts(out, "    ");
 			put_text(out, process_has(pr, PROC_F_USER) ? pr->user : "--", o->utf8, 16, false);
 			buf_printf(out, "/%" PRIu64 " ", pr->pid);
-			put_text(out, process_has(pr, PROC_F_NAME) ? pr->name : "--", o->utf8, 32, false);
+			char shortname[64];
+			const char *name = process_short_name(pr, shortname, sizeof(shortname));
+			put_text(out, name ? name : "--", o->utf8, 32, false);
 			buf_puts(out, " (");
 			put_mib(out, process_has(pr, PROC_F_GPU_MEM), pr->gpu_mem_bytes, 0);
 			buf_puts(out, " MiB)");

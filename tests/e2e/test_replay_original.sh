@@ -76,9 +76,11 @@ check "gzip of pretty records" "$JSONCMP" "$EXP" "$T/out"
 run --replay "$T/compact.jsonl" --once
 expect_rc 0 "--once"
 for want in "NVIDIA H100 80GB HBM3" "92 %" "71°C" "63488 /  81920 MiB" "612 /  700 W" "GFX 1980 MHz" \
-	"MEM 2619 MHz" "AMD Radeon 780M" "docker:0123456789ab" "k8s:fedcba987654" "4294967294"; do
+	"MEM 2619 MHz" "AMD Radeon 780M" "docker:0123456789ab" "k8s:fedcba987654" "4294967294" \
+	"alice/4242 python (61440 MiB)" "bob/777 tritonserver (0 MiB)" "PCIe 3x8 (max 4x16)" "893 mV" "DPM manual"; do
 	expect_stdout_contains "$want" "--once shows '$want'"
 done
+check "--once: no state is printed for records without one" sh -c "! grep -q 'state' '$T/out'"
 
 # --gpus takes the ids without the original's prefixes, and the AMD GPU's
 # PCI slot.

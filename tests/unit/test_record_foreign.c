@@ -198,7 +198,7 @@ static void test_process_row(void **state)
 {
 	struct frame *f = decode(
 		"{\"gpus\":[{},{}],\"processes\":["
-		"{\"command\":\"python train.py\",\"container\":\"k8s:fedcba987654\",\"cpu_pct\":12.300000190734863,"
+		"{\"command\":\"/usr/bin/python train.py\",\"container\":\"k8s:fedcba987654\",\"cpu_pct\":12.300000190734863,"
 		"\"gpu_index\":0,\"gpu_mem_bytes\":0,\"gpu_util_pct\":null,\"host_mem_bytes\":5,\"kind\":\"Compute\","
 		"\"pid\":4294967294,\"user\":\"alice\"},"
 		"{\"command\":\"?\",\"container\":null,\"cpu_pct\":null,\"gpu_index\":1,\"gpu_mem_bytes\":null,"
@@ -211,7 +211,7 @@ static void test_process_row(void **state)
 	const struct gpu_process *p = &f->procs[0];
 	assert_int_equal(p->pid, 4294967294u);
 	assert_true(process_has(p, PROC_F_CMDLINE));
-	assert_string_equal(p->cmdline, "python train.py");
+	assert_string_equal(p->cmdline, "/usr/bin/python train.py");
 	assert_string_equal(p->container, "k8s:fedcba987654");
 	assert_true(p->cpu_pct == (long double)12.300000190734863);
 	assert_true(process_has(p, PROC_F_GPU_MEM) && p->gpu_mem_bytes == 0);
@@ -225,6 +225,10 @@ static void test_process_row(void **state)
 	assert_false(process_has(p, PROC_F_USER));    /* and "-" */
 	assert_false(process_has(p, PROC_F_CONTAINER));
 	assert_int_equal(p->kind, PROCESS_GRAPHICS);
+	/* With no comm, a one-word name is the command line's program. */
+	char name[64];
+	assert_string_equal(process_short_name(&f->procs[0], name, sizeof(name)), "python");
+	assert_null(process_short_name(&f->procs[1], name, sizeof(name)));
 	/* Our cmdline key wins, and "?" there is a command line like any other. */
 	p = &f->procs[2];
 	assert_int_equal(p->pid, 4294967295u);
