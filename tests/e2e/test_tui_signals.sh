@@ -144,6 +144,8 @@ P="$T/proc"
 mkdir -p "$P/$D"
 cp /proc/stat "$P/stat"
 for f in stat status cmdline; do cat "/proc/$D/$f" > "$P/$D/$f"; done
+# Its executable: a process without one is refused as a kernel thread.
+ln -s "$(readlink "/proc/$D/exe")" "$P/$D/exe"
 # User names of a --procfs tree come from its ../etc/passwd.
 mkdir -p "$T/etc"
 getent passwd "$(id -u)" > "$T/etc/passwd"
