@@ -86,6 +86,9 @@ for dir in "$tmp"/root/proc/[0-9]*; do
 	echo $((pid - 1)) >/proc/sys/kernel/ns_last_pid || fail "cannot choose pid $pid (ns_last_pid)"
 	sleep 100000 &
 	[ "$!" = "$pid" ] || fail "the stand-in for pid $pid got pid $!"
+	# Its executable, as /proc has it: gpur never signals a process
+	# without one (a kernel thread).
+	ln -s "$(readlink "/proc/$pid/exe")" "$dir/exe"
 done
 
 # gpur in a clean environment: none of the caller's settings (a sort,

@@ -16,7 +16,17 @@
 #define CGROUP_JOB_MAX 20 /* digits of a Slurm job id */
 
 static const char *const RUNTIME_NAMES[CGROUP_RT__COUNT] = {
-	"", "docker", "podman", "containerd", "crio", "", "lxc", "nspawn", "slurm",
+	[CGROUP_RT_NONE] = "",
+	[CGROUP_RT_DOCKER] = "docker",
+	[CGROUP_RT_PODMAN] = "podman",
+	[CGROUP_RT_CONTAINERD] = "containerd",
+	[CGROUP_RT_CRIO] = "crio",
+	/* The original gpur's word for a Kubernetes container of a runtime
+	 * the path does not name. */
+	[CGROUP_RT_CRI] = "k8s",
+	[CGROUP_RT_LXC] = "lxc",
+	[CGROUP_RT_NSPAWN] = "nspawn",
+	[CGROUP_RT_SLURM] = "slurm",
 };
 
 const char *cgroup_runtime_name(enum cgroup_runtime rt)
@@ -448,7 +458,8 @@ int cgroup_parse(const char *buf, size_t len, struct cgroup_info *out)
 		memcpy(out->pod, best_c.pod, sizeof(out->pod));
 		memcpy(out->slurm_step, best_c.step, sizeof(out->slurm_step));
 		const char *rn = cgroup_runtime_name(best_c.rt);
-		bool oci = best_c.rt >= CGROUP_RT_DOCKER && best_c.rt <= CGROUP_RT_CRIO;
+		/* A 64-hex id is written short; a name or a job id whole. */
+		bool oci = best_c.rt >= CGROUP_RT_DOCKER && best_c.rt <= CGROUP_RT_CRI;
 		if (rn[0])
 			snprintf(out->container, sizeof(out->container), "%s:%.*s", rn, oci ? 12 : CGROUP_ID_MAX,
 				 best_c.id);

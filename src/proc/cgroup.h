@@ -18,8 +18,9 @@ enum cgroup_runtime {
 	CGROUP_RT_CONTAINERD, /* cri-containerd-<id>.scope */
 	CGROUP_RT_CRIO,       /* crio-<id>.scope, crio-<id> */
 	/* A Kubernetes container under the cgroupfs driver: pod<uid>/<id>. The
-	 * path does not say which runtime (containerd and cri-dockerd both
-	 * write it), so there is a full id but no record `container`. */
+	 * path does not say which runtime made it (containerd and cri-dockerd
+	 * both write it), so its record `container` is "k8s:<12 hex>" until
+	 * the node's files name the runtime (procinfo asks cnames). */
 	CGROUP_RT_CRI,
 	CGROUP_RT_LXC,    /* lxc.payload.<name>, lxc.payload/<name>, lxc/<name> */
 	CGROUP_RT_NSPAWN, /* machine-<name>.scope */
@@ -33,8 +34,8 @@ struct cgroup_info {
 	 * crio and CRI; the name for lxc and nspawn; the job id for slurm. */
 	char id[CGROUP_ID_MAX + 1];
 	/* The record's `container`: "docker:<12 hex>", "podman:…",
-	 * "containerd:…", "crio:…", "lxc:<name>", "nspawn:<name>",
-	 * "slurm:<job id>"; "" for none. */
+	 * "containerd:…", "crio:…", "k8s:…" (CGROUP_RT_CRI), "lxc:<name>",
+	 * "nspawn:<name>", "slurm:<job id>"; "" for none. */
 	char container[CGROUP_STR_MAX];
 	char pod[40];            /* Kubernetes pod UID with dashes (or a static pod's 32 hex); "" */
 	char unit[CGROUP_STR_MAX]; /* innermost systemd .service or .scope, escapes decoded; "" */
@@ -65,8 +66,9 @@ int cgroup_parse(const char *buf, size_t len, struct cgroup_info *out);
  * written. */
 size_t cgroup_unescape(const char *s, size_t len, char *out, size_t outsize);
 
-/* The runtime's name as the record writes it ("docker", "lxc", ...; "" for
- * CGROUP_RT_NONE and CGROUP_RT_CRI). */
+/* The runtime's name as the record writes it ("docker", "lxc", ...; "k8s"
+ * for CGROUP_RT_CRI, whose runtime the path does not name; "" for
+ * CGROUP_RT_NONE and values out of range). */
 const char *cgroup_runtime_name(enum cgroup_runtime rt);
 
 #endif

@@ -365,14 +365,22 @@ static bool has_dir(struct cnames *c, const char *prefix, const char *id)
 	return true;
 }
 
-bool cnames_has_docker(struct cnames *c, const char *id)
+enum cnames_runtime cnames_cri_runtime(struct cnames *c, const char *id)
 {
-	return has_dir(c, DOCKER_DIR, id);
-}
+	static const struct {
+		const char *dir;
+		enum cnames_runtime rt;
+	} DIRS[] = {
+		{DOCKER_DIR, CNAMES_DOCKER},
+		{"run/containerd/io.containerd.runtime.v2.task/k8s.io", CNAMES_CONTAINERD},
+		{"run/containers/storage/overlay-containers", CNAMES_CRIO},
+		{"var/lib/containers/storage/overlay-containers", CNAMES_CRIO},
+	};
 
-bool cnames_has_containerd(struct cnames *c, const char *id)
-{
-	return has_dir(c, "run/containerd/io.containerd.runtime.v2.task/k8s.io", id);
+	for (size_t i = 0; i < sizeof(DIRS) / sizeof(DIRS[0]); i++)
+		if (has_dir(c, DIRS[i].dir, id))
+			return DIRS[i].rt;
+	return CNAMES_OTHER;
 }
 
 static void podman_file(struct cnames *c, const char *rel, const char *id, struct cnames_result *r)

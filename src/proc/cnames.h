@@ -81,14 +81,19 @@ enum cnames_runtime cnames_runtime_from(const char *s, size_t len);
 int cnames_lookup(struct cnames *c, enum cnames_runtime rt, const char *id, const char *pod_uid, long owner_uid,
 		  uint64_t now_ms, struct cnames_result *out);
 
-/* Whether Docker keeps a directory for the container id (64 lowercase hex)
- * under rootfs, var/lib/docker/containers/<id>: a Kubernetes container
- * under the cgroupfs driver is then cri-dockerd's. One directory open, not
- * cached (asked once per process). */
-bool cnames_has_docker(struct cnames *c, const char *id);
-/* The same for containerd's task directory of the kubelet's namespace,
- * run/containerd/io.containerd.runtime.v2.task/k8s.io/<id>. */
-bool cnames_has_containerd(struct cnames *c, const char *id);
+/* Which runtime made the Kubernetes container id (64 lowercase hex) whose
+ * cgroup path does not say (the kubelet's cgroupfs driver), from the
+ * directory the node keeps for it under rootfs, tried in this order:
+ * Docker's var/lib/docker/containers/<id> (cri-dockerd) gives
+ * CNAMES_DOCKER; containerd's task directory of the kubelet's namespace,
+ * run/containerd/io.containerd.runtime.v2.task/k8s.io/<id>, gives
+ * CNAMES_CONTAINERD; CRI-O's container directory in containers/storage,
+ * run/containers/storage/overlay-containers/<id> (the runroot) or
+ * var/lib/containers/storage/overlay-containers/<id> (the graphroot), gives
+ * CNAMES_CRIO. CNAMES_OTHER when none is there (or c is NULL, or id is not
+ * a full id). At most four directory opens, not cached: procinfo asks once
+ * per process. */
+enum cnames_runtime cnames_cri_runtime(struct cnames *c, const char *id);
 
 /* Files opened and directories listed so far, successful or not (tests:
  * a cached lookup adds nothing). */

@@ -460,15 +460,22 @@ static void set_name(char **dst, const char *src)
  * every process of one container shows the same names, and a name that
  * appears late (a kubelet log link, a config written after the process
  * started) reaches the processes seen before it. A Kubernetes
- * container under the cgroupfs driver (CGROUP_RT_CRI) gets its runtime
- * here, only from what the node keeps for the id: Docker's container
- * directory (cri-dockerd) or containerd's task directory; with neither it
- * stays without one (never a guess). */
+ * container under the cgroupfs driver (CGROUP_RT_CRI) is "k8s:<12 hex>"
+ * until the node's own files name its runtime: the first time, the
+ * directory Docker, containerd or CRI-O keeps for its id
+ * (cnames_cri_runtime) makes it "docker:", "containerd:" or "crio:"; with
+ * none it stays "k8s:" (never a guess), and its names still come from the
+ * kubelet's log links and pod directories. */
 static void read_names(struct procinfo *pi, struct entry *e)
 {
+	/* The record's runtime for the one cnames found. */
+	static const enum cgroup_runtime FOUND[] = {
+		[CNAMES_DOCKER] = CGROUP_RT_DOCKER, [CNAMES_PODMAN] = CGROUP_RT_PODMAN,
+		[CNAMES_CONTAINERD] = CGROUP_RT_CONTAINERD, [CNAMES_CRIO] = CGROUP_RT_CRIO,
+		[CNAMES_OTHER] = CGROUP_RT_CRI,
+	};
 	enum cnames_runtime rt;
 	struct cnames_result r;
-	bool docker = false, containerd = false;
 
 	if (!pi->names || !e->cgroup_id)
 		return;
@@ -478,16 +485,20 @@ static void read_names(struct procinfo *pi, struct entry *e)
 	case CGROUP_RT_CONTAINERD: rt = CNAMES_CONTAINERD; break;
 	case CGROUP_RT_CRIO: rt = CNAMES_CRIO; break;
 	case CGROUP_RT_CRI:
-		/* Asked again: the runtime was found the first time. */
+		/* Asked again: the runtime was looked for the first time. */
 		if (e->names_rt_known) {
 			rt = (enum cnames_runtime)e->names_rt;
 			break;
 		}
-		docker = cnames_has_docker(pi->names, e->cgroup_id);
-		containerd = !docker && cnames_has_containerd(pi->names, e->cgroup_id);
-		rt = docker ? CNAMES_DOCKER : CNAMES_CONTAINERD;
+		rt = cnames_cri_runtime(pi->names, e->cgroup_id);
 		e->names_rt = (unsigned char)rt;
 		e->names_rt_known = true;
+		if (rt != CNAMES_OTHER) {
+			char c[32];
+			snprintf(c, sizeof(c), "%s:%.12s", cgroup_runtime_name(FOUND[rt]), e->cgroup_id);
+			free(e->container);
+			e->container = xstrdup(c);
+		}
 		break;
 	default: return; /* lxc, nspawn and Slurm jobs are named by their paths */
 	}
@@ -499,11 +510,6 @@ static void read_names(struct procinfo *pi, struct entry *e)
 	set_name(&e->pod_name, r.pod_name);
 	set_name(&e->pod_namespace, r.pod_namespace);
 	e->names_pending = !e->container_name || (e->pod && (!e->pod_name || !e->pod_namespace));
-	if (e->runtime == CGROUP_RT_CRI && !e->container && (docker || containerd)) {
-		char c[32];
-		snprintf(c, sizeof(c), "%s:%.12s", docker ? "docker" : "containerd", e->cgroup_id);
-		e->container = xstrdup(c);
-	}
 }
 
 /* /proc/PID/cgroup, once per process (cgroup.h). */

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -55,7 +56,8 @@ const char *psignal_result(int rc)
 {
 	switch (rc) {
 	case 0: return "sent";
-	case PSIGNAL_REFUSED: return "refused";
+	case PSIGNAL_REFUSED:
+	case PSIGNAL_PROTECTED: return "refused";
 	case -ESRCH: return "ESRCH";
 	case -EPERM: return "EPERM";
 	case -EACCES: return "EACCES";
@@ -70,20 +72,47 @@ const char *psignal_result(int rc)
 	}
 }
 
+bool psignal_protected(const char *procfs, unsigned pid, char *why, size_t n)
+{
+	char path[4096], link[64];
+	struct stat st;
+
+	why[0] = '\0';
+	if (pid == 1) {
+		snprintf(why, n, "pid 1 is init");
+		return true;
+	}
+	if (pid == (unsigned)getpid()) {
+		snprintf(why, n, "pid %u is gpur itself", pid);
+		return true;
+	}
+	if ((size_t)snprintf(path, sizeof(path), "%s/%u/exe", procfs, pid) >= sizeof(path))
+		return false;
+	if (readlink(path, link, sizeof(link)) >= 0 || errno != ENOENT)
+		return false;
+	/* The link is missing because the process has none, not because the
+	 * process has gone (and been reaped): its directory is still there. */
+	path[strlen(path) - 4] = '\0';
+	if (stat(path, &st) != 0)
+		return false;
+	snprintf(why, n, "pid %u has no executable (a kernel thread or a zombie)", pid);
+	return true;
+}
+
 /* The outcome in words: what a user reads on the status line and in the
- * event's detail. */
-static void describe(int rc, unsigned pid, const char *sig, char state, const char *step, char *detail, size_t n)
+ * event's detail (why: psignal_protected's reason). */
+static void describe(int rc, unsigned pid, const char *sig, const char *why, const char *step, char *detail,
+		     size_t n)
 {
 	switch (rc) {
 	case 0:
-		if (state == 'Z')
-			snprintf(detail, n, "%s sent to pid %u, which has already exited (a zombie its parent has not reaped)",
-				 sig, pid);
-		else
-			snprintf(detail, n, "%s sent to pid %u", sig, pid);
+		snprintf(detail, n, "%s sent to pid %u", sig, pid);
 		break;
 	case PSIGNAL_REFUSED:
 		snprintf(detail, n, "pid %u now belongs to another process: %s not sent", pid, sig);
+		break;
+	case PSIGNAL_PROTECTED:
+		snprintf(detail, n, "%s: %s not sent", why, sig);
 		break;
 	case -ESRCH:
 		snprintf(detail, n, "no such process: pid %u has exited (%s not sent)", pid, sig);
@@ -105,7 +134,7 @@ int psignal_send(const char *procfs, unsigned pid, uint64_t expect_ticks, int si
 int psignal_send_via(const char *procfs, unsigned pid, uint64_t expect_ticks, int signo, enum psignal_way way,
 		     char *detail, size_t n)
 {
-	char state = '?', num[32];
+	char num[32], why[160] = "";
 	const char *step = "pidfd_open";
 	const char *sig = psignal_name(signo);
 	uint64_t start = 0;
@@ -134,7 +163,7 @@ int psignal_send_via(const char *procfs, unsigned pid, uint64_t expect_ticks, in
 	 * pidfd names the expected process: that process held the pid from
 	 * before the row was read until now. */
 	step = "reading its start time";
-	rc = pidstart_ticks(procfs, pid, &start, &state);
+	rc = pidstart_ticks(procfs, pid, &start, NULL);
 	if (rc == -ENOENT || rc == -ESRCH || rc == -EACCES || rc == -EPERM) {
 		/* No procfs entry to read, yet the process is there (its pidfd
 		 * opened, or kill(pid, 0) says it exists): procfs hides other
@@ -152,6 +181,11 @@ int psignal_send_via(const char *procfs, unsigned pid, uint64_t expect_ticks, in
 		rc = PSIGNAL_REFUSED;
 		goto out;
 	}
+	/* The last check before sending, so that no caller can skip it. */
+	if (psignal_protected(procfs, pid, why, sizeof(why))) {
+		rc = PSIGNAL_PROTECTED;
+		goto out;
+	}
 	step = "pidfd_send_signal";
 	rc = fd >= 0 ? sys_pidfd_send_signal(fd, signo) : -ENOSYS;
 	if (rc == -ENOSYS && way != PSIGNAL_PIDFD) {
@@ -161,7 +195,7 @@ int psignal_send_via(const char *procfs, unsigned pid, uint64_t expect_ticks, in
 out:
 	if (fd >= 0)
 		close(fd);
-	describe(rc, pid, sig, state, step, detail, n);
+	describe(rc, pid, sig, why, step, detail, n);
 	return rc;
 }
 

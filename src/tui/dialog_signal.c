@@ -57,6 +57,13 @@ static const char *refusal(const struct tui *t, const struct gpu_process *p, cha
 	if (!psignal_procfs_is_ours(cfg->procfs)) {
 		return "--procfs: signals are disabled (the tree's self link does not name gpur: not this machine's /proc)";
 	}
+	/* Init, gpur itself and kernel threads: psignal refuses them too,
+	 * right before sending; said here, the dialog never opens. */
+	char why[160];
+	if (psignal_protected(cfg->procfs, (unsigned)p->pid, why, sizeof(why))) {
+		snprintf(buf, n, "%s: not signalled", why);
+		return buf;
+	}
 	if (!p->start_ticks) {
 		snprintf(buf, n, "pid %" PRIu64 ": its start time is unknown, so its identity cannot be checked: not signalled",
 			 p->pid);

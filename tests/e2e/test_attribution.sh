@@ -91,7 +91,7 @@ expect_row "$F" "podman in a pod" 2006 podman:5b833c7a6ce0 absent "libpod-$P.sco
 expect_row "$F" "k8s burstable containerd" 2007 containerd:184c8653db58 "$UB" "cri-containerd-$K.scope" absent
 expect_row "$F" "k8s guaranteed crio" 2008 crio:145932850256 "$UG" "crio-$O.scope" absent
 expect_row "$F" "k8s besteffort cri-dockerd" 2009 docker:d8c32f2c636c "$UE" "docker-$D.scope" absent
-expect_row "$F" "k8s cgroupfs (runtime not in the path)" 2010 absent "$UB" absent absent
+expect_row "$F" "k8s cgroupfs (runtime not in the path)" 2010 k8s:184c8653db58 "$UB" absent absent
 expect_row "$F" "kind" 2011 containerd:184c8653db58 "$UE" "cri-containerd-$K.scope" absent
 expect_row "$F" "lxc 4" 2012 lxc:build01 absent init.scope absent
 expect_row "$F" "lxc 3 (v1)" 2013 lxc:build01 absent cron.service absent
@@ -144,12 +144,16 @@ expect_names "$N" "k8s cri-dockerd: from the log link" 2009 docker:d8c32f2c636c 
 expect_names "$N" "k8s cgroupfs: containerd's task directory says containerd" 2010 containerd:184c8653db58 trainer train-llama-3-8b-0042-worker-0 research
 expect_names "$N" "a Slurm job has no names" 2015 slurm:4242 absent absent absent
 check "podman: its name from containers.json" test "$(row_get "$N" 2004 container_name)" != absent
-# Without containerd's task directory the runtime is not guessed: a pod,
-# names from the log link, no container.
+# Without containerd's task directory the runtime is not guessed: the
+# container is k8s:, its names from the log link.
 cp -r "$FIXTURES/rootfs-node" "$T/rootfs-nocd"
 rm -rf "$T/rootfs-nocd/run"
 nvml modern "$T/fix.json" --procfs "$T/root/proc" --rootfs "$T/rootfs-nocd" --once --json
-expect_names "$T/out" "k8s cgroupfs, no task directory: no runtime guessed" 2010 absent trainer train-llama-3-8b-0042-worker-0 research
+expect_names "$T/out" "k8s cgroupfs, no task directory: no runtime guessed" 2010 k8s:184c8653db58 trainer train-llama-3-8b-0042-worker-0 research
+# CRI-O's container directory (its graphroot's) names CRI-O.
+mkdir -p "$T/rootfs-nocd/var/lib/containers/storage/overlay-containers/$K"
+nvml modern "$T/fix.json" --procfs "$T/root/proc" --rootfs "$T/rootfs-nocd" --once --json
+expect_names "$T/out" "k8s cgroupfs: CRI-O's directory says crio" 2010 crio:184c8653db58 trainer train-llama-3-8b-0042-worker-0 research
 # Rootless Podman (pid 2005, below user@1000.service): its name is in its
 # owner's store, ~/.local/share/containers (the home from the rootfs's
 # etc/passwd), not in the rootful one the other Podman row's comes from.

@@ -4,7 +4,8 @@
 # the --log; Esc cancels; a pid whose start time changed while the dialog
 # was open is refused (a --procfs tree whose stat is rewritten, the real
 # child left alive); --read-only, a replay and a --procfs tree that is not
-# this machine's /proc refuse with the reason on screen and send nothing.
+# this machine's /proc refuse with the reason on screen and send nothing;
+# so do pid 1, gpur's own pid, a kernel thread (kthreadd) and a zombie.
 . "$(dirname "$0")/tui_lib.sh" || exit 1
 
 ME=$(id -un)
@@ -38,10 +39,12 @@ expect_log_signal() {
 	fi
 }
 # Records the log has now, and a wait for N more: time passes in frames.
+# (The count is taken afresh at each try of wait_until, not once.)
 records() { lines "$LOG" 2> /dev/null || echo 0; }
+has_records() { [ "$(records)" -ge "$1" ]; }
 wait_records() {
 	local want=$(($(records) + $1))
-	wait_until 10 test "$(records)" -ge "$want"
+	wait_until 10 has_records "$want"
 }
 
 # scenario_for FILE PID...: one fake GPU with these processes, the first
@@ -144,6 +147,8 @@ P="$T/proc"
 mkdir -p "$P/$D"
 cp /proc/stat "$P/stat"
 for f in stat status cmdline; do cat "/proc/$D/$f" > "$P/$D/$f"; done
+# Its executable: a process without one is refused as a kernel thread.
+ln -s "$(readlink "/proc/$D/exe")" "$P/$D/exe"
 # User names of a --procfs tree come from its ../etc/passwd.
 mkdir -p "$T/etc"
 getent passwd "$(id -u)" > "$T/etc/passwd"
@@ -191,6 +196,73 @@ check "--read-only: pid $D still runs" alive "$D"
 check "--read-only: no signal event" test -z "$(log_signal "$D")"
 keys q
 tui_wait_exit 5
+
+# Processes never signalled, each refused on K with its reason on the
+# status line, no dialog and no event: pid 1 (init), gpur itself, kthreadd
+# (pid 2, a kernel thread, where its exe link gives ENOENT as on a plain
+# host) and a zombie. gpur's pid is known only once it starts: a wrapper
+# writes the scenario with its own pid, then execs gpur, which keeps it.
+# The zombie: a child that exits, on a word from the test, under a parent
+# that has exec'd sleep and so never reaps it.
+mkfifo "$T/zgo"
+(
+	(read -r _ < "$T/zgo") &
+	echo $! > "$T/zpid"
+	exec sleep 600
+) &
+ZPARENT=$!
+SLEEPERS="$SLEEPERS $ZPARENT"
+wait_until 5 grep -q '^sleep' "/proc/$ZPARENT/comm"
+Z=$(cat "$T/zpid")
+echo > "$T/zgo"
+zombie() { [ "$(awk '{print $3}' "/proc/$1/stat" 2> /dev/null)" = Z ]; }
+check "pid $Z is a zombie" wait_until 5 zombie "$Z"
+KT=""
+if [ "$(cat /proc/2/comm 2> /dev/null)" = kthreadd ] &&
+	LC_ALL=C readlink -v /proc/2/exe 2>&1 | grep -q 'No such file or directory'; then
+	KT=2
+else
+	skip "pid 2 is not a kernel thread without an executable here: the zombie stands for one"
+fi
+# shellcheck disable=SC2086 # $KT is empty or one pid
+scenario_for "$T/self.tmpl" 1 4242424242 $KT "$Z"
+{
+	echo '#!/bin/bash'
+	printf 'sed "s/4242424242/$$/" %q > %q\n' "$T/self.tmpl" "$T/self.json"
+	printf 'exec %q "$@"\n' "$GPUR"
+} > "$T/self.sh"
+chmod +x "$T/self.sh"
+rm -f "$LOG"
+nv "$T/self.json"
+GPUR=$T/self.sh tui_start 200 50 "${NV[@]}" -- --backend nvml --interval 0.25 --log "$LOG"
+G=$(tui_pid)
+expect_screen "^ +1 " "pid 1 is in the table"
+expect_screen "^ +$G " "gpur's own pid is in the table"
+[ -z "$KT" ] || expect_screen "^ +2 .* kthreadd" "kthreadd is in the table"
+expect_screen "^ +$Z " "the zombie is in the table"
+# refused_on_k KEYS PID REASON: after KEYS (which select PID's row), K
+# says REASON, which names PID, and opens no dialog.
+refused_on_k() {
+	# shellcheck disable=SC2086 # KEYS are words
+	keys $1 K
+	expect_screen "$3" "K on pid $2: refused with the reason"
+	check "K on pid $2: no dialog" screen_lacks ' send a signal '
+}
+refused_on_k "" 1 "pid 1 is init: not signalled"
+refused_on_k j "$G" "pid $G is gpur itself: not signalled"
+if [ -n "$KT" ]; then
+	refused_on_k j 2 "pid 2 has no executable \(a kernel thread or a zombie\): not signalled"
+fi
+refused_on_k j "$Z" "pid $Z has no executable \(a kernel thread or a zombie\): not signalled"
+check "four more records after the refusals" wait_records 4
+check "refused: no signal event in the --log" sh -c "! grep -q '\"kind\":\"signal\"' '$LOG'"
+check "refused: gpur still runs" gpur_alive
+check "refused: the zombie is still a zombie of the test's" zombie "$Z"
+keys q
+tui_wait_exit 5
+expect_rc 0 "q after the refusals"
+kill "$ZPARENT" 2> /dev/null
+wait "$ZPARENT" 2> /dev/null
 
 # A replay: its pids belong to the recorded machine and time.
 gen_recording "$T/rec.jsonl" 1 600 1

@@ -73,13 +73,12 @@ static void check_info(int rc, const struct cgroup_info *ci)
 		CHECK(!idl && !cl && !sl);
 		break;
 	case CGROUP_RT_CRI:
-		CHECK(idl == 64 && hex(ci->id, idl) && !cl && pl);
-		break;
 	case CGROUP_RT_DOCKER:
 	case CGROUP_RT_PODMAN:
 	case CGROUP_RT_CONTAINERD:
 	case CGROUP_RT_CRIO:
-		CHECK(idl == 64 && hex(ci->id, idl));
+		/* A "k8s:" container is always in a pod. */
+		CHECK(idl == 64 && hex(ci->id, idl) && (pl || ci->runtime != CGROUP_RT_CRI));
 		snprintf(want, sizeof(want), "%s:%.12s", cgroup_runtime_name(ci->runtime), ci->id);
 		CHECK(strcmp(ci->container, want) == 0);
 		break;
@@ -102,7 +101,7 @@ static void check_info(int rc, const struct cgroup_info *ci)
 	}
 	CHECK(!sl || ci->runtime == CGROUP_RT_SLURM);
 	if (cl) {
-		static const char *const prefixes[] = {"docker:", "podman:", "containerd:", "crio:",
+		static const char *const prefixes[] = {"docker:", "podman:", "containerd:", "crio:", "k8s:",
 						       "lxc:",    "nspawn:", "slurm:"};
 		bool found = false;
 		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)

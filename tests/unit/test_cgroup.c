@@ -80,11 +80,20 @@ static const struct want CASES[] = {
 	 "cri-containerd-" ID_K ".scope\n",
 	 CGROUP_RT_CONTAINERD, ID_K, "containerd:184c8653db58", "0123456789abcdef0123456789abcdef",
 	 "cri-containerd-" ID_K ".scope", "", NULL},
-	/* Kubernetes, cgroupfs driver (v1, v2; burstable, guaranteed, besteffort): the
-	 * path names no runtime, so the id and pod but no container. */
-	{"9:memory:/kubepods/burstable/pod" UID_B "/" ID_K "\n", CGROUP_RT_CRI, ID_K, "", UID_B, "", "", NULL},
-	{"0::/kubepods/pod" UID_G "/" ID_O "\n", CGROUP_RT_CRI, ID_O, "", UID_G, "", "", NULL},
-	{"0::/kubepods/besteffort/pod" UID_E "/" ID_D "\n", CGROUP_RT_CRI, ID_D, "", UID_E, "", "", NULL},
+	/* Kubernetes, cgroupfs driver, every QoS class (Guaranteed pods sit
+	 * directly under kubepods) on v1, v2 and hybrid lines: the path names no
+	 * runtime, so the container is "k8s:" with the id's first 12 hex. */
+	{"9:memory:/kubepods/burstable/pod" UID_B "/" ID_K "\n", CGROUP_RT_CRI, ID_K, "k8s:184c8653db58", UID_B, "", "",
+	 "/kubepods/burstable/pod" UID_B "/" ID_K},
+	{"0::/kubepods/burstable/pod" UID_B "/" ID_K "\n", CGROUP_RT_CRI, ID_K, "k8s:184c8653db58", UID_B, "", "", NULL},
+	{"9:memory:/kubepods/pod" UID_G "/" ID_O "\n", CGROUP_RT_CRI, ID_O, "k8s:145932850256", UID_G, "", "", NULL},
+	{"0::/kubepods/pod" UID_G "/" ID_O "\n", CGROUP_RT_CRI, ID_O, "k8s:145932850256", UID_G, "", "", NULL},
+	{"9:memory:/kubepods/besteffort/pod" UID_E "/" ID_D "\n", CGROUP_RT_CRI, ID_D, "k8s:d8c32f2c636c", UID_E, "", "",
+	 NULL},
+	{"0::/kubepods/besteffort/pod" UID_E "/" ID_D "\n", CGROUP_RT_CRI, ID_D, "k8s:d8c32f2c636c", UID_E, "", "", NULL},
+	{"12:pids:/kubepods/besteffort/pod" UID_E "/" ID_D "\n11:cpu,cpuacct:/kubepods/besteffort/pod" UID_E "/" ID_D
+	 "\n1:name=systemd:/kubepods/besteffort/pod" UID_E "/" ID_D "\n0::/\n",
+	 CGROUP_RT_CRI, ID_D, "k8s:d8c32f2c636c", UID_E, "", "", "/kubepods/besteffort/pod" UID_E "/" ID_D},
 	/* CRI-O's cgroupfs manager names its runtime. */
 	{"0::/kubepods/burstable/pod" UID_B "/crio-" ID_O "\n", CGROUP_RT_CRIO, ID_O, "crio:145932850256", UID_B, "", "",
 	 NULL},
@@ -100,7 +109,8 @@ static const struct want CASES[] = {
 	{"0::/system.slice/docker-" ID_A ".scope/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-pod" UIDU_G ".slice\n",
 	 NONE, "", "", UID_G, "docker-" ID_A ".scope", "", NULL},
 	/* k3s (cgroupfs, its own kubepods root) and a custom kubelet root. */
-	{"0::/k3s/kubepods/besteffort/pod" UID_E "/" ID_K "\n", CGROUP_RT_CRI, ID_K, "", UID_E, "", "", NULL},
+	{"0::/k3s/kubepods/besteffort/pod" UID_E "/" ID_K "\n", CGROUP_RT_CRI, ID_K, "k8s:184c8653db58", UID_E, "", "",
+	 NULL},
 	{"0::/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-burstable.slice/kubelet-kubepods-burstable-pod" UIDU_B
 	 ".slice/cri-containerd-" ID_K ".scope\n",
 	 CGROUP_RT_CONTAINERD, ID_K, "containerd:184c8653db58", UID_B, "cri-containerd-" ID_K ".scope", "", NULL},
@@ -181,6 +191,8 @@ static const struct want CASES[] = {
 	{"0::/user.slice/user-1000.slice/user@1000.service/app.slice/kubepods-pod" UIDU_B
 	 ".slice/cri-containerd-" ID_K ".scope\n",
 	 NONE, "", "", "", "cri-containerd-" ID_K ".scope", "", NULL},
+	{"0::/user.slice/user-1000.slice/user@1000.service/app.slice/kubepods/burstable/pod" UID_B "/" ID_K "\n", NONE, "",
+	 "", "", "user@1000.service", "", NULL},
 	{"0::/user.slice/user-1000.slice/user@1000.service/app.slice/slurm/job_999/step_0\n", NONE, "", "", "",
 	 "user@1000.service", "", NULL},
 	{"0::/user.slice/user-1000.slice/user@1000.service/app.slice/machine-box.scope\n", NONE, "", "", "",
@@ -338,7 +350,10 @@ static void test_runtime_names(void **state)
 {
 	(void)state;
 	assert_string_equal(cgroup_runtime_name(CGROUP_RT_DOCKER), "docker");
-	assert_string_equal(cgroup_runtime_name(CGROUP_RT_CRI), "");
+	assert_string_equal(cgroup_runtime_name(CGROUP_RT_CRI), "k8s");
+	assert_string_equal(cgroup_runtime_name(CGROUP_RT_CRIO), "crio");
+	assert_string_equal(cgroup_runtime_name(CGROUP_RT_SLURM), "slurm");
+	assert_string_equal(cgroup_runtime_name(CGROUP_RT_NONE), "");
 	assert_string_equal(cgroup_runtime_name(CGROUP_RT__COUNT), "");
 }
 

@@ -1,7 +1,9 @@
 /* test_cnames: the name parsers on real-looking and hostile input, and
  * cnames_lookup against the fixture trees tests/fixtures/rootfs-node and
  * rootfs-broken and against trees made here (symlinks, size caps, FIFOs,
- * cache eviction), counting reads to prove what the cache saves. */
+ * cache eviction), counting reads to prove what the cache saves; and which
+ * runtime the node's directories name for a Kubernetes container whose
+ * cgroup path does not (Docker, containerd, CRI-O in either place). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -436,6 +438,84 @@ static void write_config(const char *root, const char *id, const char *name)
 	free(dir);
 }
 
+/* rel (a directory path) made under root. */
+static void mkdirs_at(const char *root, const char *rel)
+{
+	char *p = testutil_path(root, rel);
+	mkdirs(p);
+	free(p);
+}
+
+#define CRIO_RUN "run/containers/storage/overlay-containers/"
+#define CRIO_LIB "var/lib/containers/storage/overlay-containers/"
+#define CTRD_TASKS "run/containerd/io.containerd.runtime.v2.task/k8s.io/"
+
+/* A Kubernetes container whose cgroup path names no runtime: the node's
+ * directory for its id says which (Docker, then containerd, then CRI-O in
+ * either of its places); with none, CNAMES_OTHER, and the kubelet's log
+ * links still name it. */
+static void test_cri_runtime(void **state)
+{
+	(void)state;
+	/* The fixture node: a cri-dockerd container, a containerd one, and
+	 * one no directory names. */
+	struct cnames *c = cnames_new(NODE);
+	assert_int_equal(cnames_cri_runtime(c, K3), CNAMES_DOCKER);
+	assert_int_equal(cnames_cri_runtime(c, K1), CNAMES_CONTAINERD);
+	unsigned long before = cnames_reads(c);
+	assert_int_equal(cnames_cri_runtime(c, K2), CNAMES_OTHER);
+	assert_int_equal(cnames_reads(c) - before, 4); /* every place looked at once */
+	/* Its runtime unknown, K1 is still named by its log link and pod. */
+	LOOKUP(c, CNAMES_OTHER, K1, UID1, T0, "trainer", "train-llama-3-8b-0042-worker-0", "research", 1);
+	cnames_free(c);
+
+	/* CRI-O's two places, and the order when two runtimes name one id. */
+	char *root = testutil_tmpdir();
+	const char *run = "0000000000000000000000000000000000000000000000000000000000000001";
+	const char *lib = "0000000000000000000000000000000000000000000000000000000000000002";
+	const char *dk = "0000000000000000000000000000000000000000000000000000000000000003";
+	const char *cd = "0000000000000000000000000000000000000000000000000000000000000004";
+	const char *file = "0000000000000000000000000000000000000000000000000000000000000005";
+	const char *none = "0000000000000000000000000000000000000000000000000000000000000006";
+	char rel[256];
+	mkdirs_at(root, CRIO_RUN);
+	mkdirs_at(root, CRIO_LIB);
+	snprintf(rel, sizeof(rel), CRIO_RUN "%s", run);
+	mkdirs_at(root, rel);
+	snprintf(rel, sizeof(rel), CRIO_LIB "%s", lib);
+	mkdirs_at(root, rel);
+	snprintf(rel, sizeof(rel), CRIO_LIB "%s", dk);
+	mkdirs_at(root, rel);
+	free(docker_dir(root, dk));
+	snprintf(rel, sizeof(rel), CRIO_RUN "%s", cd);
+	mkdirs_at(root, rel);
+	snprintf(rel, sizeof(rel), CTRD_TASKS "%s", cd);
+	mkdirs_at(root, rel);
+	/* A file where CRI-O's directory would be is not one. */
+	char *path = testutil_path(root, CRIO_RUN);
+	char *fpath = testutil_path(path, file);
+	testutil_write_str(fpath, "x");
+	free(fpath);
+	free(path);
+	c = cnames_new(root);
+	assert_int_equal(cnames_cri_runtime(c, run), CNAMES_CRIO);
+	assert_int_equal(cnames_cri_runtime(c, lib), CNAMES_CRIO);
+	assert_int_equal(cnames_cri_runtime(c, dk), CNAMES_DOCKER);
+	assert_int_equal(cnames_cri_runtime(c, cd), CNAMES_CONTAINERD);
+	assert_int_equal(cnames_cri_runtime(c, file), CNAMES_OTHER);
+	assert_int_equal(cnames_cri_runtime(c, none), CNAMES_OTHER);
+	/* Not a full id, or no cache: nothing is opened. */
+	before = cnames_reads(c);
+	assert_int_equal(cnames_cri_runtime(c, "000000000001"), CNAMES_OTHER);
+	assert_int_equal(cnames_cri_runtime(c, "../../../../../../etc"), CNAMES_OTHER);
+	assert_int_equal(cnames_cri_runtime(c, NULL), CNAMES_OTHER);
+	assert_int_equal(cnames_reads(c), before);
+	assert_int_equal(cnames_cri_runtime(NULL, run), CNAMES_OTHER);
+	cnames_free(c);
+	testutil_rmtree(root);
+	free(root);
+}
+
 static void test_lookup_symlinks_stay_in_root(void **state)
 {
 	char *tmp = testutil_tmpdir();
@@ -626,6 +706,7 @@ int main(void)
 		cmocka_unit_test(test_rootless_podman),
 		cmocka_unit_test(test_lookup_kubernetes),
 		cmocka_unit_test(test_lookup_broken_tree),
+		cmocka_unit_test(test_cri_runtime),
 		cmocka_unit_test(test_lookup_symlinks_stay_in_root),
 		cmocka_unit_test(test_lookup_bounds_size_and_file_type),
 		cmocka_unit_test(test_cache_evicts_least_recently_used),

@@ -260,6 +260,45 @@ static void test_filter_opens_a_group(void **state)
 	frame_unref(f);
 }
 
+/* A Kubernetes container whose runtime no file names ("k8s:<12 hex>") is a
+ * container like any other: grouped by its id under container (not folded
+ * into its pod), by its pod under pod, no job; a group of it opens. */
+static void test_k8s_container(void **state)
+{
+	(void)state;
+	struct frame *f = frame_new();
+	struct proctable_grouping g;
+	size_t rows[8], n;
+	char key[PROCTABLE_GROUP_KEY_MAX];
+
+	assert_non_null(frame_add_gpu(f));
+	static const struct {
+		uint64_t pid;
+		const char *container;
+	} rs[] = {{20, "k8s:184c8653db58"}, {21, "k8s:184c8653db58"}, {22, "k8s:d8c32f2c636c"}};
+	for (size_t i = 0; i < 3; i++) {
+		struct gpu_process *p = add(f, rs[i].pid, 0, "alice", GIB * (long double)(3 - i));
+		set(f, p, PROC_F_CONTAINER, rs[i].container);
+		set(f, p, PROC_F_POD, "ccd0a30e-12e9-4cab-a4ff-9124262dfbee");
+	}
+	n = all_rows(f, rows);
+	proctable_group_init(&g);
+	proctable_group_build(&g, f, rows, n, PROCTABLE_GROUP_CONTAINER, PROCTABLE_GPUMEM, false);
+	assert_string_equal(summary(f, &g, PROCTABLE_GROUP_CONTAINER), "k8s:184c8653db58:2 k8s:d8c32f2c636c:1");
+	proctable_group_build(&g, f, rows, n, PROCTABLE_GROUP_POD, PROCTABLE_GPUMEM, false);
+	assert_string_equal(summary(f, &g, PROCTABLE_GROUP_POD), "ccd0a30e-12e9-4cab-a4ff-9124262dfbee:3");
+	proctable_group_build(&g, f, rows, n, PROCTABLE_GROUP_JOB, PROCTABLE_GPUMEM, false);
+	assert_string_equal(summary(f, &g, PROCTABLE_GROUP_JOB), "(none):3");
+	proctable_group_fini(&g);
+	assert_true(proctable_group_key(&f->procs[0], PROCTABLE_GROUP_CONTAINER, key));
+	assert_int_equal(key[0], 'c');
+	n = proctable_group_filter(f, rows, n, PROCTABLE_GROUP_CONTAINER, key);
+	assert_int_equal(n, 2);
+	assert_int_equal(f->procs[rows[0]].pid, 20);
+	assert_int_equal(f->procs[rows[1]].pid, 21);
+	frame_unref(f);
+}
+
 static void test_gpu_ranges(void **state)
 {
 	(void)state;
@@ -316,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_sums),
 		cmocka_unit_test(test_labels_and_keys),
 		cmocka_unit_test(test_filter_opens_a_group),
+		cmocka_unit_test(test_k8s_container),
 		cmocka_unit_test(test_gpu_ranges),
 		cmocka_unit_test(test_many),
 	};

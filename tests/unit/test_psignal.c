@@ -1,8 +1,10 @@
 /* test_psignal: identity-checked signals on real child processes — sent
  * through a pidfd and through kill(2), each child seen dying of that very
  * signal; a start time that does not match is refused and the child lives
- * on; a reaped pid is ESRCH, another user's process EPERM — and the start
- * time they check, which must be procinfo's to the millisecond. */
+ * on; a reaped pid is ESRCH, another user's process EPERM; pid 1, the test's
+ * own pid and a process with no executable (a zombie child, kthreadd) are
+ * never signalled — and the start time they check, which must be
+ * procinfo's to the millisecond. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +17,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <dirent.h>
+#include <errno.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -161,24 +165,52 @@ static void test_reaped_pid_is_esrch(void **state)
 	assert_int_equal(psignal_send("/proc", 0x80000000u, 0, SIGTERM, detail, sizeof(detail)), -ESRCH);
 }
 
+/* A process of another user that gpur may be asked to signal: not pid 1
+ * and with an executable (psignal_protected would refuse those first); 0
+ * when there is none. */
+static pid_t other_users_process(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	pid_t found = 0;
+
+	assert_non_null(d);
+	while (!found && (de = readdir(d)) != NULL) {
+		char *end, path[64], link[8];
+		long pid = strtol(de->d_name, &end, 10);
+		struct stat st;
+		if (*end || pid <= 1)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld", pid);
+		if (stat(path, &st) != 0 || st.st_uid == getuid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
+		if (readlink(path, link, sizeof(link)) >= 0 || errno != ENOENT)
+			found = (pid_t)pid;
+	}
+	closedir(d);
+	return found;
+}
+
 /* Signalling another user's process: EPERM in words, and the process
  * lives on. As root, the target is a child of ours that stays root and
- * the sender a second child that has dropped to nobody (pid 1 is not
- * used: in a sandbox it may itself run as nobody). Not root: pid 1, when
- * it belongs to someone else. */
+ * the sender a second child that has dropped to nobody. Not root: any
+ * process of another user but pid 1 (which is never signalled at all). */
 static void test_other_users_process_is_eperm(void **state)
 {
 	(void)state;
-	char detail[256];
+	char detail[256], want[128];
 	if (getuid() != 0) {
-		struct stat st1;
-		if (stat("/proc/1", &st1) != 0 || st1.st_uid == getuid())
+		pid_t other = other_users_process();
+		if (!other)
 			skip();
-		uint64_t start = start_of(1);
-		int rc = psignal_send("/proc", 1, start, SIGCONT, detail, sizeof(detail));
+		uint64_t start = start_of(other);
+		int rc = psignal_send("/proc", (unsigned)other, start, SIGCONT, detail, sizeof(detail));
 		assert_int_equal(rc, -EPERM);
 		assert_string_equal(psignal_result(rc), "EPERM");
-		assert_string_equal(detail, "permission denied: pid 1 belongs to another user (SIGCONT not sent)");
+		snprintf(want, sizeof(want), "permission denied: pid %d belongs to another user (SIGCONT not sent)",
+			 (int)other);
+		assert_string_equal(detail, want);
 		return;
 	}
 	pid_t target = spawn();
@@ -189,7 +221,6 @@ static void test_other_users_process_is_eperm(void **state)
 		if (setgid(65534) != 0 || setuid(65534) != 0)
 			_exit(2);
 		int rc = psignal_send("/proc", (unsigned)target, start, SIGTERM, detail, sizeof(detail));
-		char want[128];
 		snprintf(want, sizeof(want), "permission denied: pid %d belongs to another user (SIGTERM not sent)", (int)target);
 		if (rc != -EPERM)
 			_exit(3);
@@ -364,9 +395,15 @@ static void test_fixture_with_changed_start(void **state)
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	char *stat = testutil_read_file(path, NULL);
 	snprintf(rel, sizeof(rel), "%d/stat", (int)pid);
-	/* The process as it is: the same start time as through /proc. */
+	/* The process as it is: the same start time as through /proc, and an
+	 * executable (without one it would be refused as a kernel thread). */
 	put_stat(t, (unsigned)pid, "sleep", 0);
 	put(t->proc, rel, stat);
+	snprintf(rel, sizeof(rel), "%d/exe", (int)pid);
+	char *exe = testutil_path(t->proc, rel);
+	assert_int_equal(symlink("/usr/bin/sleep", exe), 0);
+	free(exe);
+	snprintf(rel, sizeof(rel), "%d/stat", (int)pid);
 	assert_int_equal(pidstart_ticks(t->proc, (unsigned)pid, &ticks, NULL), 0);
 	assert_int_equal(ticks, start);
 	/* As if the pid had been reused by a process started 1 s later. */
@@ -383,7 +420,10 @@ static void test_fixture_with_changed_start(void **state)
 	/* The wall clock was stepped since the row was read (btime moves with
 	 * it): the identity, in ticks after boot, has not changed. */
 	put(t->proc, "stat", "cpu  1 2 3 4\nbtime 1000000000\n");
-	assert_int_equal(psignal_send(t->proc, (unsigned)pid, start, SIGTERM, detail, sizeof(detail)), 0);
+	int rc = psignal_send(t->proc, (unsigned)pid, start, SIGTERM, detail, sizeof(detail));
+	if (rc != 0)
+		reap(pid); /* no child left behind by a failure */
+	assert_int_equal(rc, 0);
 	assert_died_of(pid, SIGTERM);
 	free(stat);
 	free(real);
@@ -441,6 +481,158 @@ static void test_procfs_is_ours(void **state)
 	free_tree(t);
 }
 
+static volatile sig_atomic_t got_usr1;
+
+static void on_usr1(int signo)
+{
+	(void)signo;
+	got_usr1 = 1;
+}
+
+/* A child that has exited and that the test has not reaped: a zombie.
+ * waitid with WNOWAIT returns once it has exited and leaves it so. */
+static pid_t spawn_zombie(void)
+{
+	siginfo_t si;
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(0);
+	assert_int_equal(waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT), 0);
+	return pid;
+}
+
+/* Whether pid 2 is kthreadd with no executable link (a kernel thread, as
+ * on a plain Linux host; not so in some PID namespaces). */
+static bool have_kthreadd(void)
+{
+	char link[8], comm[32] = "";
+	FILE *f = fopen("/proc/2/comm", "r");
+	if (!f)
+		return false;
+	bool named = fgets(comm, sizeof(comm), f) && strcmp(comm, "kthreadd\n") == 0;
+	fclose(f);
+	return named && readlink("/proc/2/exe", link, sizeof(link)) < 0 && errno == ENOENT;
+}
+
+/* psignal_send_via by every way this kernel has: the pid is refused as
+ * protected, with why in the detail naming the signal, and nothing is
+ * sent. */
+static void assert_protected_send(unsigned pid, int signo, const char *why)
+{
+	char detail[256], want[256];
+	uint64_t start = start_of((pid_t)pid);
+
+	snprintf(want, sizeof(want), "%s: %s not sent", why, psignal_name(signo));
+	for (int way = PSIGNAL_ANY; way <= PSIGNAL_KILL; way++) {
+		if (way == PSIGNAL_PIDFD && !have_pidfd())
+			continue;
+		memset(detail, 'x', sizeof(detail));
+		int rc = psignal_send_via("/proc", pid, start, signo, (enum psignal_way)way, detail, sizeof(detail));
+		assert_int_equal(rc, PSIGNAL_PROTECTED);
+		assert_string_equal(psignal_result(rc), "refused");
+		assert_string_equal(detail, want);
+	}
+}
+
+/* Pid 1 (init) is never signalled. SIGCONT would be harmless to it even
+ * if this test failed. */
+static void test_init_refused(void **state)
+{
+	(void)state;
+	char why[160];
+	assert_true(psignal_protected("/proc", 1, why, sizeof(why)));
+	assert_string_equal(why, "pid 1 is init");
+	assert_protected_send(1, SIGCONT, "pid 1 is init");
+}
+
+/* gpur's own pid (here the test's) is never signalled: a SIGUSR1 handler
+ * would see one that got through. */
+static void test_own_pid_refused(void **state)
+{
+	(void)state;
+	char why[160], want[64];
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGUSR1, &sa, &old), 0);
+	got_usr1 = 0;
+
+	snprintf(want, sizeof(want), "pid %d is gpur itself", (int)getpid());
+	assert_true(psignal_protected("/proc", (unsigned)getpid(), why, sizeof(why)));
+	assert_string_equal(why, want);
+	assert_protected_send((unsigned)getpid(), SIGUSR1, want);
+	/* A signal a process sends itself is delivered before kill(2)
+	 * returns: one sent would have run the handler by now. */
+	assert_int_equal(got_usr1, 0);
+	assert_int_equal(sigaction(SIGUSR1, &old, NULL), 0);
+}
+
+/* A process with no executable is never signalled: a zombie child (its
+ * exe link gives ENOENT, its /proc directory stays until it is reaped)
+ * and, where pid 2 is kthreadd, a kernel thread. Once the zombie is
+ * reaped its pid is not protected but gone: ESRCH. */
+static void test_no_executable_refused(void **state)
+{
+	(void)state;
+	char why[160], want[128], detail[256];
+	pid_t z = spawn_zombie();
+	uint64_t start = start_of(z);
+
+	snprintf(want, sizeof(want), "pid %d has no executable (a kernel thread or a zombie)", (int)z);
+	assert_true(psignal_protected("/proc", (unsigned)z, why, sizeof(why)));
+	assert_string_equal(why, want);
+	assert_protected_send((unsigned)z, SIGKILL, want);
+	/* Still a zombie, still ours to reap: exited normally, not killed. */
+	int st;
+	assert_int_equal(waitpid(z, &st, 0), z);
+	assert_true(WIFEXITED(st));
+	assert_false(psignal_protected("/proc", (unsigned)z, why, sizeof(why)));
+	assert_string_equal(why, "");
+	assert_int_equal(psignal_send("/proc", (unsigned)z, start, SIGKILL, detail, sizeof(detail)), -ESRCH);
+
+	if (have_kthreadd()) {
+		assert_true(psignal_protected("/proc", 2, why, sizeof(why)));
+		assert_string_equal(why, "pid 2 has no executable (a kernel thread or a zombie)");
+		assert_protected_send(2, SIGCONT, why);
+	}
+
+	/* A live child has an executable: not protected. */
+	pid_t pid = spawn();
+	assert_false(psignal_protected("/proc", (unsigned)pid, why, sizeof(why)));
+	assert_string_equal(why, "");
+	reap(pid);
+}
+
+/* The exe link is read under the procfs given: a fixture tree's directory
+ * with an exe link is not protected, one without is, a pid the tree does
+ * not have is not (it is gone, not a kernel thread). */
+static void test_protected_reads_procfs(void **state)
+{
+	(void)state;
+	char why[160];
+	struct tree *t = make_tree(NULL);
+	put_stat(t, 4242, "python3", 100);
+	put_stat(t, 4243, "kworker/0:1", 100);
+	char *exe = testutil_path(t->proc, "4242/exe");
+	assert_int_equal(symlink("/usr/bin/python3", exe), 0);
+	free(exe);
+
+	assert_false(psignal_protected(t->proc, 4242, why, sizeof(why)));
+	assert_true(psignal_protected(t->proc, 4243, why, sizeof(why)));
+	assert_string_equal(why, "pid 4243 has no executable (a kernel thread or a zombie)");
+	assert_false(psignal_protected(t->proc, 4244, why, sizeof(why)));
+	/* Pid 1 and gpur's own are refused whatever the tree says. */
+	assert_true(psignal_protected(t->proc, 1, why, sizeof(why)));
+	assert_true(psignal_protected(t->proc, (unsigned)getpid(), why, sizeof(why)));
+	/* A reason that does not fit is cut, never overrun. */
+	char small[8];
+	assert_true(psignal_protected(t->proc, 4243, small, sizeof(small)));
+	assert_string_equal(small, "pid 424");
+	free_tree(t);
+}
+
 static void test_names(void **state)
 {
 	(void)state;
@@ -450,6 +642,8 @@ static void test_names(void **state)
 	assert_null(psignal_name(0));
 	assert_string_equal(psignal_result(-EACCES), "EACCES");
 	assert_string_equal(psignal_result(-EXDEV), "error");
+	assert_string_equal(psignal_result(PSIGNAL_PROTECTED), "refused");
+	assert_true(PSIGNAL_PROTECTED != PSIGNAL_REFUSED && PSIGNAL_PROTECTED < 0);
 }
 
 int main(void)
@@ -467,6 +661,10 @@ int main(void)
 		cmocka_unit_test(test_btime_past_16k),
 		cmocka_unit_test(test_fixture_with_changed_start),
 		cmocka_unit_test(test_procfs_is_ours),
+		cmocka_unit_test(test_init_refused),
+		cmocka_unit_test(test_own_pid_refused),
+		cmocka_unit_test(test_no_executable_refused),
+		cmocka_unit_test(test_protected_reads_procfs),
 		cmocka_unit_test(test_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
