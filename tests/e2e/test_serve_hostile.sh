@@ -16,6 +16,10 @@ check "the exporter serves" test -n "$ADDR"
 python3 "$SOURCE_DIR/tests/tools/hostile_http.py" "$ADDR" > "$T/hostile.log" 2>&1
 rc=$?
 grep '^FAIL' "$T/hostile.log" | sed 's/^/  /' >&2
+# A failure that is no FAIL line (an exception of the script): its end.
+if [ "$rc" -ne 0 ] && ! grep -q '^FAIL' "$T/hostile.log"; then
+	tail -n 15 "$T/hostile.log" | sed 's/^/  /' >&2
+fi
 check "every normal scrape answered during the attacks (hostile_http.py exit $rc)" test "$rc" -eq 0
 check "the exporter is still running" kill -0 "$PID"
 check "and still answers" sh -c "curl -s --max-time 5 http://$ADDR/metrics | grep -q '^DCGM_FI_DEV_GPU_UTIL{'"

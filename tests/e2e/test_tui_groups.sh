@@ -130,8 +130,9 @@ tui_wait_exit 5
 
 # Live details of a Kubernetes pod's process at 80x24: the pod uid, the unit
 # and the cgroup path wrap instead of being cut, so the container's full id
-# at the end of the path is there whole.
-. "$(dirname "$0")/nvml_lib.sh" || exit 1
+# at the end of the path is there whole. (tui_lib.sh has sourced
+# nvml_lib.sh already: sourcing it again would replace tui_lib's exit trap,
+# which stops the tmux servers.)
 K=184c8653db5806b9fdb57825115d6d8bdcf3c563a3b15da26c8a3cc497eb63ba
 printf '{"driver":"550.54.15","fast_pcie":1,"gpus":[{"name":"NVIDIA A100","uuid":"GPU-1","pci":"00000000:3B:00.0","util":1,"mem_total":1000,"mem_used":10,"processes":[{"pid":2007,"type":"compute","mem":1048576}]}]}\n' > "$T/k8s.json"
 tui_start 80 24 GPUR_NVML_LIBRARY="$(fake modern)" FAKE_NVML_SCENARIO="$T/k8s.json" -- --backend nvml --procfs "$FIXTURES/attrib-root/proc" --rootfs "$FIXTURES/rootfs-node"

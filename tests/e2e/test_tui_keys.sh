@@ -73,7 +73,9 @@ type_text 'g3-'
 expect_screen '^filter: g3-_' "the filter shows what is typed"
 keys Enter
 expect_screen '^q quit' "Enter keeps the filter and closes the prompt"
-wait_until 3 test "$(rows | wc -l)" -eq 2
+# (The count is taken anew at each try: a function, not "$(...)" expanded once.)
+row_count_is() { [ "$(rows | wc -l)" -eq "$1" ]; }
+wait_until 3 row_count_is 2
 check "filter g3-: two rows (got $(rows | wc -l))" test "$(rows | wc -l)" -eq 2
 only_g3() { ! rows | grep -qv 'job-g3-p'; }
 check "filter g3-: only job-g3-*" only_g3
@@ -82,7 +84,7 @@ type_text zzz
 keys Enter
 expect_screen 'no process matches' "a filter matching nothing says so"
 keys Escape
-wait_until 3 test "$(rows | wc -l)" -eq 11
+wait_until 3 row_count_is 11
 check "Esc clears the filter: 11 rows again (got $(rows | wc -l))" test "$(rows | wc -l)" -eq 11
 
 # u: only my processes.
@@ -94,7 +96,7 @@ wait_until 3 only_me
 check "u: only $ME's rows ($(rows | wc -l) rows)" only_me
 keys u
 expect_screen "everyone's processes" "u again: everyone"
-wait_until 3 test "$(rows | wc -l)" -eq 11
+wait_until 3 row_count_is 11
 check "u again: 11 rows" test "$(rows | wc -l)" -eq 11
 
 # i: idle GPUs (6 and 7) hidden.
@@ -124,7 +126,8 @@ keys p
 expect_screen 'PAUSED' "p: PAUSED in the header"
 held=$(gpu0)
 at=$(position)
-wait_until 5 test "$(position)" -ge $((at + 2))
+position_at_least() { [ "$(position)" -ge "$1" ]; }
+wait_until 5 position_at_least $((at + 2))
 check "p: the recording went on (#$at -> #$(position))" test "$(position)" -ge $((at + 2))
 check "p: GPU 0's line holds" test "$(gpu0)" = "$held"
 keys p
