@@ -85,7 +85,8 @@ void record_foreign_process(struct gpu_process *p, uint64_t via)
 		p->valid &= ~(UINT64_C(1) << PROC_F_CMDLINE);
 }
 
-const char *record_foreign_device_id(const char *id)
+/* id without one prefix of the original's composite, or id itself. */
+static const char *strip_one(const char *id)
 {
 	static const char *const backends[] = {"nvml", "amdgpu", "intel", "nouveau", "ioaccel", "pdh"};
 
@@ -105,5 +106,14 @@ const char *record_foreign_device_id(const char *id)
 		if (*p == ':' && p[1])
 			return p + 1;
 	}
+	return id;
+}
+
+const char *record_foreign_device_id(const char *id)
+{
+	/* Every prefix goes, so that reading what gpur wrote back gives the
+	 * same id again: a replay of a replay is a fixed point. */
+	for (const char *bare = strip_one(id); bare != id; bare = strip_one(id))
+		id = bare;
 	return id;
 }

@@ -36,9 +36,10 @@ void record_foreign_gpu(struct gpu *g, uint64_t own);
  * "-"); a command line "?" from the original's `command` is unknown. */
 void record_foreign_process(struct gpu_process *p, uint64_t via);
 
-/* id without a prefix the original's composite backend puts before a
+/* id without the prefixes the original's composite backend puts before a
  * device id: "<backend>:" or "<backend>#<n>:" for the backends it has
- * (nvml, amdgpu, intel, nouveau, ioaccel, pdh). A pointer into id. */
+ * (nvml, amdgpu, intel, nouveau, ioaccel, pdh), as many as there are, as
+ * long as something follows. A pointer into id. */
 const char *record_foreign_device_id(const char *id);
 
 #endif

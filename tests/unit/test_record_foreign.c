@@ -175,6 +175,9 @@ static void test_device_id_prefixes(void **state)
 		{"ioaccel:ioreg:4294968325", "ioreg:4294968325"},
 		{"pdh:luid_0x0000_0x1234", "luid_0x0000_0x1234"},
 		{"nvml#1:GPU-1234", "GPU-1234"},
+		/* All of them, so that a replay of a replay keeps the id. */
+		{"nvml:amdgpu:pci:0000:03:00.0", "pci:0000:03:00.0"},
+		{"nvml:nvml:", "nvml:"},
 		/* Ours, and what only looks like a prefix, stay. */
 		{"GPU-1234", "GPU-1234"},
 		{"MIG-abcd", "MIG-abcd"},
