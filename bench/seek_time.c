@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "backend/replay.h"
+#include "record/replay.h"
 #include "model/frame.h"
 #include "record/seekindex.h"
 

@@ -10,8 +10,6 @@
 #include "completions.h"
 #include "util/when.h"
 
-#define CLI_MAX_GPU_SELECTORS 1024
-
 enum cli_mode { CLI_MODE_TUI, CLI_MODE_ONCE, CLI_MODE_JSON, CLI_MODE_HEADLESS };
 
 struct config {

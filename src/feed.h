@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "gpusel.h"
+#include "model/gpusel.h"
 #include "model/frame.h"
 #include "output/sink.h"
 #include "source.h"

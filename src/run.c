@@ -12,9 +12,9 @@
 
 #include "backend/backend.h"
 #include "backend/prometheus.h"
-#include "backend/replay.h"
+#include "record/replay.h"
 #include "feed.h"
-#include "gpusel.h"
+#include "model/gpusel.h"
 #include "output/sink.h"
 #include "output/table.h"
 #include "output/table_fleet.h"
@@ -237,7 +237,15 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 	int status = 0;
 	if (tui) {
 		o->quiet = true; /* the dashboard owns the terminal; it shows failures itself */
-		status = tui_run(cfg, feed, o, want);
+		struct tui_opts to = {
+			.procfs = cfg->procfs,
+			.replay_path = cfg->replay_path,
+			.fleet = cfg->prometheus != NULL,
+			.read_only = cfg->read_only,
+			.no_color = cfg->no_color,
+			.stop = &run_stop_requested,
+		};
+		status = tui_run(&to, feed, o, want);
 	} else {
 		feed_wait(feed, &run_stop_requested);
 	}

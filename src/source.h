@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "backend/replay.h"
+#include "record/replay.h"
 #include "model/frame.h"
 #include "model/seen.h"
 #include "sampler.h"

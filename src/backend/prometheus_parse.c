@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record/json_parse.h"
+#include "util/json_parse.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
 

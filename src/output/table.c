@@ -9,7 +9,7 @@
 
 #include "util/utf8.h"
 #include "util/xalloc.h"
-#include "view/proctable_group.h"
+#include "model/group.h"
 
 #define NAME_MAX_COLS 32
 
@@ -86,29 +86,29 @@ static void put_owner(struct buf *out, const struct gpu_process *p, bool utf8)
 }
 
 /* Totals per owner when the frame has more than one: the dashboard's
- * grouping by container (view/proctable_group.h: by identity, so two pods
+ * grouping by container (model/group.h: by identity, so two pods
  * of one name in two namespaces stay two), biggest GPU memory first. Rows
  * of no container are not a group here. */
 static void put_groups(struct buf *out, const struct frame *f, bool utf8)
 {
-	struct proctable_grouping g;
+	struct grouping g;
 	size_t *rows = f->nprocs ? xreallocarray(NULL, f->nprocs, sizeof(*rows)) : NULL;
 	size_t owned = 0;
-	char label[PROCTABLE_GROUP_KEY_MAX], key[PROCTABLE_GROUP_KEY_MAX], gpus[96];
+	char label[GROUP_KEY_MAX], key[GROUP_KEY_MAX], gpus[96];
 
 	for (size_t i = 0; i < f->nprocs; i++)
 		rows[i] = i;
-	proctable_group_init(&g);
-	proctable_group_build(&g, f, rows, f->nprocs, PROCTABLE_GROUP_CONTAINER, PROCTABLE_GPUMEM, false);
+	group_init(&g);
+	group_build(&g, f, rows, f->nprocs, GROUP_BY_CONTAINER, GROUP_SORT_MEM, false);
 	for (size_t k = 0; k < g.ngroups; k++)
-		owned += proctable_group_key(&f->procs[g.groups[k].first], PROCTABLE_GROUP_CONTAINER, key);
+		owned += group_key(&f->procs[g.groups[k].first], GROUP_BY_CONTAINER, key);
 	for (size_t k = 0; owned > 1 && k < g.ngroups; k++) {
-		const struct proctable_group *grp = &g.groups[k];
+		const struct group *grp = &g.groups[k];
 		const struct gpu_process *p = &f->procs[grp->first];
-		if (!proctable_group_key(p, PROCTABLE_GROUP_CONTAINER, key))
+		if (!group_key(p, GROUP_BY_CONTAINER, key))
 			continue;
-		proctable_group_label(p, PROCTABLE_GROUP_CONTAINER, label, sizeof(label));
-		proctable_group_gpus(grp, gpus, sizeof(gpus));
+		group_label(p, GROUP_BY_CONTAINER, label, sizeof(label));
+		group_gpus(grp, gpus, sizeof(gpus));
 		buf_puts(out, "group ");
 		put_text(out, label, utf8, 64, false);
 		/* A name is not an identity (every replica's container may be
@@ -123,7 +123,7 @@ static void put_groups(struct buf *out, const struct frame *f, bool utf8)
 		put_mib(out, grp->mem_known, grp->mem_bytes, 0);
 		buf_printf(out, " MiB, GPU %s\n", gpus);
 	}
-	proctable_group_fini(&g);
+	group_fini(&g);
 	free(rows);
 }
 

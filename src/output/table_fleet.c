@@ -6,7 +6,7 @@
 
 #include "util/utf8.h"
 #include "util/xalloc.h"
-#include "view/fleet.h"
+#include "output/fleet_view.h"
 
 /* Widths for text: the host column as wide as the widest name (at most
  * FLEET_NAME_MAX), the container the rest of the line. */

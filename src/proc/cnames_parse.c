@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "record/json_parse.h"
+#include "util/json_parse.h"
 #include "util/buf.h"
 #include "util/utf8.h"
 

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "record/json_parse.h"
+#include "util/json_parse.h"
 #include "record/record_foreign.h"
 
 enum decoded { DEC_SET, DEC_NULL, DEC_BAD };

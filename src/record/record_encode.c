@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "record/json_write.h"
+#include "util/json_write.h"
 #include "util/xalloc.h"
 
 static void put_value(struct buf *out, const struct field *f, const void *obj)

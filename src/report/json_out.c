@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "record/json_write.h"
+#include "util/json_write.h"
 
 struct obj {
 	struct report_out *o;

@@ -6,8 +6,8 @@
 
 #include <signal.h>
 
-#include "backend/replay.h"
-#include "gpusel.h"
+#include "record/replay.h"
+#include "model/gpusel.h"
 
 enum report_format { REPORT_FORMAT_HTML, REPORT_FORMAT_JSON, REPORT_FORMAT_UNKNOWN };
 

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record/json_write.h"
+#include "util/json_write.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
-#include "view/proctable_group.h"
+#include "model/group.h"
 
 void prom_put_label_value(struct buf *out, const char *value)
 {
@@ -413,20 +413,20 @@ static size_t render_processes(struct buf *b, const struct frame *f, const struc
  * row lacks is unknown: no sample. Returns the groups left out. */
 static size_t render_containers(struct buf *b, const struct frame *f, const char *host, size_t max)
 {
-	struct proctable_grouping g;
+	struct grouping g;
 	size_t *rows = xcalloc(f->nprocs ? f->nprocs : 1, sizeof(*rows));
 	struct buf ls;
 	size_t left = 0, n = 0;
 
 	for (size_t i = 0; i < f->nprocs; i++)
 		rows[i] = i;
-	proctable_group_init(&g);
-	proctable_group_build(&g, f, rows, f->nprocs, PROCTABLE_GROUP_CONTAINER, PROCTABLE_GPUMEM, false);
+	group_init(&g);
+	group_build(&g, f, rows, f->nprocs, GROUP_BY_CONTAINER, GROUP_SORT_MEM, false);
 	size_t *off = xcalloc(g.ngroups ? g.ngroups : 1, 2 * sizeof(*off));
-	const struct proctable_group **grp = xcalloc(g.ngroups ? g.ngroups : 1, sizeof(*grp));
+	const struct group **grp = xcalloc(g.ngroups ? g.ngroups : 1, sizeof(*grp));
 	buf_init(&ls);
 	for (size_t i = 0; i < g.ngroups; i++) {
-		const struct proctable_group *gr = &g.groups[i];
+		const struct group *gr = &g.groups[i];
 		const struct gpu_process *p = &f->procs[gr->first];
 		const char *cid = pstr(p, PROC_F_CONTAINER, p->container), *puid = pstr(p, PROC_F_POD, p->pod);
 		if (!cid && !puid)
@@ -457,7 +457,7 @@ static size_t render_containers(struct buf *b, const struct frame *f, const char
 		size_t mark = begin(b, FAM[k].name, "gauge", FAM[k].help);
 		bool any = false;
 		for (size_t i = 0; i < n; i++) {
-			const struct proctable_group *gr = grp[i];
+			const struct group *gr = grp[i];
 			double v = NAN;
 			if (FAM[k].what == 0 && gr->mem_known)
 				v = (double)gr->mem_bytes;
@@ -475,7 +475,7 @@ static size_t render_containers(struct buf *b, const struct frame *f, const char
 	free(grp);
 	free(off);
 	free(rows);
-	proctable_group_fini(&g);
+	group_fini(&g);
 	return left;
 }
 

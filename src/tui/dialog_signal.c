@@ -29,13 +29,13 @@ static const struct {
 /* Why the selected row may not be signalled, into buf; NULL when it may. */
 static const char *refusal(const struct tui *t, const struct gpu_process *p, char *buf, size_t n)
 {
-	const struct config *cfg = t->cfg;
+	const struct tui_opts *o = t->opts;
 
-	if (cfg->read_only)
+	if (o->read_only)
 		return "--read-only: signals are disabled";
 	if (t->st.replay)
 		return "replay: signals are disabled (these pids belong to the recorded machine and time)";
-	if (cfg->prometheus)
+	if (o->fleet)
 		return "--prometheus: signals are disabled (these pids belong to other machines)";
 	if (!p)
 		return "no process selected";
@@ -54,13 +54,13 @@ static const char *refusal(const struct tui *t, const struct gpu_process *p, cha
 	}
 	/* Rows from a --procfs tree of another machine or pid namespace: a
 	 * pid there is not the one kill(2) takes here. */
-	if (!psignal_procfs_is_ours(cfg->procfs)) {
+	if (!psignal_procfs_is_ours(o->procfs)) {
 		return "--procfs: signals are disabled (the tree's self link does not name gpur: not this machine's /proc)";
 	}
 	/* Init, gpur itself and kernel threads: psignal refuses them too,
 	 * right before sending; said here, the dialog never opens. */
 	char why[160];
-	if (psignal_protected(cfg->procfs, (unsigned)p->pid, why, sizeof(why))) {
+	if (psignal_protected(o->procfs, (unsigned)p->pid, why, sizeof(why))) {
 		snprintf(buf, n, "%s: not signalled", why);
 		return buf;
 	}
@@ -119,7 +119,7 @@ static void send_chosen(struct tui *t)
 	int signo = SIGNALS[d->choice].signo;
 	char detail[320], status[400];
 
-	int rc = psignal_send(t->cfg->procfs, (unsigned)d->pid, d->start_ticks, signo, detail, sizeof(detail));
+	int rc = psignal_send(t->opts->procfs, (unsigned)d->pid, d->start_ticks, signo, detail, sizeof(detail));
 	struct event e = {
 		.kind = EVENT_SIGNAL,
 		.pid = d->pid,

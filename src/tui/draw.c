@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "backend/replay.h"
+#include "record/replay.h"
 #include "tui/tui_priv.h"
 #include "util/fmt.h"
 #include "util/utf8.h"
@@ -133,8 +133,8 @@ static void draw_header(struct tui *t, const struct frame *f)
 		}
 		const char *state = t->st.at_end ? "end" : t->st.paused ? (t->utf8 ? "\u275a\u275a" : "||")
 									 : (t->utf8 ? "\u25b6" : ">");
-		const char *name = strrchr(t->cfg->replay_path, '/');
-		name = name ? name + 1 : t->cfg->replay_path;
+		const char *name = strrchr(t->opts->replay_path, '/');
+		name = name ? name + 1 : t->opts->replay_path;
 		const char *src = f ? replay_driver_line(f, drv, sizeof(drv), !t->utf8) : NULL;
 		snprintf(buf, sizeof(buf), "REPLAY %s%s%s%s%s #%" PRIu64 " %s%g %s", name, src ? dot : "", src ? src : "",
 			 dot, at, t->st.position, t->utf8 ? "\u00d7" : "x", t->st.speed, state);

@@ -123,7 +123,7 @@ void tui_draw_procs(struct tui *t, int y, int h)
 
 	t->table_y = y;
 	t->table_rows = 0;
-	if (h < 3 && t->group_by != PROCTABLE_GROUP_NONE)
+	if (h < 3 && t->group_by != GROUP_BY_NONE)
 		return;
 	int took = tui_groups_title(t, y);
 	y += took;

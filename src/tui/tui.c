@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include "proc/pidwant.h"
-#include "run.h"
 #include "tui/tui_priv.h"
 #include "util/when.h"
 #include "util/clock.h"
@@ -563,7 +562,7 @@ static void init_colors(struct tui *t)
 	};
 	const char *nc = getenv("NO_COLOR");
 
-	t->color = has_colors() && !t->cfg->no_color && !(nc && *nc);
+	t->color = has_colors() && !t->opts->no_color && !(nc && *nc);
 	if (t->color) {
 		start_color();
 		use_default_colors();
@@ -618,7 +617,7 @@ static void update_want(struct tui *t)
 	t->want_sent = true;
 }
 
-int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, struct pidwant *want)
+int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, struct pidwant *want)
 {
 	struct tui t;
 	SCREEN *scr;
@@ -629,7 +628,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 	memset(&t, 0, sizeof(t));
 	t.statm_fd = -1;
 	t.want = want;
-	t.cfg = cfg;
+	t.opts = opts;
 	t.feed = feed;
 	t.sink = sink;
 	t.utf8 = cs && strcmp(cs, "UTF-8") == 0;
@@ -640,7 +639,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 	settings_defaults(&t.set);
 	load_settings(&t);
 	feed_status(feed, &t.st);
-	t.group_by = (unsigned)t.set.group < PROCTABLE_GROUP__COUNT ? t.set.group : PROCTABLE_GROUP_NONE;
+	t.group_by = (unsigned)t.set.group < GROUP_BY__COUNT ? t.set.group : GROUP_BY_NONE;
 	t.hist = history_new(history_capacity(t.st.interval));
 	t.phist = prochist_new(PROCHIST_MAX_CAPACITY);
 	t.sess = session_new(SESSION_MAX_GPUS);
@@ -694,7 +693,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 	bool running = true, dirty = true;
 	int idle_reads = 0;
 	uint64_t last_second = 0, last_draw = 0, last_frame = 0;
-	while (running && !run_stop_requested) {
+	while (running && !(opts->stop && *opts->stop)) {
 		uint64_t now = wall_ms();
 		if (resized) {
 			resize_to_terminal(&t);
@@ -788,7 +787,7 @@ int tui_run(const struct config *cfg, struct feed *feed, struct sink *sink, stru
 	frame_unref(t.frame);
 	tui_fleet_free(&t);
 	free(t.view);
-	proctable_group_fini(&t.groups);
+	group_fini(&t.groups);
 	history_free(t.hist);
 	prochist_free(t.phist);
 	session_free(t.sess);

@@ -11,16 +11,16 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "cli.h"
 #include "feed.h"
 #include "model/frame.h"
 #include "output/sink.h"
+#include "tui/tui.h"
 #include "util/buf.h"
-#include "view/fleet.h"
+#include "output/fleet_view.h"
 #include "view/history.h"
 #include "view/prochist.h"
 #include "view/proctable.h"
-#include "view/proctable_group.h"
+#include "model/group.h"
 #include "view/session.h"
 #include "view/settings.h"
 
@@ -75,7 +75,7 @@ struct tui_sigdlg {
 };
 
 struct tui {
-	const struct config *cfg;
+	const struct tui_opts *opts;
 	struct feed *feed;
 	struct sink *sink;
 	bool utf8, color, mouse;
@@ -108,12 +108,12 @@ struct tui {
 	size_t *view, nview, view_cap;
 	bool hidden_gpu[FRAME_MAX_GPUS];
 	/* g: the table grouped (view_groups.c); the mode is set.group's. */
-	enum proctable_group_by group_by;
-	struct proctable_grouping groups;
+	enum group_by group_by;
+	struct grouping groups;
 	bool group_open; /* one group's processes shown: group_key's */
-	char group_key[PROCTABLE_GROUP_KEY_MAX], group_label[PROCTABLE_GROUP_KEY_MAX];
+	char group_key[GROUP_KEY_MAX], group_label[GROUP_KEY_MAX];
 	size_t gsel, gtop; /* selected group and first visible one */
-	char gsel_key[PROCTABLE_GROUP_KEY_MAX]; /* the selected group, kept across frames */
+	char gsel_key[GROUP_KEY_MAX]; /* the selected group, kept across frames */
 	bool gsel_valid;
 	struct history *hist;
 	struct prochist *phist; /* per process, for the details screen */

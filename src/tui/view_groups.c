@@ -1,6 +1,6 @@
 /* view_groups: the process table grouped (g): the list of groups, one row
  * each, its keys, and one opened group (Enter) whose processes the table
- * shows until Esc or Backspace. The aggregation is proctable_group's. */
+ * shows until Esc or Backspace. The aggregation is group.c's. */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,25 +10,26 @@
 
 bool tui_groups_listing(const struct tui *t)
 {
-	return t->group_by != PROCTABLE_GROUP_NONE && !t->group_open;
+	return t->group_by != GROUP_BY_NONE && !t->group_open;
 }
 
 void tui_groups_after_view(struct tui *t)
 {
-	if (t->group_by == PROCTABLE_GROUP_NONE || !t->frame) {
+	if (t->group_by == GROUP_BY_NONE || !t->frame) {
 		t->groups.ngroups = 0;
 		return;
 	}
 	if (t->group_open) {
-		t->nview = proctable_group_filter(t->frame, t->view, t->nview, t->group_by, t->group_key);
+		t->nview = group_filter(t->frame, t->view, t->nview, t->group_by, t->group_key);
 		return;
 	}
-	proctable_group_build(&t->groups, t->frame, t->view, t->nview, t->group_by, t->set.sort, t->set.reverse);
+	group_build(&t->groups, t->frame, t->view, t->nview, t->group_by, proctable_group_sort(t->set.sort),
+		    t->set.reverse);
 	/* The selection stays on the same group when groups move. */
 	size_t keep = t->gsel < t->groups.ngroups ? t->gsel : (t->groups.ngroups ? t->groups.ngroups - 1 : 0);
-	char key[PROCTABLE_GROUP_KEY_MAX];
+	char key[GROUP_KEY_MAX];
 	for (size_t i = 0; t->gsel_valid && i < t->groups.ngroups; i++) {
-		proctable_group_key(&t->frame->procs[t->groups.groups[i].first], t->group_by, key);
+		group_key(&t->frame->procs[t->groups.groups[i].first], t->group_by, key);
 		if (strcmp(key, t->gsel_key) == 0) {
 			keep = i;
 			break;
@@ -40,7 +41,7 @@ void tui_groups_after_view(struct tui *t)
 static void remember_group(struct tui *t)
 {
 	if (t->gsel < t->groups.ngroups) {
-		proctable_group_key(&t->frame->procs[t->groups.groups[t->gsel].first], t->group_by, t->gsel_key);
+		group_key(&t->frame->procs[t->groups.groups[t->gsel].first], t->group_by, t->gsel_key);
 		t->gsel_valid = true;
 	}
 }
@@ -60,8 +61,8 @@ static void open_group(struct tui *t)
 	if (t->gsel >= t->groups.ngroups)
 		return;
 	const struct gpu_process *p = &t->frame->procs[t->groups.groups[t->gsel].first];
-	proctable_group_key(p, t->group_by, t->group_key);
-	proctable_group_label(p, t->group_by, t->group_label, sizeof(t->group_label));
+	group_key(p, t->group_by, t->group_key);
+	group_label(p, t->group_by, t->group_label, sizeof(t->group_label));
 	t->group_open = true;
 	t->sel = t->top = 0;
 	tui_build_view(t);
@@ -70,7 +71,7 @@ static void open_group(struct tui *t)
 bool tui_groups_key(struct tui *t, int ch)
 {
 	if (ch == 'g') {
-		t->group_by = (enum proctable_group_by)((t->group_by + 1) % PROCTABLE_GROUP__COUNT);
+		t->group_by = (enum group_by)((t->group_by + 1) % GROUP_BY__COUNT);
 		t->group_open = false;
 		t->gsel = t->gtop = 0;
 		t->gsel_valid = false;
@@ -79,7 +80,7 @@ bool tui_groups_key(struct tui *t, int ch)
 		tui_build_view(t);
 		char msg[64];
 		snprintf(msg, sizeof(msg), t->group_by ? "grouped by %s" : "not grouped",
-			 proctable_group_name(t->group_by));
+			 group_name(t->group_by));
 		tui_set_status(t, msg);
 		return true;
 	}
@@ -131,16 +132,16 @@ bool tui_groups_key(struct tui *t, int ch)
 
 int tui_groups_title(struct tui *t, int y)
 {
-	char buf[PROCTABLE_GROUP_KEY_MAX + 128];
+	char buf[GROUP_KEY_MAX + 128];
 
-	if (t->group_by == PROCTABLE_GROUP_NONE)
+	if (t->group_by == GROUP_BY_NONE)
 		return 0;
 	if (t->group_open)
 		snprintf(buf, sizeof(buf), "%s %s: %zu process%s   (Esc: back to the groups)",
-			 proctable_group_name(t->group_by), t->group_label, t->nview, t->nview == 1 ? "" : "es");
+			 group_name(t->group_by), t->group_label, t->nview, t->nview == 1 ? "" : "es");
 	else
 		snprintf(buf, sizeof(buf), "grouped by %s: %zu group%s   (Enter opens, g: next grouping)",
-			 proctable_group_name(t->group_by), t->groups.ngroups, t->groups.ngroups == 1 ? "" : "s");
+			 group_name(t->group_by), t->groups.ngroups, t->groups.ngroups == 1 ? "" : "s");
 	canvas_hline(t, y, 0, ' ', t->cols);
 	tui_attr(t, TC_HEAD, true);
 	tui_text(t, y, 0, buf, t->cols); /* the label is made safe here */
@@ -159,21 +160,17 @@ static const struct {
 	[GC_GPUS] = {"GPUS", 10, false}, [GC_NAME] = {NULL, 0, false},
 };
 
-/* The group column the table's sort column sorts by (proctable_group_build). */
+/* The group column the table's sort column sorts by (group_build). */
 static int sorted_column(enum proctable_col c)
 {
-	switch (c) {
-	case PROCTABLE_GPUMEM: return GC_MEM;
-	case PROCTABLE_GPU: return GC_UTIL;
-	case PROCTABLE_DEV: return GC_GPUS;
-	case PROCTABLE_USER:
-	case PROCTABLE_CONTAINER:
-	case PROCTABLE_COMMAND: return GC_NAME;
-	default: return GC_PROCS;
-	}
+	static const int by_sort[] = {
+		[GROUP_SORT_MEM] = GC_MEM, [GROUP_SORT_UTIL] = GC_UTIL, [GROUP_SORT_GPUS] = GC_GPUS,
+		[GROUP_SORT_LABEL] = GC_NAME, [GROUP_SORT_PROCS] = GC_PROCS,
+	};
+	return by_sort[proctable_group_sort(c)];
 }
 
-static void group_cell(const struct tui *t, const struct proctable_group *grp, int c, char *buf, size_t n)
+static void group_cell(const struct tui *t, const struct group *grp, int c, char *buf, size_t n)
 {
 	switch (c) {
 	case GC_MEM:
@@ -189,13 +186,13 @@ static void group_cell(const struct tui *t, const struct proctable_group *grp, i
 		snprintf(buf, n, "%zu", grp->nprocs);
 		break;
 	case GC_GPUS:
-		proctable_group_gpus(grp, buf, n);
+		group_gpus(grp, buf, n);
 		break;
 	default: {
 		const struct gpu_process *p = &t->frame->procs[grp->first];
-		proctable_group_label(p, t->group_by, buf, n);
+		group_label(p, t->group_by, buf, n);
 		/* A name: its id beside it, so two alike stay apart. */
-		if (t->group_by == PROCTABLE_GROUP_CONTAINER && process_has(p, PROC_F_CONTAINER) && p->container &&
+		if (t->group_by == GROUP_BY_CONTAINER && process_has(p, PROC_F_CONTAINER) && p->container &&
 		    strcmp(buf, p->container) != 0) {
 			size_t at = strlen(buf);
 			snprintf(buf + at, n - at, "  %s", p->container);
@@ -210,9 +207,9 @@ static void group_cell(const struct tui *t, const struct proctable_group *grp, i
 
 void tui_groups_draw(struct tui *t, int y, int h)
 {
-	char cell[PROCTABLE_GROUP_KEY_MAX * 2 + 64], title[64];
+	char cell[GROUP_KEY_MAX * 2 + 64], title[64];
 	int x[GC__COUNT + 1], at = 0;
-	const struct proctable_grouping *g = &t->groups;
+	const struct grouping *g = &t->groups;
 
 	t->table_y = y;
 	t->table_rows = 0;
@@ -232,7 +229,7 @@ void tui_groups_draw(struct tui *t, int y, int h)
 		const char *name = GCOLS[c].title;
 		char upper[16];
 		if (!name) {
-			snprintf(upper, sizeof(upper), "%s", proctable_group_name(t->group_by));
+			snprintf(upper, sizeof(upper), "%s", group_name(t->group_by));
 			for (char *s = upper; *s; s++)
 				*s = (char)(*s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s);
 			name = upper;

@@ -28,6 +28,19 @@ const struct proctable_col_info PROCTABLE_COLS[PROCTABLE__COUNT] = {
 	[PROCTABLE_COMMAND] = {"command", "COMMAND", 0, false, false},
 };
 
+enum group_sort proctable_group_sort(enum proctable_col c)
+{
+	switch (c) {
+	case PROCTABLE_GPUMEM: return GROUP_SORT_MEM;
+	case PROCTABLE_GPU: return GROUP_SORT_UTIL;
+	case PROCTABLE_DEV: return GROUP_SORT_GPUS;
+	case PROCTABLE_USER:
+	case PROCTABLE_CONTAINER:
+	case PROCTABLE_COMMAND: return GROUP_SORT_LABEL;
+	default: return GROUP_SORT_PROCS;
+	}
+}
+
 static const char *const KIND_TEXT[PROCESS_KIND__COUNT] = {
 	[PROCESS_COMPUTE] = "C", [PROCESS_GRAPHICS] = "G", [PROCESS_BOTH] = "C+G",
 };

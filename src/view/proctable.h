@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "model/frame.h"
+#include "model/group.h"
 
 enum proctable_col {
 	PROCTABLE_PID, PROCTABLE_USER, PROCTABLE_DEV, PROCTABLE_TYPE, PROCTABLE_GPU,
@@ -25,6 +26,11 @@ struct proctable_col_info {
 };
 
 extern const struct proctable_col_info PROCTABLE_COLS[PROCTABLE__COUNT];
+
+/* What groups are ordered by when the table is sorted by column c: GPU-MEM
+ * and GPU% by their sums, DEV by the number of GPUs, USER, CONTAINER and
+ * COMMAND by the label, any other column by the process count. */
+enum group_sort proctable_group_sort(enum proctable_col c);
 
 /* The column whose config name is name[0..len) (ASCII case ignored), or -1. */
 int proctable_col_by_name(const char *name, size_t len);

@@ -25,7 +25,7 @@ void settings_defaults(struct settings *s)
 	s->reverse = false;
 	s->columns = ALL_COLUMNS;
 	s->chart = HISTORY_UTIL;
-	s->group = PROCTABLE_GROUP_NONE;
+	s->group = GROUP_BY_NONE;
 	s->session = false;
 }
 
@@ -214,15 +214,15 @@ static void parse_line(struct load_state *st, struct settings *s, unsigned line,
 			s->chart = (enum history_metric)m;
 	} else if (word_is(key, klen, "group")) {
 		int m;
-		for (m = 0; m < PROCTABLE_GROUP__COUNT; m++) {
-			if (word_is(val, vlen, proctable_group_name((enum proctable_group_by)m)))
+		for (m = 0; m < GROUP_BY__COUNT; m++) {
+			if (word_is(val, vlen, group_name((enum group_by)m)))
 				break;
 		}
-		if (m == PROCTABLE_GROUP__COUNT)
+		if (m == GROUP_BY__COUNT)
 			load_error(st, line, "group: expected none, container, pod, job or user, not \"%s\"",
 				   quote(val, vlen, q));
 		else
-			s->group = (enum proctable_group_by)m;
+			s->group = (enum group_by)m;
 	} else {
 		load_error(st, line, "unknown key \"%s\"", quote(key, klen, q));
 	}
@@ -353,7 +353,7 @@ static void format_settings(const struct settings *s, struct buf *b)
 		}
 	}
 	buf_printf(b, "\nchart = %s\n", history_metric_name(s->chart));
-	buf_printf(b, "group = %s\n", proctable_group_name(s->group));
+	buf_printf(b, "group = %s\n", group_name(s->group));
 	buf_printf(b, "session = %s\n", s->session ? "true" : "false");
 }
 
@@ -367,7 +367,7 @@ int settings_save(const struct settings *s, char *err, size_t errlen)
 	if (errlen)
 		err[0] = '\0';
 	if ((unsigned)s->sort >= PROCTABLE__COUNT || (unsigned)s->chart >= HISTORY__COUNT ||
-	    (unsigned)s->group >= PROCTABLE_GROUP__COUNT) {
+	    (unsigned)s->group >= GROUP_BY__COUNT) {
 		set_err(err, errlen, "settings: sort column, chart or grouping out of range");
 		return -EINVAL;
 	}

@@ -10,7 +10,7 @@
 
 #include "view/history.h"
 #include "view/proctable.h"
-#include "view/proctable_group.h"
+#include "model/group.h"
 
 /* Limits on what settings_load reads. */
 #define SETTINGS_MAX_LINE 1024
@@ -21,7 +21,7 @@ struct settings {
 	bool reverse;     /* false: the column's natural order (numbers descending, text ascending) */
 	uint32_t columns; /* bit (1 << enum proctable_col) set = visible */
 	enum history_metric chart;
-	enum proctable_group_by group; /* g: how the process table is grouped */
+	enum group_by group; /* g: how the process table is grouped */
 	bool session;     /* S: each GPU's session peak and mean shown */
 };
 

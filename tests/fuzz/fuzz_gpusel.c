@@ -1,5 +1,5 @@
 /* fuzz_gpusel: libFuzzer harness for the --gpus list and PCI bus ids. A list
- * is accepted exactly when the plain rule holds (1 to CLI_MAX_GPU_SELECTORS
+ * is accepted exactly when the plain rule holds (1 to GPUSEL_MAX_ITEMS
  * items of 1 to 128 bytes); a normalised bus id has the canonical form and
  * normalises to itself. Any difference abort()s.
  *
@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "gpusel.h"
+#include "model/gpusel.h"
 #include "model/frame.h"
 #include "util/pciaddr.h"
 
@@ -57,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		p = comma + 1;
 	}
-	bool ok = shortest >= 1 && longest <= 128 && items <= CLI_MAX_GPU_SELECTORS;
+	bool ok = shortest >= 1 && longest <= 128 && items <= GPUSEL_MAX_ITEMS;
 	char err[256] = "";
 	struct gpusel *sel = gpusel_parse(s, err, sizeof(err));
 	CHECK(ok == (sel != NULL));

@@ -12,7 +12,7 @@
 
 #include "backend/prometheus_fleet.h"
 #include "util/utf8.h"
-#include "view/fleet.h"
+#include "output/fleet_view.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

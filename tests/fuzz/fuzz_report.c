@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "model/frame.h"
-#include "record/json_parse.h"
+#include "util/json_parse.h"
 #include "record/record_decode.h"
 #include "report/html.h"
 #include "report/json_out.h"

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "backend/replay.h"
+#include "record/replay.h"
 #include "model/frame.h"
 #include "record/record_decode.h"
 #include "record/record_encode.h"

@@ -20,7 +20,7 @@
 #include "output/sink.h"
 #include "record/recorder.h"
 #include "testutil.h"
-#include "view/fleet.h"
+#include "output/fleet_view.h"
 
 static void test_safe_name(void **st)
 {

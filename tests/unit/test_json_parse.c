@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "record/json_parse.h"
+#include "util/json_parse.h"
 #include "util/buf.h"
 
 #define FFFD "\xEF\xBF\xBD"

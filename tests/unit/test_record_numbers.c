@@ -7,7 +7,7 @@
 #include <math.h>
 
 #include "record_helpers.h"
-#include "record/json_write.h"
+#include "util/json_write.h"
 
 /* ---- the oracle ----------------------------------------------------------- */
 

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "backend/replay.h"
+#include "record/replay.h"
 
 static void stamp(struct frame *f, uint64_t ts)
 {

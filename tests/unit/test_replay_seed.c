@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "backend/replay.h"
+#include "record/replay.h"
 #include "testutil.h"
 
 struct seed {

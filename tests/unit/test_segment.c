@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend/replay.h"
+#include "record/replay.h"
 #include "record/compressor.h"
 #include "record/seekindex.h"
 #include "record/segment.h"

@@ -181,13 +181,13 @@ static void test_round_trip(void **state)
 		s.sort = (enum proctable_col)c;
 		s.columns = BIT(c);
 		s.chart = (enum history_metric)(c % HISTORY__COUNT);
-		s.group = (enum proctable_group_by)(c % PROCTABLE_GROUP__COUNT);
+		s.group = (enum group_by)(c % GROUP_BY__COUNT);
 		assert_int_equal(settings_save(&s, fx->err, sizeof(fx->err)), 0);
 		assert_int_equal(settings_load(&r, fx->err, sizeof(fx->err)), 0);
 		assert_int_equal(r.sort, c);
 		assert_int_equal(r.columns, BIT(c));
 		assert_int_equal(r.chart, c % HISTORY__COUNT);
-		assert_int_equal(r.group, c % PROCTABLE_GROUP__COUNT);
+		assert_int_equal(r.group, c % GROUP_BY__COUNT);
 	}
 }
 
@@ -251,7 +251,7 @@ static void test_format_leniency(void **state)
 	assert_true(s.reverse);
 	assert_int_equal(s.columns, BIT(PROCTABLE_PID) | BIT(PROCTABLE_USER) | BIT(PROCTABLE_COMMAND));
 	assert_int_equal(s.chart, HISTORY_POWER);
-	assert_int_equal(s.group, PROCTABLE_GROUP_POD);
+	assert_int_equal(s.group, GROUP_BY_POD);
 	assert_true(s.session);
 
 	/* No newline at the end; reverse off by "0". */

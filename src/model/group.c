@@ -1,7 +1,7 @@
-/* proctable_group: owners' keys and labels, the one-pass aggregation of a
+/* group: owners' keys and labels, the one-pass aggregation of a
  * view's rows into groups (a hash index over the groups), and their order.
  * A sum over rows some of which are unknown is unknown, never a part. */
-#include "view/proctable_group.h"
+#include "model/group.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -11,33 +11,33 @@
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
-static const char *const GROUP_NAMES[PROCTABLE_GROUP__COUNT] = {
-	[PROCTABLE_GROUP_NONE] = "none", [PROCTABLE_GROUP_CONTAINER] = "container", [PROCTABLE_GROUP_POD] = "pod",
-	[PROCTABLE_GROUP_JOB] = "job", [PROCTABLE_GROUP_USER] = "user",
+static const char *const GROUP_NAMES[GROUP_BY__COUNT] = {
+	[GROUP_BY_NONE] = "none", [GROUP_BY_CONTAINER] = "container", [GROUP_BY_POD] = "pod",
+	[GROUP_BY_JOB] = "job", [GROUP_BY_USER] = "user",
 };
 
-void proctable_group_init(struct proctable_grouping *g)
+void group_init(struct grouping *g)
 {
 	memset(g, 0, sizeof(*g));
 }
 
-void proctable_group_fini(struct proctable_grouping *g)
+void group_fini(struct grouping *g)
 {
 	free(g->groups);
 	free(g->index);
 	memset(g, 0, sizeof(*g));
 }
 
-const char *proctable_group_name(enum proctable_group_by by)
+const char *group_name(enum group_by by)
 {
-	return (unsigned)by < PROCTABLE_GROUP__COUNT ? GROUP_NAMES[by] : "?";
+	return (unsigned)by < GROUP_BY__COUNT ? GROUP_NAMES[by] : "?";
 }
 
-int proctable_group_by_name(const char *name, size_t len)
+int group_by_name(const char *name, size_t len)
 {
 	if (!name)
 		return -1;
-	for (int i = 0; i < PROCTABLE_GROUP__COUNT; i++)
+	for (int i = 0; i < GROUP_BY__COUNT; i++)
 		if (strlen(GROUP_NAMES[i]) == len && memcmp(GROUP_NAMES[i], name, len) == 0)
 			return i;
 	return -1;
@@ -73,14 +73,14 @@ static const char *slurm_job(const struct gpu_process *p)
 
 /* The key parts of p under by: a one-byte kind prefix (so a container id
  * never equals a pod uid) and up to three strings, "/" between the last two. */
-static bool key_parts(const struct gpu_process *p, enum proctable_group_by by, const char **pre, const char **a,
+static bool key_parts(const struct gpu_process *p, enum group_by by, const char **pre, const char **a,
 		      const char **b)
 {
 	const char *ns = known(p, PROC_F_POD_NAMESPACE, p->pod_namespace), *name = known(p, PROC_F_POD_NAME, p->pod_name);
 
 	*a = *b = NULL;
 	switch (by) {
-	case PROCTABLE_GROUP_CONTAINER:
+	case GROUP_BY_CONTAINER:
 		if ((*a = known(p, PROC_F_CONTAINER, p->container)))
 			*pre = "c";
 		else if ((*a = known(p, PROC_F_POD, p->pod)))
@@ -94,7 +94,7 @@ static bool key_parts(const struct gpu_process *p, enum proctable_group_by by, c
 		 * login session), nor an identity: "init.scope" is in every
 		 * user's manager too. */
 		break;
-	case PROCTABLE_GROUP_POD:
+	case GROUP_BY_POD:
 		if ((*a = known(p, PROC_F_POD, p->pod)))
 			*pre = "p";
 		else if (name) {
@@ -103,25 +103,25 @@ static bool key_parts(const struct gpu_process *p, enum proctable_group_by by, c
 			*b = name;
 		}
 		break;
-	case PROCTABLE_GROUP_JOB:
+	case GROUP_BY_JOB:
 		if ((*a = slurm_job(p)))
 			*pre = "j";
 		break;
-	case PROCTABLE_GROUP_USER:
+	case GROUP_BY_USER:
 		if ((*a = known(p, PROC_F_USER, p->user)))
 			*pre = "U";
 		break;
-	case PROCTABLE_GROUP_NONE:
-	case PROCTABLE_GROUP__COUNT:
+	case GROUP_BY_NONE:
+	case GROUP_BY__COUNT:
 		break;
 	}
 	return *a != NULL;
 }
 
-bool proctable_group_key(const struct gpu_process *p, enum proctable_group_by by, char *key)
+bool group_key(const struct gpu_process *p, enum group_by by, char *key)
 {
 	const char *pre = "", *a, *b;
-	char mid[PROCTABLE_GROUP_KEY_MAX];
+	char mid[GROUP_KEY_MAX];
 
 	if (!key_parts(p, by, &pre, &a, &b)) {
 		key[0] = '\0';
@@ -136,7 +136,7 @@ bool proctable_group_key(const struct gpu_process *p, enum proctable_group_by by
 	return true;
 }
 
-void proctable_group_label(const struct gpu_process *p, enum proctable_group_by by, char *buf, size_t n)
+void group_label(const struct gpu_process *p, enum group_by by, char *buf, size_t n)
 {
 	const char *ns = known(p, PROC_F_POD_NAMESPACE, p->pod_namespace), *name = known(p, PROC_F_POD_NAME, p->pod_name);
 	const char *pre = "", *a, *b;
@@ -144,18 +144,18 @@ void proctable_group_label(const struct gpu_process *p, enum proctable_group_by 
 	if (n == 0)
 		return;
 	if (!key_parts(p, by, &pre, &a, &b)) {
-		put2(buf, n, PROCTABLE_GROUP_NONE_LABEL, NULL);
+		put2(buf, n, GROUP_NONE_LABEL, NULL);
 		return;
 	}
 	switch (by) {
-	case PROCTABLE_GROUP_CONTAINER:
+	case GROUP_BY_CONTAINER:
 		if (*pre == 'c') {
 			const char *cn = known(p, PROC_F_CONTAINER_NAME, p->container_name);
 			put2(buf, n, cn ? cn : a, NULL);
 			return;
 		}
 		if (*pre == 'p' || *pre == 'n') {
-			char pod[PROCTABLE_GROUP_KEY_MAX];
+			char pod[GROUP_KEY_MAX];
 			if (name && ns) {
 				put2(pod, sizeof(pod), ns, "/");
 				size_t at = strlen(pod);
@@ -167,7 +167,7 @@ void proctable_group_label(const struct gpu_process *p, enum proctable_group_by 
 			return;
 		}
 		break;
-	case PROCTABLE_GROUP_POD:
+	case GROUP_BY_POD:
 		if (name && ns) {
 			put2(buf, n, ns, "/");
 			size_t at = strlen(buf);
@@ -192,7 +192,7 @@ static uint64_t hash_key(const char *s)
 }
 
 /* Grows the index to at least twice want slots (a power of two), emptied. */
-static void index_reset(struct proctable_grouping *g, size_t want)
+static void index_reset(struct grouping *g, size_t want)
 {
 	size_t cap = 16;
 
@@ -209,8 +209,8 @@ static void index_reset(struct proctable_grouping *g, size_t want)
 
 struct group_sort_ctx {
 	const struct frame *f;
-	enum proctable_group_by by;
-	enum proctable_col col;
+	enum group_by by;
+	enum group_sort sort;
 	bool reverse;
 };
 
@@ -220,50 +220,49 @@ static int text_cmp(const char *a, const char *b)
 	return d < 0 ? -1 : d > 0;
 }
 
-/* The group's number for column col, known false when its sum is unknown;
- * text columns answer with text set. */
-static bool group_num(const struct proctable_group *grp, enum proctable_col col, long double *v, bool *text)
+/* The group's number for sort, known false when its sum is unknown; the
+ * label answers with text set. */
+static bool group_num(const struct group *grp, enum group_sort sort, long double *v, bool *text)
 {
 	*text = false;
-	switch (col) {
-	case PROCTABLE_GPUMEM:
+	switch (sort) {
+	case GROUP_SORT_MEM:
 		*v = grp->mem_bytes;
 		return grp->mem_known;
-	case PROCTABLE_GPU:
+	case GROUP_SORT_UTIL:
 		*v = grp->util_pct;
 		return grp->util_known;
-	case PROCTABLE_DEV:
+	case GROUP_SORT_GPUS:
 		*v = (long double)grp->ngpus;
 		return true;
-	case PROCTABLE_USER:
-	case PROCTABLE_CONTAINER:
-	case PROCTABLE_COMMAND:
+	case GROUP_SORT_LABEL:
 		*text = true;
 		return true;
-	default:
-		*v = (long double)grp->nprocs;
-		return true;
+	case GROUP_SORT_PROCS:
+		break;
 	}
+	*v = (long double)grp->nprocs;
+	return true;
 }
 
 static int group_cmp(const void *pa, const void *pb, void *arg)
 {
 	const struct group_sort_ctx *ctx = arg;
-	const struct proctable_group *a = pa, *b = pb;
+	const struct group *a = pa, *b = pb;
 	const struct gpu_process *ra = &ctx->f->procs[a->first], *rb = &ctx->f->procs[b->first];
-	char la[PROCTABLE_GROUP_KEY_MAX], lb[PROCTABLE_GROUP_KEY_MAX];
+	char la[GROUP_KEY_MAX], lb[GROUP_KEY_MAX];
 	long double va = 0, vb = 0;
-	bool text, ka = group_num(a, ctx->col, &va, &text), kb = group_num(b, ctx->col, &vb, &text);
+	bool text, ka = group_num(a, ctx->sort, &va, &text), kb = group_num(b, ctx->sort, &vb, &text);
 	int d = 0;
 
 	/* "(none)" last, like an unknown value. */
-	bool oa = proctable_group_key(ra, ctx->by, la), ob = proctable_group_key(rb, ctx->by, lb);
+	bool oa = group_key(ra, ctx->by, la), ob = group_key(rb, ctx->by, lb);
 	if (oa != ob)
 		return oa ? -1 : 1;
 	if (ka != kb)
 		return ka ? -1 : 1;
-	proctable_group_label(ra, ctx->by, la, sizeof(la));
-	proctable_group_label(rb, ctx->by, lb, sizeof(lb));
+	group_label(ra, ctx->by, la, sizeof(la));
+	group_label(rb, ctx->by, lb, sizeof(lb));
 	if (text)
 		d = text_cmp(la, lb);
 	else if (ka)
@@ -274,14 +273,14 @@ static int group_cmp(const void *pa, const void *pb, void *arg)
 		return d;
 	if ((d = text_cmp(la, lb)))
 		return d;
-	proctable_group_key(ra, ctx->by, la);
-	proctable_group_key(rb, ctx->by, lb);
+	group_key(ra, ctx->by, la);
+	group_key(rb, ctx->by, lb);
 	if ((d = text_cmp(la, lb)))
 		return d;
 	return a->first < b->first ? -1 : a->first > b->first;
 }
 
-static void add_row(struct proctable_group *grp, const struct gpu_process *p, size_t row, bool first)
+static void add_row(struct group *grp, const struct gpu_process *p, size_t row, bool first)
 {
 	if (first) {
 		memset(grp, 0, sizeof(*grp));
@@ -310,14 +309,14 @@ static void add_row(struct proctable_group *grp, const struct gpu_process *p, si
 	}
 }
 
-void proctable_group_build(struct proctable_grouping *g, const struct frame *f, const size_t *rows, size_t nrows,
-			   enum proctable_group_by by, enum proctable_col sort, bool reverse)
+void group_build(struct grouping *g, const struct frame *f, const size_t *rows, size_t nrows, enum group_by by,
+		 enum group_sort sort, bool reverse)
 {
-	char key[PROCTABLE_GROUP_KEY_MAX], other[PROCTABLE_GROUP_KEY_MAX];
+	char key[GROUP_KEY_MAX], other[GROUP_KEY_MAX];
 	uint64_t *hashes = NULL;
 
 	g->ngroups = 0;
-	if (by == PROCTABLE_GROUP_NONE || (unsigned)by >= PROCTABLE_GROUP__COUNT || !f || !nrows)
+	if (by == GROUP_BY_NONE || (unsigned)by >= GROUP_BY__COUNT || !f || !nrows)
 		return;
 	if (g->cap < nrows) {
 		g->cap = nrows;
@@ -327,16 +326,16 @@ void proctable_group_build(struct proctable_grouping *g, const struct frame *f, 
 	hashes = xreallocarray(NULL, nrows, sizeof(*hashes));
 	for (size_t i = 0; i < nrows; i++) {
 		const struct gpu_process *p = &f->procs[rows[i]];
-		proctable_group_key(p, by, key);
+		group_key(p, by, key);
 		uint64_t h = hash_key(key);
 		size_t mask = g->index_cap - 1, slot = (size_t)h & mask;
-		struct proctable_group *grp = NULL;
+		struct group *grp = NULL;
 		for (;; slot = (slot + 1) & mask) {
 			size_t v = g->index[slot];
 			if (!v)
 				break;
 			if (hashes[v - 1] == h) {
-				proctable_group_key(&f->procs[g->groups[v - 1].first], by, other);
+				group_key(&f->procs[g->groups[v - 1].first], by, other);
 				if (strcmp(other, key) == 0) {
 					grp = &g->groups[v - 1];
 					break;
@@ -353,11 +352,11 @@ void proctable_group_build(struct proctable_grouping *g, const struct frame *f, 
 		}
 	}
 	free(hashes);
-	struct group_sort_ctx ctx = {f, by, (unsigned)sort < PROCTABLE__COUNT ? sort : PROCTABLE_GPUMEM, reverse};
+	struct group_sort_ctx ctx = {f, by, sort, reverse};
 	qsort_r(g->groups, g->ngroups, sizeof(*g->groups), group_cmp, &ctx);
 }
 
-void proctable_group_gpus(const struct proctable_group *grp, char *buf, size_t n)
+void group_gpus(const struct group *grp, char *buf, size_t n)
 {
 	size_t at = 0;
 
@@ -388,14 +387,13 @@ void proctable_group_gpus(const struct proctable_group *grp, char *buf, size_t n
 		put2(buf, n, "--", NULL);
 }
 
-size_t proctable_group_filter(const struct frame *f, size_t *rows, size_t nrows, enum proctable_group_by by,
-			      const char *key)
+size_t group_filter(const struct frame *f, size_t *rows, size_t nrows, enum group_by by, const char *key)
 {
-	char k[PROCTABLE_GROUP_KEY_MAX];
+	char k[GROUP_KEY_MAX];
 	size_t n = 0;
 
 	for (size_t i = 0; i < nrows; i++) {
-		proctable_group_key(&f->procs[rows[i]], by, k);
+		group_key(&f->procs[rows[i]], by, k);
 		if (strcmp(k, key) == 0)
 			rows[n++] = rows[i];
 	}

@@ -1,5 +1,5 @@
 /* json_write: escaping and number formatting for records. */
-#include "record/json_write.h"
+#include "util/json_write.h"
 
 #include <inttypes.h>
 #include <math.h>

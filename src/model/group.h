@@ -1,30 +1,30 @@
-/* proctable_group: the process table grouped by who owns the rows — the
- * container, the pod, the batch job or the user — one row per group with its
- * process count, summed GPU memory and utilisation and the GPUs it uses.
- * No curses: the dashboard draws what this computes. */
-#ifndef GPUR_PROCTABLE_GROUP_H
-#define GPUR_PROCTABLE_GROUP_H
+/* group: process rows grouped by who owns them — the container, the pod, the
+ * batch job or the user — one group each with its process count, summed GPU
+ * memory and utilisation and the GPUs it uses. The dashboard's grouped
+ * table, the --once totals and the exporter's container series all come
+ * from here. */
+#ifndef GPUR_GROUP_H
+#define GPUR_GROUP_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "model/frame.h"
-#include "view/proctable.h"
 
-enum proctable_group_by {
-	PROCTABLE_GROUP_NONE, PROCTABLE_GROUP_CONTAINER, PROCTABLE_GROUP_POD, PROCTABLE_GROUP_JOB,
-	PROCTABLE_GROUP_USER, PROCTABLE_GROUP__COUNT
+enum group_by {
+	GROUP_BY_NONE, GROUP_BY_CONTAINER, GROUP_BY_POD, GROUP_BY_JOB,
+	GROUP_BY_USER, GROUP_BY__COUNT
 };
 
 /* A group key's and label's size, NUL included: a pod's namespace/name
  * with its one-byte prefix fits. */
-#define PROCTABLE_GROUP_KEY_MAX 384
+#define GROUP_KEY_MAX 384
 /* What a row without an owner of the mode's kind is grouped as. */
-#define PROCTABLE_GROUP_NONE_LABEL "(none)"
+#define GROUP_NONE_LABEL "(none)"
 
 /* One group of the view's rows. */
-struct proctable_group {
+struct group {
 	size_t first;     /* index into f->procs of its first row in view order */
 	size_t nprocs;    /* rows (a process on two GPUs counts twice) */
 	/* Sums; a sum is unknown (known false) when any row's value is: a part
@@ -37,22 +37,22 @@ struct proctable_group {
 };
 
 /* The groups of a frame's view, reused from frame to frame. */
-struct proctable_grouping {
-	struct proctable_group *groups;
+struct grouping {
+	struct group *groups;
 	size_t ngroups, cap;
 	size_t *index; /* open addressing over groups: slot + 1, 0 empty */
 	size_t index_cap;
 };
 
-void proctable_group_init(struct proctable_grouping *g);
-void proctable_group_fini(struct proctable_grouping *g);
+void group_init(struct grouping *g);
+void group_fini(struct grouping *g);
 
 /* "none", "container", "pod", "job", "user"; "?" out of range. */
-const char *proctable_group_name(enum proctable_group_by by);
+const char *group_name(enum group_by by);
 /* The mode whose name is name[0..len), or -1. */
-int proctable_group_by_name(const char *name, size_t len);
+int group_by_name(const char *name, size_t len);
 
-/* Writes p's group key under mode by into key (PROCTABLE_GROUP_KEY_MAX
+/* Writes p's group key under mode by into key (GROUP_KEY_MAX
  * bytes): the identity rows are grouped by, "" when p has no owner of that
  * kind (those rows form one "(none)" group). container: the container id,
  * else the pod uid, else the pod's namespace/name (process_label's owners,
@@ -61,31 +61,37 @@ int proctable_group_by_name(const char *name, size_t len);
  * else namespace/name; job: a "slurm:" container; user: the user. Returns
  * whether p has an owner (key not ""). Keys longer than the buffer are cut
  * (two owners alike in their first 380 bytes share a group). */
-bool proctable_group_key(const struct gpu_process *p, enum proctable_group_by by, char *key);
+bool group_key(const struct gpu_process *p, enum group_by by, char *key);
 
 /* Writes the text a person reads for p's group into buf (at most n-1 bytes
  * plus a NUL, never cut inside a UTF-8 sequence; unsanitised): container: the
  * container's name, else its id ("docker:05cff9470056"), else the pod as
  * "pod ns/name"; pod: "ns/name", else the name, else the uid;
- * job: "slurm:4242"; user: the name. PROCTABLE_GROUP_NONE_LABEL when none. */
-void proctable_group_label(const struct gpu_process *p, enum proctable_group_by by, char *buf, size_t n);
+ * job: "slurm:4242"; user: the name. GROUP_NONE_LABEL when none. */
+void group_label(const struct gpu_process *p, enum group_by by, char *buf, size_t n);
+
+/* What groups are ordered by. */
+enum group_sort {
+	GROUP_SORT_MEM,   /* summed GPU memory */
+	GROUP_SORT_UTIL,  /* summed GPU utilisation */
+	GROUP_SORT_GPUS,  /* the number of GPUs used */
+	GROUP_SORT_LABEL, /* the label */
+	GROUP_SORT_PROCS, /* the process count */
+};
 
 /* Groups rows[0..nrows) (indices into f->procs, e.g. a proctable_view)
- * under mode by (NONE: no groups) and sorts the groups by column sort:
- * GPU-MEM and GPU% by their sums, DEV by the number of GPUs, USER,
- * CONTAINER and COMMAND by the label, any other column by the process
- * count; numbers descending, text ascending, reverse flips that, unknown
- * sums come last either way, ties by label then key. O(rows). */
-void proctable_group_build(struct proctable_grouping *g, const struct frame *f, const size_t *rows, size_t nrows,
-			   enum proctable_group_by by, enum proctable_col sort, bool reverse);
+ * under mode by (NONE: no groups) and sorts the groups by sort; numbers
+ * descending, text ascending, reverse flips that, unknown sums come last
+ * either way, ties by label then key. O(rows). */
+void group_build(struct grouping *g, const struct frame *f, const size_t *rows, size_t nrows, enum group_by by,
+		 enum group_sort sort, bool reverse);
 
 /* Writes the GPUs of grp as "0,1" or "0-3,6" into buf (cut with "+" when it
  * does not fit); "--" when none. */
-void proctable_group_gpus(const struct proctable_group *grp, char *buf, size_t n);
+void group_gpus(const struct group *grp, char *buf, size_t n);
 
 /* Keeps in rows[0..nrows) only those whose key under by is key (order kept);
  * returns how many are left. */
-size_t proctable_group_filter(const struct frame *f, size_t *rows, size_t nrows, enum proctable_group_by by,
-			      const char *key);
+size_t group_filter(const struct frame *f, size_t *rows, size_t nrows, enum group_by by, const char *key);
 
 #endif

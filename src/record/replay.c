@@ -1,6 +1,6 @@
 /* replay: recorded frames, read one valid record per poll, across the files
  * of a timeline (a file, a rotated set, a directory), within a span. */
-#include "backend/replay.h"
+#include "record/replay.h"
 
 #include <errno.h>
 #include <fcntl.h>

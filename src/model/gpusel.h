@@ -8,6 +8,9 @@
 
 #include "model/frame.h"
 
+/* The most selectors one --gpus list takes. */
+#define GPUSEL_MAX_ITEMS 1024
+
 struct gpusel;
 
 /* Parses a comma-separated list. NULL with a message in err when an item is

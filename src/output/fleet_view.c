@@ -1,6 +1,6 @@
-/* view/fleet: per-host figures, filter, order and cell text of the fleet
+/* fleet_view: per-host figures, filter, order and cell text of the fleet
  * summary. */
-#include "view/fleet.h"
+#include "output/fleet_view.h"
 
 #include <stdio.h>
 #include <stdlib.h>

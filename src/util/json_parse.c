@@ -1,6 +1,6 @@
 /* json_parse: strict RFC 8259 pull parser with bounded depth and no
  * allocation of its own. Any syntax error makes the whole text invalid. */
-#include "record/json_parse.h"
+#include "util/json_parse.h"
 
 #include <errno.h>
 #include <math.h>

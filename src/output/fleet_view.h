@@ -1,9 +1,9 @@
-/* view/fleet: the fleet summary without curses — one row per host (GPUs,
+/* fleet_view: the fleet summary without curses — one row per host (GPUs,
  * mean utilisation, memory, power, lost/suspended GPUs, busiest container),
  * which hosts pass the filter and in what order, and the text of each cell.
  * Shared by the dashboard (tui/view_fleet.c) and --once. */
-#ifndef GPUR_VIEW_FLEET_H
-#define GPUR_VIEW_FLEET_H
+#ifndef GPUR_FLEET_VIEW_H
+#define GPUR_FLEET_VIEW_H
 
 #include <stdbool.h>
 #include <stddef.h>

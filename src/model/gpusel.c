@@ -1,5 +1,5 @@
 /* gpusel: matching user selectors against GPU identities. */
-#include "gpusel.h"
+#include "model/gpusel.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "util/pciaddr.h"
 #include "util/xalloc.h"
 
@@ -24,7 +23,7 @@ struct gpusel *gpusel_parse(const char *list, char *err, size_t errlen)
 	for (;;) {
 		const char *comma = strchr(p, ',');
 		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-		if (len == 0 || len > 128 || s->n >= CLI_MAX_GPU_SELECTORS) {
+		if (len == 0 || len > 128 || s->n >= GPUSEL_MAX_ITEMS) {
 			snprintf(err, errlen, "--gpus: %s in '%.64s'",
 				 len == 0 ? "empty item" : len > 128 ? "item too long" : "too many items", list);
 			gpusel_free(s);

@@ -1,4 +1,4 @@
-/* test_proctable_group: keys and labels per mode, the sums (unknown when a
+/* test_group: keys and labels per mode, the sums (unknown when a
  * member's value is), the GPU sets, the order of groups and the filter that
  * opens one group. */
 #include <stdarg.h>
@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "model/frame.h"
-#include "view/proctable_group.h"
+#include "model/group.h"
 
 #define GIB 1073741824.0L
 
@@ -94,16 +94,16 @@ static size_t all_rows(const struct frame *f, size_t *rows)
 	return f->nprocs;
 }
 
-static const char *label_of(const struct frame *f, const struct proctable_group *grp, enum proctable_group_by by)
+static const char *label_of(const struct frame *f, const struct group *grp, enum group_by by)
 {
-	static char buf[PROCTABLE_GROUP_KEY_MAX];
+	static char buf[GROUP_KEY_MAX];
 
-	proctable_group_label(&f->procs[grp->first], by, buf, sizeof(buf));
+	group_label(&f->procs[grp->first], by, buf, sizeof(buf));
 	return buf;
 }
 
 /* "label:count ..." of g, in order. */
-static const char *summary(const struct frame *f, const struct proctable_grouping *g, enum proctable_group_by by)
+static const char *summary(const struct frame *f, const struct grouping *g, enum group_by by)
 {
 	static char out[1024];
 	size_t len = 0;
@@ -119,37 +119,37 @@ static void test_modes(void **state)
 {
 	(void)state;
 	struct frame *f = attribution();
-	struct proctable_grouping g;
+	struct grouping g;
 	size_t rows[8], n = all_rows(f, rows);
 
-	proctable_group_init(&g);
-	proctable_group_build(&g, f, rows, n, PROCTABLE_GROUP_NONE, PROCTABLE_GPUMEM, false);
+	group_init(&g);
+	group_build(&g, f, rows, n, GROUP_BY_NONE, GROUP_SORT_MEM, false);
 	assert_int_equal(g.ngroups, 0);
 	/* GPU memory descending; the unknown sum (root's) after the known ones,
 	 * "(none)" last of all. */
-	proctable_group_build(&g, f, rows, n, PROCTABLE_GROUP_CONTAINER, PROCTABLE_GPUMEM, false);
-	assert_string_equal(summary(f, &g, PROCTABLE_GROUP_CONTAINER), "notebook:1 trainer:2 slurm:4242:1 (none):1");
-	proctable_group_build(&g, f, rows, n, PROCTABLE_GROUP_POD, PROCTABLE_GPUMEM, false);
-	assert_string_equal(summary(f, &g, PROCTABLE_GROUP_POD), "ml/ddp-0:2 (none):3");
-	proctable_group_build(&g, f, rows, n, PROCTABLE_GROUP_JOB, PROCTABLE_GPUMEM, false);
-	assert_string_equal(summary(f, &g, PROCTABLE_GROUP_JOB), "slurm:4242:1 (none):4");
-	proctable_group_build(&g, f, rows, n, PROCTABLE_GROUP_USER, PROCTABLE_GPUMEM, false);
-	assert_string_equal(summary(f, &g, PROCTABLE_GROUP_USER), "alice:2 bob:1 carol:1 root:1");
+	group_build(&g, f, rows, n, GROUP_BY_CONTAINER, GROUP_SORT_MEM, false);
+	assert_string_equal(summary(f, &g, GROUP_BY_CONTAINER), "notebook:1 trainer:2 slurm:4242:1 (none):1");
+	group_build(&g, f, rows, n, GROUP_BY_POD, GROUP_SORT_MEM, false);
+	assert_string_equal(summary(f, &g, GROUP_BY_POD), "ml/ddp-0:2 (none):3");
+	group_build(&g, f, rows, n, GROUP_BY_JOB, GROUP_SORT_MEM, false);
+	assert_string_equal(summary(f, &g, GROUP_BY_JOB), "slurm:4242:1 (none):4");
+	group_build(&g, f, rows, n, GROUP_BY_USER, GROUP_SORT_MEM, false);
+	assert_string_equal(summary(f, &g, GROUP_BY_USER), "alice:2 bob:1 carol:1 root:1");
 	/* Reversed: the smallest first, unknown still last. */
-	proctable_group_build(&g, f, rows, n, PROCTABLE_GROUP_USER, PROCTABLE_GPUMEM, true);
-	assert_string_equal(summary(f, &g, PROCTABLE_GROUP_USER), "carol:1 alice:2 bob:1 root:1");
+	group_build(&g, f, rows, n, GROUP_BY_USER, GROUP_SORT_MEM, true);
+	assert_string_equal(summary(f, &g, GROUP_BY_USER), "carol:1 alice:2 bob:1 root:1");
 	/* By a count (PID) and by name (USER). */
-	proctable_group_build(&g, f, rows, n, PROCTABLE_GROUP_USER, PROCTABLE_PID, false);
-	assert_string_equal(summary(f, &g, PROCTABLE_GROUP_USER), "alice:2 bob:1 carol:1 root:1");
+	group_build(&g, f, rows, n, GROUP_BY_USER, GROUP_SORT_PROCS, false);
+	assert_string_equal(summary(f, &g, GROUP_BY_USER), "alice:2 bob:1 carol:1 root:1");
 	/* "(none)" stays last even when its count is the largest. */
-	proctable_group_build(&g, f, rows, n, PROCTABLE_GROUP_JOB, PROCTABLE_PID, false);
-	assert_string_equal(summary(f, &g, PROCTABLE_GROUP_JOB), "slurm:4242:1 (none):4");
-	proctable_group_build(&g, f, rows, n, PROCTABLE_GROUP_USER, PROCTABLE_USER, true);
-	assert_string_equal(summary(f, &g, PROCTABLE_GROUP_USER), "root:1 carol:1 bob:1 alice:2");
-	proctable_group_build(&g, f, rows, n, PROCTABLE_GROUP_USER, PROCTABLE_GPU, false);
-	assert_string_equal(summary(f, &g, PROCTABLE_GROUP_USER), "alice:2 bob:1 carol:1 root:1");
-	proctable_group_fini(&g);
-	proctable_group_fini(&g); /* twice is harmless */
+	group_build(&g, f, rows, n, GROUP_BY_JOB, GROUP_SORT_PROCS, false);
+	assert_string_equal(summary(f, &g, GROUP_BY_JOB), "slurm:4242:1 (none):4");
+	group_build(&g, f, rows, n, GROUP_BY_USER, GROUP_SORT_LABEL, true);
+	assert_string_equal(summary(f, &g, GROUP_BY_USER), "root:1 carol:1 bob:1 alice:2");
+	group_build(&g, f, rows, n, GROUP_BY_USER, GROUP_SORT_UTIL, false);
+	assert_string_equal(summary(f, &g, GROUP_BY_USER), "alice:2 bob:1 carol:1 root:1");
+	group_fini(&g);
+	group_fini(&g); /* twice is harmless */
 	frame_unref(f);
 }
 
@@ -157,20 +157,20 @@ static void test_sums(void **state)
 {
 	(void)state;
 	struct frame *f = attribution();
-	struct proctable_grouping g;
+	struct grouping g;
 	size_t rows[8], n = all_rows(f, rows);
 	char gpus[64];
 
-	proctable_group_init(&g);
-	proctable_group_build(&g, f, rows, n, PROCTABLE_GROUP_POD, PROCTABLE_GPUMEM, false);
+	group_init(&g);
+	group_build(&g, f, rows, n, GROUP_BY_POD, GROUP_SORT_MEM, false);
 	assert_int_equal(g.ngroups, 2);
-	const struct proctable_group *pod = &g.groups[0], *none = &g.groups[1];
+	const struct group *pod = &g.groups[0], *none = &g.groups[1];
 	assert_true(pod->mem_known);
 	assert_true(pod->mem_bytes == 2 * GIB);
 	assert_true(pod->util_known);
 	assert_true(pod->util_pct == 80);
 	assert_int_equal(pod->ngpus, 2);
-	proctable_group_gpus(pod, gpus, sizeof(gpus));
+	group_gpus(pod, gpus, sizeof(gpus));
 	assert_string_equal(gpus, "0,1");
 	/* 12 (2 GiB), 13 (4 MiB), 14 (unknown): the sum is unknown, not 2 GiB + 4 MiB. */
 	assert_int_equal(none->nprocs, 3);
@@ -179,7 +179,7 @@ static void test_sums(void **state)
 	assert_true(none->util_known);
 	assert_true(none->util_pct == 8.5L);
 	assert_int_equal(none->ngpus, 2);
-	proctable_group_fini(&g);
+	group_fini(&g);
 	frame_unref(f);
 }
 
@@ -187,7 +187,7 @@ static void test_labels_and_keys(void **state)
 {
 	(void)state;
 	struct frame *f = frame_new();
-	char buf[PROCTABLE_GROUP_KEY_MAX], key[PROCTABLE_GROUP_KEY_MAX], key2[PROCTABLE_GROUP_KEY_MAX];
+	char buf[GROUP_KEY_MAX], key[GROUP_KEY_MAX], key2[GROUP_KEY_MAX];
 
 	assert_non_null(frame_add_gpu(f));
 	/* A container without a name shows its id; a pod without a container
@@ -203,41 +203,41 @@ static void test_labels_and_keys(void **state)
 	struct gpu_process *d = add(f, 4, 0, NULL, 1);
 	set(f, d, PROC_F_POD, "uid-2"); /* a pod known by its uid only */
 
-	proctable_group_label(a, PROCTABLE_GROUP_CONTAINER, buf, sizeof(buf));
+	group_label(a, GROUP_BY_CONTAINER, buf, sizeof(buf));
 	assert_string_equal(buf, "docker:1a2b3c4d5e6f");
-	proctable_group_label(b, PROCTABLE_GROUP_CONTAINER, buf, sizeof(buf));
+	group_label(b, GROUP_BY_CONTAINER, buf, sizeof(buf));
 	assert_string_equal(buf, "pod prod/web");
 	/* A login session (a unit alone) has no container: the "(none)" row. */
-	proctable_group_label(c, PROCTABLE_GROUP_CONTAINER, buf, sizeof(buf));
-	assert_string_equal(buf, PROCTABLE_GROUP_NONE_LABEL);
-	assert_false(proctable_group_key(c, PROCTABLE_GROUP_CONTAINER, key2));
-	proctable_group_label(b, PROCTABLE_GROUP_POD, buf, sizeof(buf));
+	group_label(c, GROUP_BY_CONTAINER, buf, sizeof(buf));
+	assert_string_equal(buf, GROUP_NONE_LABEL);
+	assert_false(group_key(c, GROUP_BY_CONTAINER, key2));
+	group_label(b, GROUP_BY_POD, buf, sizeof(buf));
 	assert_string_equal(buf, "prod/web");
-	proctable_group_label(d, PROCTABLE_GROUP_POD, buf, sizeof(buf));
+	group_label(d, GROUP_BY_POD, buf, sizeof(buf));
 	assert_string_equal(buf, "uid-2");
-	proctable_group_label(a, PROCTABLE_GROUP_POD, buf, sizeof(buf));
-	assert_string_equal(buf, PROCTABLE_GROUP_NONE_LABEL);
-	proctable_group_label(a, PROCTABLE_GROUP_USER, buf, sizeof(buf));
-	assert_string_equal(buf, PROCTABLE_GROUP_NONE_LABEL);
+	group_label(a, GROUP_BY_POD, buf, sizeof(buf));
+	assert_string_equal(buf, GROUP_NONE_LABEL);
+	group_label(a, GROUP_BY_USER, buf, sizeof(buf));
+	assert_string_equal(buf, GROUP_NONE_LABEL);
 	/* A short buffer: cut, terminated. */
-	proctable_group_label(b, PROCTABLE_GROUP_CONTAINER, buf, 6);
+	group_label(b, GROUP_BY_CONTAINER, buf, 6);
 	assert_string_equal(buf, "pod p");
 
-	assert_true(proctable_group_key(a, PROCTABLE_GROUP_CONTAINER, key));
-	assert_false(proctable_group_key(a, PROCTABLE_GROUP_JOB, key2));
+	assert_true(group_key(a, GROUP_BY_CONTAINER, key));
+	assert_false(group_key(a, GROUP_BY_JOB, key2));
 	assert_string_equal(key2, "");
 	/* A container id never equals a user of the same spelling. */
 	struct gpu_process *e = add(f, 5, 0, "docker:1a2b3c4d5e6f", 1);
-	assert_true(proctable_group_key(e, PROCTABLE_GROUP_USER, key2));
+	assert_true(group_key(e, GROUP_BY_USER, key2));
 	assert_string_not_equal(key, key2);
 	/* Unknown strings count as absent even when the pointer is set. */
 	e->valid &= ~(UINT64_C(1) << PROC_F_USER);
-	assert_false(proctable_group_key(e, PROCTABLE_GROUP_USER, key2));
+	assert_false(group_key(e, GROUP_BY_USER, key2));
 
-	assert_string_equal(proctable_group_name(PROCTABLE_GROUP_JOB), "job");
-	assert_string_equal(proctable_group_name((enum proctable_group_by)99), "?");
-	assert_int_equal(proctable_group_by_name("pod", 3), PROCTABLE_GROUP_POD);
-	assert_int_equal(proctable_group_by_name("po", 2), -1);
+	assert_string_equal(group_name(GROUP_BY_JOB), "job");
+	assert_string_equal(group_name((enum group_by)99), "?");
+	assert_int_equal(group_by_name("pod", 3), GROUP_BY_POD);
+	assert_int_equal(group_by_name("po", 2), -1);
 	frame_unref(f);
 }
 
@@ -246,16 +246,16 @@ static void test_filter_opens_a_group(void **state)
 	(void)state;
 	struct frame *f = attribution();
 	size_t rows[8], n = all_rows(f, rows);
-	char key[PROCTABLE_GROUP_KEY_MAX];
+	char key[GROUP_KEY_MAX];
 
-	proctable_group_key(&f->procs[0], PROCTABLE_GROUP_CONTAINER, key);
-	n = proctable_group_filter(f, rows, n, PROCTABLE_GROUP_CONTAINER, key);
+	group_key(&f->procs[0], GROUP_BY_CONTAINER, key);
+	n = group_filter(f, rows, n, GROUP_BY_CONTAINER, key);
 	assert_int_equal(n, 2);
 	assert_int_equal(f->procs[rows[0]].pid, 10);
 	assert_int_equal(f->procs[rows[1]].pid, 11);
 	/* The "(none)" group opens too. */
 	n = all_rows(f, rows);
-	n = proctable_group_filter(f, rows, n, PROCTABLE_GROUP_JOB, "");
+	n = group_filter(f, rows, n, GROUP_BY_JOB, "");
 	assert_int_equal(n, 4);
 	frame_unref(f);
 }
@@ -267,9 +267,9 @@ static void test_k8s_container(void **state)
 {
 	(void)state;
 	struct frame *f = frame_new();
-	struct proctable_grouping g;
+	struct grouping g;
 	size_t rows[8], n;
-	char key[PROCTABLE_GROUP_KEY_MAX];
+	char key[GROUP_KEY_MAX];
 
 	assert_non_null(frame_add_gpu(f));
 	static const struct {
@@ -282,17 +282,17 @@ static void test_k8s_container(void **state)
 		set(f, p, PROC_F_POD, "ccd0a30e-12e9-4cab-a4ff-9124262dfbee");
 	}
 	n = all_rows(f, rows);
-	proctable_group_init(&g);
-	proctable_group_build(&g, f, rows, n, PROCTABLE_GROUP_CONTAINER, PROCTABLE_GPUMEM, false);
-	assert_string_equal(summary(f, &g, PROCTABLE_GROUP_CONTAINER), "k8s:184c8653db58:2 k8s:d8c32f2c636c:1");
-	proctable_group_build(&g, f, rows, n, PROCTABLE_GROUP_POD, PROCTABLE_GPUMEM, false);
-	assert_string_equal(summary(f, &g, PROCTABLE_GROUP_POD), "ccd0a30e-12e9-4cab-a4ff-9124262dfbee:3");
-	proctable_group_build(&g, f, rows, n, PROCTABLE_GROUP_JOB, PROCTABLE_GPUMEM, false);
-	assert_string_equal(summary(f, &g, PROCTABLE_GROUP_JOB), "(none):3");
-	proctable_group_fini(&g);
-	assert_true(proctable_group_key(&f->procs[0], PROCTABLE_GROUP_CONTAINER, key));
+	group_init(&g);
+	group_build(&g, f, rows, n, GROUP_BY_CONTAINER, GROUP_SORT_MEM, false);
+	assert_string_equal(summary(f, &g, GROUP_BY_CONTAINER), "k8s:184c8653db58:2 k8s:d8c32f2c636c:1");
+	group_build(&g, f, rows, n, GROUP_BY_POD, GROUP_SORT_MEM, false);
+	assert_string_equal(summary(f, &g, GROUP_BY_POD), "ccd0a30e-12e9-4cab-a4ff-9124262dfbee:3");
+	group_build(&g, f, rows, n, GROUP_BY_JOB, GROUP_SORT_MEM, false);
+	assert_string_equal(summary(f, &g, GROUP_BY_JOB), "(none):3");
+	group_fini(&g);
+	assert_true(group_key(&f->procs[0], GROUP_BY_CONTAINER, key));
 	assert_int_equal(key[0], 'c');
-	n = proctable_group_filter(f, rows, n, PROCTABLE_GROUP_CONTAINER, key);
+	n = group_filter(f, rows, n, GROUP_BY_CONTAINER, key);
 	assert_int_equal(n, 2);
 	assert_int_equal(f->procs[rows[0]].pid, 20);
 	assert_int_equal(f->procs[rows[1]].pid, 21);
@@ -302,19 +302,19 @@ static void test_k8s_container(void **state)
 static void test_gpu_ranges(void **state)
 {
 	(void)state;
-	struct proctable_group grp;
+	struct group grp;
 	char buf[64];
 
 	memset(&grp, 0, sizeof(grp));
-	proctable_group_gpus(&grp, buf, sizeof(buf));
+	group_gpus(&grp, buf, sizeof(buf));
 	assert_string_equal(buf, "--");
 	for (unsigned i = 0; i < 4; i++)
 		grp.gpus[0] |= 1u << i;
 	grp.gpus[0] |= 1u << 6;
 	grp.gpus[1] |= 1u << 1; /* GPU 33 */
-	proctable_group_gpus(&grp, buf, sizeof(buf));
+	group_gpus(&grp, buf, sizeof(buf));
 	assert_string_equal(buf, "0-3,6,33");
-	proctable_group_gpus(&grp, buf, 6);
+	group_gpus(&grp, buf, 6);
 	assert_string_equal(buf, "0-3+");
 }
 
@@ -324,7 +324,7 @@ static void test_many(void **state)
 	(void)state;
 	struct frame *f = frame_new();
 	static size_t rows[2000];
-	struct proctable_grouping g;
+	struct grouping g;
 	char name[32];
 
 	assert_non_null(frame_add_gpu(f));
@@ -333,8 +333,8 @@ static void test_many(void **state)
 		add(f, i + 1, 0, name, 1);
 	}
 	size_t n = all_rows(f, rows);
-	proctable_group_init(&g);
-	proctable_group_build(&g, f, rows, n, PROCTABLE_GROUP_USER, PROCTABLE_USER, false);
+	group_init(&g);
+	group_build(&g, f, rows, n, GROUP_BY_USER, GROUP_SORT_LABEL, false);
 	assert_int_equal(g.ngroups, 300);
 	size_t total = 0;
 	for (size_t i = 0; i < g.ngroups; i++) {
@@ -342,9 +342,9 @@ static void test_many(void **state)
 		assert_true(g.groups[i].mem_bytes == (long double)g.groups[i].nprocs);
 	}
 	assert_int_equal(total, 2000);
-	assert_string_equal(label_of(f, &g.groups[0], PROCTABLE_GROUP_USER), "u000");
+	assert_string_equal(label_of(f, &g.groups[0], GROUP_BY_USER), "u000");
 	assert_int_equal(g.groups[0].nprocs, 7); /* 0, 300, ... 1800 */
-	proctable_group_fini(&g);
+	group_fini(&g);
 	frame_unref(f);
 }
 
