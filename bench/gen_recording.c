@@ -281,10 +281,10 @@ static void set_gpu(struct frame *f, struct gen *g, unsigned i, uint64_t gpu_mem
 	d->clock_mem_max_mhz = 2619;
 	d->enc_pct = 0;
 	d->dec_pct = 0;
-	d->pcie_gen = s->util > 1 ? 5 : 1; /* the link trains down when idle */
-	d->pcie_width = 16;
-	d->pcie_gen_max = 5;
-	d->pcie_width_max = 16;
+	d->link.gen = s->util > 1 ? 5 : 1; /* the link trains down when idle */
+	d->link.width = 16;
+	d->link.gen_max = 5;
+	d->link.width_max = 16;
 	d->pcie_rx_bytes_per_s = (uint64_t)s->pcie_rx * 1024;
 	d->pcie_tx_bytes_per_s = (uint64_t)s->pcie_tx * 1024;
 	d->ecc_errors_uncorrected = 0;

@@ -113,39 +113,13 @@ bool nvml_never(nvmlReturn_t r)
 	       r == NVML_ERROR_FUNCTION_NOT_FOUND || r == NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
 }
 
-/* Assignments only: measured quantities take v as it is (long double);
- * identities and counts (P-state, PCIe link, throttle bits) are integers. */
+/* Sets field f of g to v through the GPU field table: a measured quantity
+ * takes v as it is (long double), an identity or count (P-state, PCIe link)
+ * and the throttle bits are integers. */
 static void put(struct gpu *g, enum gpu_field f, long double v)
 {
-	switch (f) {
-	case GPU_F_PSTATE: g->pstate = (uint64_t)v; break;
-	case GPU_F_UTIL: g->util_pct = v; break;
-	case GPU_F_MEM_UTIL: g->mem_util_pct = v; break;
-	case GPU_F_MEM_USED: g->mem_used_bytes = v; break;
-	case GPU_F_MEM_TOTAL: g->mem_total_bytes = v; break;
-	case GPU_F_TEMP: g->temp_c = v; break;
-	case GPU_F_TEMP_MEM: g->temp_mem_c = v; break;
-	case GPU_F_TEMP_SLOWDOWN: g->temp_slowdown_c = v; break;
-	case GPU_F_TEMP_SHUTDOWN: g->temp_shutdown_c = v; break;
-	case GPU_F_POWER: g->power_w = v; break;
-	case GPU_F_POWER_LIMIT: g->power_limit_w = v; break;
-	case GPU_F_ENERGY: g->energy_j = v; break;
-	case GPU_F_FAN_PCT: g->fan_pct = v; break;
-	case GPU_F_FAN_RPM: g->fan_rpm = v; break;
-	case GPU_F_CLOCK_GFX: g->clock_gfx_mhz = v; break;
-	case GPU_F_CLOCK_GFX_MAX: g->clock_gfx_max_mhz = v; break;
-	case GPU_F_CLOCK_MEM: g->clock_mem_mhz = v; break;
-	case GPU_F_CLOCK_MEM_MAX: g->clock_mem_max_mhz = v; break;
-	case GPU_F_ENC: g->enc_pct = v; break;
-	case GPU_F_DEC: g->dec_pct = v; break;
-	case GPU_F_PCIE_GEN: g->pcie_gen = (uint64_t)v; break;
-	case GPU_F_PCIE_WIDTH: g->pcie_width = (uint64_t)v; break;
-	case GPU_F_PCIE_GEN_MAX: g->pcie_gen_max = (uint64_t)v; break;
-	case GPU_F_PCIE_WIDTH_MAX: g->pcie_width_max = (uint64_t)v; break;
-	case GPU_F_ECC_UNCORRECTED: g->ecc_errors_uncorrected = v; break;
-	case GPU_F_THROTTLE: g->throttle = (uint32_t)v; break;
-	default: return;
-	}
+	if (!field_set_number(g, &GPU_FIELDS[f], v))
+		return;
 	gpu_set(g, f);
 }
 

@@ -122,7 +122,7 @@ static void read_link(int fd, const struct drm_card *c, struct gpu *g)
 {
 	static const char *const files[2][2] = {{"current_link_speed", "current_link_width"},
 						 {"max_link_speed", "max_link_width"}};
-	uint64_t *gens[2] = {&g->pcie_gen, &g->pcie_gen_max}, *widths[2] = {&g->pcie_width, &g->pcie_width_max};
+	uint64_t *gens[2] = {&g->link.gen, &g->link.gen_max}, *widths[2] = {&g->link.width, &g->link.width_max};
 	const enum gpu_field gf[2] = {GPU_F_PCIE_GEN, GPU_F_PCIE_GEN_MAX}, wf[2] = {GPU_F_PCIE_WIDTH, GPU_F_PCIE_WIDTH_MAX};
 	char buf[64];
 	uint64_t v;

@@ -17,6 +17,27 @@ void field_dup_strings(void *obj, const struct field *tab, size_t n, struct aren
 	}
 }
 
+bool field_set_number(void *obj, const struct field *f, long double v)
+{
+	switch (f->type) {
+	case FIELD_NUM:
+		*(long double *)field_ptr(obj, f) = v;
+		return true;
+	case FIELD_U64:
+		if (!(v >= 0 && v < 0x1p64L) || v != truncl(v))
+			return false;
+		*(uint64_t *)field_ptr(obj, f) = (uint64_t)v;
+		return true;
+	case FIELD_FLAGS:
+		if (!(v >= 0 && v < 0x1p32L) || v != truncl(v))
+			return false;
+		*(uint32_t *)field_ptr(obj, f) = (uint32_t)v;
+		return true;
+	default:
+		return false;
+	}
+}
+
 uint64_t field_num_u64(long double v)
 {
 	if (!(v > 0))

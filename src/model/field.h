@@ -103,6 +103,11 @@ int64_t field_num_i64(long double v);
 double field_num_whole(long double v);
 
 struct arena;
+/* Stores v in obj's numeric field f: as it is in a FIELD_NUM, as an
+ * integer in a FIELD_U64 (v must be a whole number >= 0) and a FIELD_FLAGS
+ * (a bitmask). The validity bit is left as it was. False, with nothing
+ * stored, for another type or a value that does not fit. */
+bool field_set_number(void *obj, const struct field *f, long double v);
 /* Re-homes every known string field of obj into arena a (NULL for unknown). */
 void field_dup_strings(void *obj, const struct field *tab, size_t n, struct arena *a);
 /* Looks a key up in a table; NULL when unknown. */

@@ -71,11 +71,11 @@ const struct field GPU_FIELDS[] = {
 	    "memory clock maximum (MHz)"),
 	PCT("enc_pct", enc_pct, GPU_F_ENC, G("DCGM_FI_DEV_ENC_UTIL"), "encoder utilisation (%)"),
 	PCT("dec_pct", dec_pct, GPU_F_DEC, G("DCGM_FI_DEV_DEC_UTIL"), "decoder utilisation (%)"),
-	U64("pcie_gen", pcie_gen, GPU_F_PCIE_GEN, 0, 64, R, G("DCGM_FI_DEV_PCIE_LINK_GEN"), "PCIe generation now"),
-	U64("pcie_width", pcie_width, GPU_F_PCIE_WIDTH, 0, 64, R, G("DCGM_FI_DEV_PCIE_LINK_WIDTH"), "PCIe lanes now"),
-	U64("pcie_gen_max", pcie_gen_max, GPU_F_PCIE_GEN_MAX, 0, 64, 0, G("DCGM_FI_DEV_PCIE_MAX_LINK_GEN"),
+	U64("pcie_gen", link.gen, GPU_F_PCIE_GEN, 0, 64, R, G("DCGM_FI_DEV_PCIE_LINK_GEN"), "PCIe generation now"),
+	U64("pcie_width", link.width, GPU_F_PCIE_WIDTH, 0, 64, R, G("DCGM_FI_DEV_PCIE_LINK_WIDTH"), "PCIe lanes now"),
+	U64("pcie_gen_max", link.gen_max, GPU_F_PCIE_GEN_MAX, 0, 64, 0, G("DCGM_FI_DEV_PCIE_MAX_LINK_GEN"),
 	    "PCIe generation maximum"),
-	U64("pcie_width_max", pcie_width_max, GPU_F_PCIE_WIDTH_MAX, 0, 64, 0, G("DCGM_FI_DEV_PCIE_MAX_LINK_WIDTH"),
+	U64("pcie_width_max", link.width_max, GPU_F_PCIE_WIDTH_MAX, 0, 64, 0, G("DCGM_FI_DEV_PCIE_MAX_LINK_WIDTH"),
 	    "PCIe lanes maximum"),
 	NUM("pcie_rx_bytes_per_s", pcie_rx_bytes_per_s, GPU_F_PCIE_RX, 0, FIELD_U64_MAX, R,
 	    G("DCGM_FI_PROF_PCIE_RX_BYTES"), "PCIe receive (bytes/s)"),
@@ -134,8 +134,8 @@ void gpu_drop_readings(struct gpu *g)
 bool gpu_pcie_link(const struct gpu *g, char *buf, size_t n)
 {
 	bool gen_max = gpu_has(g, GPU_F_PCIE_GEN_MAX), width_max = gpu_has(g, GPU_F_PCIE_WIDTH_MAX);
-	bool gen_below = gen_max && g->pcie_gen < g->pcie_gen_max;
-	bool width_below = width_max && g->pcie_width < g->pcie_width_max;
+	bool gen_below = gen_max && g->link.gen < g->link.gen_max;
+	bool width_below = width_max && g->link.width < g->link.width_max;
 	int len;
 
 	if (!n)
@@ -143,15 +143,15 @@ bool gpu_pcie_link(const struct gpu *g, char *buf, size_t n)
 	buf[0] = '\0';
 	if (!gpu_has(g, GPU_F_PCIE_GEN) || !gpu_has(g, GPU_F_PCIE_WIDTH))
 		return false;
-	len = snprintf(buf, n, "%" PRIu64 "x%" PRIu64, g->pcie_gen, g->pcie_width);
+	len = snprintf(buf, n, "%" PRIu64 "x%" PRIu64, g->link.gen, g->link.width);
 	if (len < 0 || (size_t)len >= n)
 		return false;
 	if (gen_max && width_max && (gen_below || width_below))
-		snprintf(buf + len, n - (size_t)len, " (max %" PRIu64 "x%" PRIu64 ")", g->pcie_gen_max, g->pcie_width_max);
+		snprintf(buf + len, n - (size_t)len, " (max %" PRIu64 "x%" PRIu64 ")", g->link.gen_max, g->link.width_max);
 	else if (gen_below && !width_max)
-		snprintf(buf + len, n - (size_t)len, " (max gen %" PRIu64 ")", g->pcie_gen_max);
+		snprintf(buf + len, n - (size_t)len, " (max gen %" PRIu64 ")", g->link.gen_max);
 	else if (width_below && !gen_max)
-		snprintf(buf + len, n - (size_t)len, " (max x%" PRIu64 ")", g->pcie_width_max);
+		snprintf(buf + len, n - (size_t)len, " (max x%" PRIu64 ")", g->link.width_max);
 	else
 		return false;
 	return true;

@@ -48,6 +48,11 @@ enum gpu_field {
 	GPU_F__COUNT
 };
 
+/* A PCIe link: generation and lanes, now and at most. */
+struct gpu_link {
+	uint64_t gen, width, gen_max, width_max;
+};
+
 struct gpu {
 	uint64_t valid; /* bit (1 << enum gpu_field) set = known */
 	const char *name, *device_id, *parent_device_id, *vendor, *pci_bus_id;
@@ -65,7 +70,7 @@ struct gpu {
 	long double fan_rpm;
 	long double clock_gfx_mhz, clock_gfx_max_mhz, clock_mem_mhz, clock_mem_max_mhz;
 	long double enc_pct, dec_pct;
-	uint64_t pcie_gen, pcie_width, pcie_gen_max, pcie_width_max;
+	struct gpu_link link; /* the PCIe link now and at most */
 	long double pcie_rx_bytes_per_s, pcie_tx_bytes_per_s;
 	long double ecc_errors_uncorrected;
 	uint32_t throttle; /* bit (1 << enum gpu_throttle) = active */
@@ -75,6 +80,7 @@ struct gpu {
 	const char *perf_level;     /* AMD's forced DPM level ("manual", "high"...); "auto" is absent */
 };
 
+/* In the order of enum gpu_field: GPU_FIELDS[f] is field f's row. */
 extern const struct field GPU_FIELDS[];
 extern const size_t GPU_NFIELDS;
 extern const struct field_alias GPU_ALIASES[];

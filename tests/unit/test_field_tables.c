@@ -119,6 +119,34 @@ static void test_every_bit_has_exactly_one_entry(void **state)
 			if (t.tab[j].bit >= t.nbits)
 				fail_msg("%s table: \"%s\" has bit %u outside the enum", t.what, t.tab[j].key, t.tab[j].bit);
 	}
+	/* The GPU table is in the order of its enum, so code finds a field's
+	 * row by its bit (GPU_FIELDS[GPU_F_TEMP]: the backends do). */
+	for (size_t j = 0; j < GPU_NFIELDS; j++)
+		if (GPU_FIELDS[j].bit != j)
+			fail_msg("gpu table: \"%s\" is row %zu but has bit %u", GPU_FIELDS[j].key, j, GPU_FIELDS[j].bit);
+}
+
+/* field_set_number stores by the field's type, and refuses what does not fit. */
+static void test_set_number(void **state)
+{
+	struct gpu g;
+	const struct field *temp = &GPU_FIELDS[GPU_F_TEMP], *gen = &GPU_FIELDS[GPU_F_PCIE_GEN];
+	const struct field *thr = &GPU_FIELDS[GPU_F_THROTTLE], *name = &GPU_FIELDS[GPU_F_NAME];
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	assert_true(field_set_number(&g, temp, 41.5L));
+	assert_true(g.temp_c == 41.5L);
+	assert_true(field_set_number(&g, gen, 4));
+	assert_int_equal(g.link.gen, 4);
+	assert_false(field_set_number(&g, gen, 4.5L));
+	assert_false(field_set_number(&g, gen, -1));
+	assert_int_equal(g.link.gen, 4);
+	assert_true(field_set_number(&g, thr, 5));
+	assert_int_equal(g.throttle, 5);
+	assert_false(field_set_number(&g, thr, 0x1p33L));
+	assert_false(field_set_number(&g, name, 1));
+	assert_int_equal(g.valid, 0); /* the validity bits are the caller's */
 }
 
 /* The table holds exactly the keys DESIGN lists. */
@@ -168,7 +196,7 @@ static void test_entries_point_at_their_members(void **state)
 		{"power_w", offsetof(struct gpu, power_w), FIELD_NUM, GPU_F_POWER},
 		{"mem_total_bytes", offsetof(struct gpu, mem_total_bytes), FIELD_NUM, GPU_F_MEM_TOTAL},
 		{"ecc_errors_uncorrected", offsetof(struct gpu, ecc_errors_uncorrected), FIELD_NUM, GPU_F_ECC_UNCORRECTED},
-		{"pcie_gen", offsetof(struct gpu, pcie_gen), FIELD_U64, GPU_F_PCIE_GEN},
+		{"pcie_gen", offsetof(struct gpu, link.gen), FIELD_U64, GPU_F_PCIE_GEN},
 		{"throttle", offsetof(struct gpu, throttle), FIELD_FLAGS, GPU_F_THROTTLE},
 	}, proc[] = {
 		{"pid", offsetof(struct gpu_process, pid), FIELD_U64, PROC_F_PID},
@@ -286,6 +314,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_table_passes_its_check),
 		cmocka_unit_test(test_every_bit_has_exactly_one_entry),
+		cmocka_unit_test(test_set_number),
 		cmocka_unit_test(test_tables_hold_the_design_keys),
 		cmocka_unit_test(test_process_keys_in_design_order),
 		cmocka_unit_test(test_entries_point_at_their_members),

@@ -17,19 +17,19 @@ static struct gpu link_of(long gen, long width, long gen_max, long width_max)
 
 	memset(&g, 0, sizeof(g));
 	if (gen >= 0) {
-		g.pcie_gen = (uint64_t)gen;
+		g.link.gen = (uint64_t)gen;
 		gpu_set(&g, GPU_F_PCIE_GEN);
 	}
 	if (width >= 0) {
-		g.pcie_width = (uint64_t)width;
+		g.link.width = (uint64_t)width;
 		gpu_set(&g, GPU_F_PCIE_WIDTH);
 	}
 	if (gen_max >= 0) {
-		g.pcie_gen_max = (uint64_t)gen_max;
+		g.link.gen_max = (uint64_t)gen_max;
 		gpu_set(&g, GPU_F_PCIE_GEN_MAX);
 	}
 	if (width_max >= 0) {
-		g.pcie_width_max = (uint64_t)width_max;
+		g.link.width_max = (uint64_t)width_max;
 		gpu_set(&g, GPU_F_PCIE_WIDTH_MAX);
 	}
 	return g;

@@ -197,7 +197,7 @@ static void test_identities_and_counts_stay_integers(void **state)
 	assert_true(gpu_has(g, GPU_F_TEMP)); /* a measurement beside them is kept */
 	/* An integral value in another form is still that integer. */
 	assert_true(gpu_has(&f->gpus[1], GPU_F_PSTATE) && f->gpus[1].pstate == 2);
-	assert_true(gpu_has(&f->gpus[1], GPU_F_PCIE_GEN) && f->gpus[1].pcie_gen == 4);
+	assert_true(gpu_has(&f->gpus[1], GPU_F_PCIE_GEN) && f->gpus[1].link.gen == 4);
 	/* pid 1.5 and gpu_index 0.5 drop their rows (rule 4); the third stays. */
 	assert_int_equal(f->nprocs, 1);
 	const struct gpu_process *p = &f->procs[0];
