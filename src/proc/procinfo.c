@@ -101,14 +101,14 @@ static void entry_drop_strings(struct entry *e)
 	free(e->name);
 	free(e->cmdline);
 	free(e->user);
-	free(e->container);
-	free(e->pod);
-	free(e->unit);
-	free(e->cgroup_path);
-	free(e->cgroup_id);
-	free(e->container_name);
-	free(e->pod_name);
-	free(e->pod_namespace);
+	free(e->att.container);
+	free(e->att.pod);
+	free(e->att.unit);
+	free(e->att.cgroup_path);
+	free(e->att.cgroup_id);
+	free(e->att.container_name);
+	free(e->att.pod_name);
+	free(e->att.pod_namespace);
 	free(e->tree);
 }
 
@@ -434,7 +434,7 @@ static bool read_status(struct procinfo *pi, unsigned pid, unsigned *uid, struct
 			break;
 		}
 	}
-	e->have_cpid = procinfo_nspid(buf, len, &e->container_pid) == 1;
+	e->att.have_cpid = procinfo_nspid(buf, len, &e->att.container_pid) == 1;
 	return have_uid;
 }
 
@@ -477,39 +477,39 @@ static void read_names(struct procinfo *pi, struct entry *e)
 	enum cnames_runtime rt;
 	struct cnames_result r;
 
-	if (!pi->names || !e->cgroup_id)
+	if (!pi->names || !e->att.cgroup_id)
 		return;
-	switch (e->runtime) {
+	switch (e->att.runtime) {
 	case CGROUP_RT_DOCKER: rt = CNAMES_DOCKER; break;
 	case CGROUP_RT_PODMAN: rt = CNAMES_PODMAN; break;
 	case CGROUP_RT_CONTAINERD: rt = CNAMES_CONTAINERD; break;
 	case CGROUP_RT_CRIO: rt = CNAMES_CRIO; break;
 	case CGROUP_RT_CRI:
 		/* Asked again: the runtime was looked for the first time. */
-		if (e->names_rt_known) {
-			rt = (enum cnames_runtime)e->names_rt;
+		if (e->att.names_rt_known) {
+			rt = (enum cnames_runtime)e->att.names_rt;
 			break;
 		}
-		rt = cnames_cri_runtime(pi->names, e->cgroup_id);
-		e->names_rt = (unsigned char)rt;
-		e->names_rt_known = true;
+		rt = cnames_cri_runtime(pi->names, e->att.cgroup_id);
+		e->att.names_rt = (unsigned char)rt;
+		e->att.names_rt_known = true;
 		if (rt != CNAMES_OTHER) {
 			char c[32];
-			snprintf(c, sizeof(c), "%s:%.12s", cgroup_runtime_name(FOUND[rt]), e->cgroup_id);
-			free(e->container);
-			e->container = xstrdup(c);
+			snprintf(c, sizeof(c), "%s:%.12s", cgroup_runtime_name(FOUND[rt]), e->att.cgroup_id);
+			free(e->att.container);
+			e->att.container = xstrdup(c);
 		}
 		break;
 	default: return; /* lxc, nspawn and Slurm jobs are named by their paths */
 	}
-	if (cnames_lookup(pi->names, rt, e->cgroup_id, e->pod, e->owner_uid, pi->now_ns / 1000000u, &r) != 0) {
-		e->names_pending = false;
+	if (cnames_lookup(pi->names, rt, e->att.cgroup_id, e->att.pod, e->att.owner_uid, pi->now_ns / 1000000u, &r) != 0) {
+		e->att.names_pending = false;
 		return;
 	}
-	set_name(&e->container_name, r.container_name);
-	set_name(&e->pod_name, r.pod_name);
-	set_name(&e->pod_namespace, r.pod_namespace);
-	e->names_pending = !e->container_name || (e->pod && (!e->pod_name || !e->pod_namespace));
+	set_name(&e->att.container_name, r.container_name);
+	set_name(&e->att.pod_name, r.pod_name);
+	set_name(&e->att.pod_namespace, r.pod_namespace);
+	e->att.names_pending = !e->att.container_name || (e->att.pod && (!e->att.pod_name || !e->att.pod_namespace));
 }
 
 /* /proc/PID/cgroup, once per process (cgroup.h). */
@@ -523,13 +523,13 @@ static void read_cgroup(struct procinfo *pi, unsigned pid, struct entry *e)
 	ssize_t r = read_pid_file(pi, pid, "cgroup", buf, sizeof(buf));
 	if (r <= 0 || cgroup_parse(buf, kvparse_complete(buf, (size_t)r, sizeof(buf)), &ci) != 0)
 		return;
-	e->runtime = ci.runtime;
-	e->owner_uid = ci.owner_uid;
-	e->container = dup_known(ci.container);
-	e->pod = dup_known(ci.pod);
-	e->unit = dup_known(ci.unit);
-	e->cgroup_path = dup_known(ci.path);
-	e->cgroup_id = dup_known(ci.id);
+	e->att.runtime = ci.runtime;
+	e->att.owner_uid = ci.owner_uid;
+	e->att.container = dup_known(ci.container);
+	e->att.pod = dup_known(ci.pod);
+	e->att.unit = dup_known(ci.unit);
+	e->att.cgroup_path = dup_known(ci.path);
+	e->att.cgroup_id = dup_known(ci.id);
 	read_names(pi, e);
 }
 
@@ -542,7 +542,7 @@ static void walk_tree(struct procinfo *pi, struct entry *e, unsigned ppid)
 	e->have_tree = true;
 	/* A container's init (pid 1 in a PID namespace of its own): its tree
 	 * ends with it; what is above (a shim, the runtime) is the host's. */
-	e->ntree = e->have_cpid && e->container_pid == 1 ? 0
+	e->ntree = e->att.have_cpid && e->att.container_pid == 1 ? 0
 							   : proctree_walk(pi->rootfd, pi->root, ppid, nodes, PROCTREE_MAX);
 	free(e->tree);
 	e->tree = NULL;
@@ -666,7 +666,7 @@ bool procinfo_fill(struct procinfo *pi, unsigned pid, struct frame *f, struct gp
 
 	if (!e)
 		return false;
-	if (e->names_pending)
+	if (e->att.names_pending)
 		read_names(pi, e);
 	p->name = frame_str(f, e->name);
 	process_set(p, PROC_F_NAME);
@@ -678,34 +678,34 @@ bool procinfo_fill(struct procinfo *pi, unsigned pid, struct frame *f, struct gp
 		p->user = frame_str(f, e->user);
 		process_set(p, PROC_F_USER);
 	}
-	if (e->container) {
-		p->container = frame_str(f, e->container);
+	if (e->att.container) {
+		p->container = frame_str(f, e->att.container);
 		process_set(p, PROC_F_CONTAINER);
 	}
-	if (e->pod) {
-		p->pod = frame_str(f, e->pod);
+	if (e->att.pod) {
+		p->pod = frame_str(f, e->att.pod);
 		process_set(p, PROC_F_POD);
 	}
-	if (e->container_name) {
-		p->container_name = frame_str(f, e->container_name);
+	if (e->att.container_name) {
+		p->container_name = frame_str(f, e->att.container_name);
 		process_set(p, PROC_F_CONTAINER_NAME);
 	}
-	if (e->pod_name) {
-		p->pod_name = frame_str(f, e->pod_name);
+	if (e->att.pod_name) {
+		p->pod_name = frame_str(f, e->att.pod_name);
 		process_set(p, PROC_F_POD_NAME);
 	}
-	if (e->pod_namespace) {
-		p->pod_namespace = frame_str(f, e->pod_namespace);
+	if (e->att.pod_namespace) {
+		p->pod_namespace = frame_str(f, e->att.pod_namespace);
 		process_set(p, PROC_F_POD_NAMESPACE);
 	}
-	if (e->unit) {
-		p->unit = frame_str(f, e->unit);
+	if (e->att.unit) {
+		p->unit = frame_str(f, e->att.unit);
 		process_set(p, PROC_F_UNIT);
 	}
-	if (e->cgroup_path)
-		p->cgroup_path = frame_str(f, e->cgroup_path);
-	if (e->have_cpid) {
-		p->container_pid = e->container_pid;
+	if (e->att.cgroup_path)
+		p->cgroup_path = frame_str(f, e->att.cgroup_path);
+	if (e->att.have_cpid) {
+		p->container_pid = e->att.container_pid;
 		process_set(p, PROC_F_CONTAINER_PID);
 	}
 	if (e->have_start) {

@@ -22,14 +22,10 @@
 #define PROCINFO_PID_MAX 4194304u /* the kernel's PID_MAX_LIMIT */
 #define PROCINFO_NSPID_MAX 33     /* pid namespaces nest 32 deep below the first */
 
-struct entry {
-	struct entry *next;
-	unsigned pid;
-	uint64_t start_ticks; /* identity: (pid, start time) */
-	uint64_t gen;         /* poll in which it was last refreshed */
-	char *name, *cmdline, *user;
-	/* Attribution, read once per (pid, start): the record's strings (NULL:
-	 * unknown), and the runtime and its full id for a later name lookup. */
+/* Who a process belongs to, read once per (pid, start): the record's
+ * strings (NULL: unknown), and the runtime and its full id for a later name
+ * lookup. */
+struct attribution {
 	char *container, *pod, *unit, *cgroup_path, *cgroup_id;
 	char *container_name, *pod_name, *pod_namespace; /* from --rootfs (cnames.h) */
 	bool names_pending; /* a name the container could have is unknown: asked again each poll */
@@ -39,6 +35,15 @@ struct entry {
 	long owner_uid; /* a rootless container's user (cgroup_info), else -1 */
 	uint64_t container_pid;
 	bool have_cpid;
+};
+
+struct entry {
+	struct entry *next;
+	unsigned pid;
+	uint64_t start_ticks; /* identity: (pid, start time) */
+	uint64_t gen;         /* poll in which it was last refreshed */
+	char *name, *cmdline, *user;
+	struct attribution att;
 	uint64_t start_ms;
 	bool have_start;
 	uint64_t cpu_time_ns, cpu_ns; /* previous sample: CPU time used, and when */
