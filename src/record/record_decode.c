@@ -31,97 +31,125 @@ static bool integral(const struct jsonp_number *n, const struct field *f, int64_
 	return (double)*out >= f->min && (double)*out <= f->max;
 }
 
+/* Each type's reader: the value at the cursor, already known to be of a
+ * JSON type the field takes, into p. */
+static enum decoded decode_str(struct decoder *d, const struct field *f, void *p)
+{
+	if (!jsonp_string(&d->jp, &d->s, f->max_len))
+		return DEC_BAD;
+	*(const char **)p = frame_strn(d->f, d->s.data ? d->s.data : "", d->s.len);
+	return DEC_SET;
+}
+
+static enum decoded decode_u64(struct decoder *d, const struct field *f, void *p)
+{
+	struct jsonp_number num;
+	int64_t iv;
+
+	if (!jsonp_number(&d->jp, &num) || !integral(&num, f, &iv) || iv < 0)
+		return DEC_BAD;
+	*(uint64_t *)p = (uint64_t)iv;
+	return DEC_SET;
+}
+
+/* An integer literal is taken exactly (2^53 + 1 stays itself); anything
+ * else is its double. overflow: an integer literal outside int64 or a real
+ * outside double, both unknown. */
+static enum decoded decode_num(struct decoder *d, const struct field *f, void *p)
+{
+	struct jsonp_number num;
+
+	if (!jsonp_number(&d->jp, &num) || num.overflow)
+		return DEC_BAD;
+	long double v = num.is_int ? (long double)num.i : (long double)num.d;
+	if (!(v >= f->min && v <= f->max))
+		return DEC_BAD;
+	*(long double *)p = v;
+	return DEC_SET;
+}
+
+static enum decoded decode_enum(struct decoder *d, const struct field *f, void *p)
+{
+	if (!jsonp_string(&d->jp, &d->s, 64))
+		return DEC_BAD;
+	const char *name = d->s.data ? d->s.data : "";
+	int idx = field_name_index(f, name, d->s.len);
+	if (idx < 0 && (f->flags & FIELD_NOCASE))
+		idx = field_name_index_nocase(f, name, d->s.len);
+	if (idx < 0)
+		return DEC_BAD;
+	*(uint8_t *)p = (uint8_t)idx;
+	return DEC_SET;
+}
+
+/* An array of names; or, as the original gpur writes its throttle reasons,
+ * one string of names joined by '+'. */
+static enum decoded decode_flags(struct decoder *d, const struct field *f, void *p)
+{
+	struct jsonp_parser *jp = &d->jp;
+	uint32_t v = 0;
+
+	if (jsonp_peek(jp) == JSONP_STRING) {
+		if (!jsonp_string(jp, &d->s, 256))
+			return DEC_BAD;
+		return record_foreign_flags(f, d->s.data ? d->s.data : "", d->s.len, p) ? DEC_SET : DEC_BAD;
+	}
+	jsonp_array_begin(jp);
+	while (jsonp_array_next(jp)) {
+		if (jsonp_peek(jp) != JSONP_STRING) {
+			jsonp_skip(jp);
+			continue;
+		}
+		if (!jsonp_string(jp, &d->s, 64))
+			return DEC_BAD;
+		int idx = field_name_index(f, d->s.data ? d->s.data : "", d->s.len);
+		if (idx >= 0)
+			v |= 1u << idx;
+	}
+	*(uint32_t *)p = v;
+	return jp->failed ? DEC_BAD : DEC_SET;
+}
+
+/* Whether a value of JSON type t can be read into a field of type ft. */
+static bool type_fits(enum field_type ft, enum jsonp_type t)
+{
+	switch (ft) {
+	case FIELD_STR:
+	case FIELD_ENUM: return t == JSONP_STRING;
+	case FIELD_U64:
+	case FIELD_NUM: return t == JSONP_NUMBER;
+	case FIELD_BOOL: return t == JSONP_TRUE || t == JSONP_FALSE;
+	case FIELD_FLAGS: return t == JSONP_ARRAY || t == JSONP_STRING;
+	}
+	return false;
+}
+
 /* Reads the value at the cursor into obj's field f. */
 static enum decoded decode_value(struct decoder *d, const struct field *f, void *obj)
 {
 	struct jsonp_parser *jp = &d->jp;
 	enum jsonp_type t = jsonp_peek(jp);
 	void *p = field_ptr(obj, f);
-	struct jsonp_number num;
-	int64_t iv;
 
 	if (t == JSONP_NULL) {
 		jsonp_literal(jp, t);
 		return DEC_NULL;
 	}
-	switch (f->type) {
-	case FIELD_STR:
-		if (t != JSONP_STRING)
-			break;
-		if (!jsonp_string(jp, &d->s, f->max_len))
-			return DEC_BAD;
-		*(const char **)p = frame_strn(d->f, d->s.data ? d->s.data : "", d->s.len);
-		return DEC_SET;
-	case FIELD_U64:
-		if (t != JSONP_NUMBER)
-			break;
-		if (!jsonp_number(jp, &num) || !integral(&num, f, &iv) || iv < 0)
-			return DEC_BAD;
-		*(uint64_t *)p = (uint64_t)iv;
-		return DEC_SET;
-	case FIELD_NUM: {
-		long double v;
-		if (t != JSONP_NUMBER)
-			break;
-		/* An integer literal is taken exactly (2^53 + 1 stays itself);
-		 * anything else is its double. overflow: an integer literal
-		 * outside int64 or a real outside double, both unknown. */
-		if (!jsonp_number(jp, &num) || num.overflow)
-			return DEC_BAD;
-		v = num.is_int ? (long double)num.i : (long double)num.d;
-		if (!(v >= f->min && v <= f->max))
-			return DEC_BAD;
-		*(long double *)p = v;
-		return DEC_SET;
+	if (!type_fits(f->type, t)) {
+		jsonp_skip(jp); /* wrong type: unknown, the record stays */
+		return DEC_BAD;
 	}
+	switch (f->type) {
+	case FIELD_STR: return decode_str(d, f, p);
+	case FIELD_U64: return decode_u64(d, f, p);
+	case FIELD_NUM: return decode_num(d, f, p);
+	case FIELD_ENUM: return decode_enum(d, f, p);
+	case FIELD_FLAGS: return decode_flags(d, f, p);
 	case FIELD_BOOL:
-		if (t != JSONP_TRUE && t != JSONP_FALSE)
-			break;
 		jsonp_literal(jp, t);
 		*(bool *)p = t == JSONP_TRUE;
 		return DEC_SET;
-	case FIELD_ENUM: {
-		if (t != JSONP_STRING)
-			break;
-		if (!jsonp_string(jp, &d->s, 64))
-			return DEC_BAD;
-		const char *name = d->s.data ? d->s.data : "";
-		int idx = field_name_index(f, name, d->s.len);
-		if (idx < 0 && (f->flags & FIELD_NOCASE))
-			idx = field_name_index_nocase(f, name, d->s.len);
-		if (idx < 0)
-			return DEC_BAD;
-		*(uint8_t *)p = (uint8_t)idx;
-		return DEC_SET;
 	}
-	case FIELD_FLAGS: {
-		uint32_t v = 0;
-		/* The original gpur writes its throttle reasons as one string,
-		 * joined by '+'. */
-		if (t == JSONP_STRING) {
-			if (!jsonp_string(jp, &d->s, 256))
-				return DEC_BAD;
-			return record_foreign_flags(f, d->s.data ? d->s.data : "", d->s.len, p) ? DEC_SET : DEC_BAD;
-		}
-		if (t != JSONP_ARRAY)
-			break;
-		jsonp_array_begin(jp);
-		while (jsonp_array_next(jp)) {
-			if (jsonp_peek(jp) != JSONP_STRING) {
-				jsonp_skip(jp);
-				continue;
-			}
-			if (!jsonp_string(jp, &d->s, 64))
-				return DEC_BAD;
-			int idx = field_name_index(f, d->s.data ? d->s.data : "", d->s.len);
-			if (idx >= 0)
-				v |= 1u << idx;
-		}
-		*(uint32_t *)p = v;
-		return jp->failed ? DEC_BAD : DEC_SET;
-	}
-	}
-	jsonp_skip(jp); /* wrong type: unknown, the record stays */
 	return DEC_BAD;
 }
 
