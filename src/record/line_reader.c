@@ -85,65 +85,48 @@ static size_t bom_len(const struct line_reader *lr, size_t n, size_t slack)
 	return slack && n >= 3 && memcmp(lr->line.data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 }
 
-/* The next physical line (see line_reader_next). */
-static int next_line(struct line_reader *lr, const char **line, size_t *len)
+/* Adds start[0..take) to the line being read, unless the line is being
+ * skipped: one past the cap (and its \r) is, and its memory goes at once. */
+static void take_piece(struct line_reader *lr, const char *start, size_t take, size_t slack, bool *skipping)
 {
-	bool skipping = false;
-	/* The first line has room for a byte-order mark besides the cap. */
-	size_t slack = !lr->bof_done && lr->lineno == 0 ? 3 : 0;
-
-	buf_reset(&lr->line);
-	for (;;) {
-		if (lr->pos >= lr->len) {
-			if (lr->eof)
-				break;
-			if (fill(lr))
-				break;
-			continue;
-		}
-		const char *start = lr->chunk + lr->pos;
-		size_t avail = lr->len - lr->pos;
-		const char *nl = memchr(start, '\n', avail);
-		size_t take = nl ? (size_t)(nl - start) : avail;
-		lr->pos += take + (nl ? 1 : 0);
-		lr->consumed += take + (nl ? 1 : 0);
-		/* Keep one byte past the cap for a trailing \r. */
-		if (!skipping && lr->line.len + take > lr->cap + 1 + slack) {
-			skipping = true;
-			buf_fini(&lr->line);
-		}
-		if (!skipping) {
-			/* Grow by doubling, but never past the cap (plus the \r and
-			 * the NUL): a long line costs the cap, not twice it. */
-			size_t need = lr->line.len + take + 1;
-			if (need > lr->line.cap) {
-				size_t cap = lr->line.cap * 2 > need ? lr->line.cap * 2 : need;
-				if (cap > lr->cap + 2 + slack)
-					cap = lr->cap + 2 + slack;
-				lr->line.data = xreallocarray(lr->line.data, cap, 1);
-				lr->line.cap = cap;
-			}
-			buf_append(&lr->line, start, take);
-		}
-		if (!nl)
-			continue;
-		lr->lineno++;
-		if (!skipping) {
-			size_t n = lr->line.len;
-			if (n && lr->line.data[n - 1] == '\r')
-				n--;
-			if (n - bom_len(lr, n, slack) <= lr->cap) {
-				*line = lr->line.data ? lr->line.data : "";
-				*len = n;
-				skip_bom(lr, line, len);
-				return 1;
-			}
-		}
-		lr->oversized++;
-		skipping = false;
-		slack = 0;
-		buf_reset(&lr->line);
+	if (!*skipping && lr->line.len + take > lr->cap + 1 + slack) {
+		*skipping = true;
+		buf_fini(&lr->line);
 	}
+	if (*skipping)
+		return;
+	/* Grow by doubling, but never past the cap (plus the \r and the NUL):
+	 * a long line costs the cap, not twice it. */
+	size_t need = lr->line.len + take + 1;
+	if (need > lr->line.cap) {
+		size_t cap = lr->line.cap * 2 > need ? lr->line.cap * 2 : need;
+		if (cap > lr->cap + 2 + slack)
+			cap = lr->cap + 2 + slack;
+		lr->line.data = xreallocarray(lr->line.data, cap, 1);
+		lr->line.cap = cap;
+	}
+	buf_append(&lr->line, start, take);
+}
+
+/* The line read so far, without one trailing \r, when it is within the cap
+ * (a byte-order mark aside): true with *line and *len set. */
+static bool line_within_cap(struct line_reader *lr, size_t slack, const char **line, size_t *len)
+{
+	size_t n = lr->line.len;
+
+	if (n && lr->line.data[n - 1] == '\r')
+		n--;
+	if (n - bom_len(lr, n, slack) > lr->cap)
+		return false;
+	*line = lr->line.data ? lr->line.data : "";
+	*len = n;
+	skip_bom(lr, line, len);
+	return true;
+}
+
+/* At the end of the input: what is left of a line without \n. */
+static int last_line(struct line_reader *lr, bool skipping, size_t slack, const char **line, size_t *len)
+{
 	/* A decoding error cut the line: a torn piece, never a record. */
 	if (lr->eof == -EBADMSG && (lr->line.len || skipping)) {
 		lr->lineno++;
@@ -154,13 +137,7 @@ static int next_line(struct line_reader *lr, const char **line, size_t *len)
 	/* End of input: a last line without \n counts. */
 	if (lr->line.len || skipping) {
 		lr->lineno++;
-		size_t n = lr->line.len;
-		if (n && lr->line.data[n - 1] == '\r')
-			n--;
-		if (!skipping && n - bom_len(lr, n, slack) <= lr->cap) {
-			*line = lr->line.data;
-			*len = n;
-			skip_bom(lr, line, len);
+		if (!skipping && line_within_cap(lr, slack, line, len)) {
 			if (*len) /* a file of nothing but a byte-order mark has no line */
 				return 1;
 			buf_reset(&lr->line);
@@ -170,6 +147,39 @@ static int next_line(struct line_reader *lr, const char **line, size_t *len)
 		buf_reset(&lr->line);
 	}
 	return lr->eof < 0 ? lr->eof : 0;
+}
+
+/* The next physical line (see line_reader_next). */
+static int next_line(struct line_reader *lr, const char **line, size_t *len)
+{
+	bool skipping = false;
+	/* The first line has room for a byte-order mark besides the cap. */
+	size_t slack = !lr->bof_done && lr->lineno == 0 ? 3 : 0;
+
+	buf_reset(&lr->line);
+	for (;;) {
+		if (lr->pos >= lr->len) {
+			if (lr->eof || fill(lr))
+				return last_line(lr, skipping, slack, line, len);
+			continue;
+		}
+		const char *start = lr->chunk + lr->pos;
+		size_t avail = lr->len - lr->pos;
+		const char *nl = memchr(start, '\n', avail);
+		size_t take = nl ? (size_t)(nl - start) : avail;
+		lr->pos += take + (nl ? 1 : 0);
+		lr->consumed += take + (nl ? 1 : 0);
+		take_piece(lr, start, take, slack, &skipping);
+		if (!nl)
+			continue;
+		lr->lineno++;
+		if (!skipping && line_within_cap(lr, slack, line, len))
+			return 1;
+		lr->oversized++;
+		skipping = false;
+		slack = 0;
+		buf_reset(&lr->line);
+	}
 }
 
 /* Where a JSON text stands after some of its lines: how many objects and
@@ -238,14 +248,63 @@ static void rec_append(struct line_reader *lr, const char *s, size_t n)
 	buf_append(&lr->rec, s, n);
 }
 
+/* An object being joined: where its text stands, and whether it is too
+ * long (skipping) and already counted as oversized (a line of it was). */
+struct joining {
+	struct jscan sc;
+	bool open, skipping, counted;
+};
+
+/* The held line, else the next one; *at: its line number. */
+static int pull(struct line_reader *lr, const char **l, size_t *n, uint64_t *at)
+{
+	if (lr->held) {
+		lr->held = false;
+		*l = lr->held_line;
+		*n = lr->held_len;
+		*at = lr->held_lineno;
+		return 1;
+	}
+	int rc = next_line(lr, l, n);
+	*at = lr->lineno;
+	return rc;
+}
+
+/* Ends an object too long to keep: it counts once as oversized. */
+static void drop_object(struct line_reader *lr, struct joining *j)
+{
+	if (!j->counted)
+		lr->oversized++;
+	j->open = j->skipping = j->counted = false;
+}
+
+/* Skips what is left of the object from now on: its memory goes at once. */
+static void skip_object(struct line_reader *lr, struct joining *j)
+{
+	j->skipping = true;
+	buf_fini(&lr->rec);
+}
+
+/* Adds a line to the open object. True when that closed it. */
+static bool join_line(struct line_reader *lr, struct joining *j, const char *l, size_t n)
+{
+	scan_line(&j->sc, l, n);
+	lr->nlines++;
+	if (!j->skipping && lr->rec.len + 1 + n > lr->cap)
+		skip_object(lr, j);
+	if (!j->skipping) {
+		rec_append(lr, "\n", 1);
+		rec_append(lr, l, n);
+	}
+	return j->sc.depth <= 0;
+}
+
 int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
 {
-	struct jscan sc = {0};
-	/* skipping: the object is over the cap; counted: and already counted
-	 * as oversized (a line of it was). */
-	bool joining = false, skipping = false, counted = false;
+	struct joining j = {.open = false};
 	const char *l;
 	size_t n;
+	uint64_t at;
 	int rc;
 
 	if (!lr->objects) {
@@ -256,39 +315,29 @@ int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
 	}
 	buf_reset(&lr->rec);
 	for (;;) {
-		uint64_t at, over = lr->oversized;
-		if (lr->held) {
-			l = lr->held_line;
-			n = lr->held_len;
-			at = lr->held_lineno;
-			lr->held = false;
-			rc = 1;
-		} else {
-			rc = next_line(lr, &l, &n);
-			at = lr->lineno;
-		}
-		if (joining && lr->oversized != over && !skipping) {
-			/* A line of the object was too long to keep, so the
-			 * object is too. */
-			skipping = counted = true;
-			buf_fini(&lr->rec);
+		uint64_t over = lr->oversized;
+		rc = pull(lr, &l, &n, &at);
+		/* A line of the object too long to keep makes the object so. */
+		if (j.open && lr->oversized != over && !j.skipping) {
+			skip_object(lr, &j);
+			j.counted = true;
 		}
 		if (rc != 1) {
-			if (joining && !skipping)
+			if (j.open && !j.skipping)
 				break; /* an object cut off by the end: torn */
-			if (joining && !counted)
-				lr->oversized++;
+			if (j.open)
+				drop_object(lr, &j);
 			return rc;
 		}
-		if (!joining) {
+		if (!j.open) {
 			lr->first_line = at;
 			lr->nlines = 1;
-			if (!opens_object(l, n, &sc)) {
+			if (!opens_object(l, n, &j.sc)) {
 				*line = l;
 				*len = n;
 				return 1;
 			}
-			joining = true;
+			j.open = true;
 			rec_append(lr, l, n);
 			continue;
 		}
@@ -298,30 +347,15 @@ int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
 			lr->held_line = l;
 			lr->held_len = n;
 			lr->held_lineno = at;
-			if (skipping) {
-				if (!counted)
-					lr->oversized++;
-				joining = skipping = counted = false;
-				continue;
-			}
-			break;
-		}
-		scan_line(&sc, l, n);
-		lr->nlines++;
-		if (!skipping && lr->rec.len + 1 + n > lr->cap) {
-			skipping = true;
-			buf_fini(&lr->rec);
-		}
-		if (!skipping) {
-			rec_append(lr, "\n", 1);
-			rec_append(lr, l, n);
-		}
-		if (sc.depth <= 0) {
-			if (!skipping)
+			if (!j.skipping)
 				break;
-			if (!counted)
-				lr->oversized++;
-			joining = skipping = counted = false;
+			drop_object(lr, &j);
+			continue;
+		}
+		if (join_line(lr, &j, l, n)) {
+			if (!j.skipping)
+				break;
+			drop_object(lr, &j);
 		}
 	}
 	*line = lr->rec.data;
