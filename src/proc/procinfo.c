@@ -552,111 +552,142 @@ static void walk_tree(struct procinfo *pi, struct entry *e, unsigned ppid)
 	}
 }
 
-static struct entry *refresh(struct procinfo *pi, unsigned pid)
+/* Whether a known entry can stand for this poll without a full read: its
+ * figures are recent enough, not wanted fresh, or a quick sample (the CPU
+ * clock and a held statm) keeps them up to date. */
+static bool recent_enough(struct procinfo *pi, struct entry *e, unsigned pid)
 {
-	struct entry **head = &pi->tab[pid % PROCINFO_BUCKETS], *e;
-	char comm[64];
-	uint64_t cpu, start, rss;
-	unsigned ppid = 0;
-
-	for (e = *head; e; e = e->next)
-		if (e->pid == pid)
-			break;
-	if (e && e->gen == pi->gen)
-		return e->gone ? NULL : e;
+	if (e->gone || !e->name)
+		return false;
 	/* A known process with a CPU rate is sampled at most once per
 	 * PROCINFO_MIN_SAMPLE_NS: faster polls show its last CPU % and RSS (a
 	 * CPU % over 0.1 s is noise, and /proc costs the kernel more than
 	 * anything else here). The second sample, which gives the first rate,
 	 * is always taken. */
-	if (e && !e->gone && e->name && e->cpu_valid && pi->now_ns >= e->cpu_ns &&
-	    pi->now_ns - e->cpu_ns < PROCINFO_MIN_SAMPLE_NS) {
-		e->gen = pi->gen;
-		return e;
-	}
+	if (e->cpu_valid && pi->now_ns >= e->cpu_ns && pi->now_ns - e->cpu_ns < PROCINFO_MIN_SAMPLE_NS)
+		return true;
 	/* Not wanted fresh (off the dashboard's screen, nothing else reading)
 	 * and with a rate already: its last figures stand (pidwant.h). */
-	if (e && !e->gone && e->name && e->cpu_valid && pi->nsnap >= 0 && !pidwant_has(pi->snap, pi->nsnap, pid)) {
-		e->gen = pi->gen;
-		return e;
-	}
-	if (e && !e->gone && e->name && e->have_cpu && e->statmfd >= 0 && pi->now_ns >= e->full_ns &&
-	    pi->now_ns - e->full_ns < PROCINFO_FULL_NS && (pi->no_tree || procinfo_parent_alive(pi, e->ppid))) {
-		if (procinfo_quick_sample(pi, e)) {
-			e->gen = pi->gen;
-			return e;
-		}
+	if (e->cpu_valid && pi->nsnap >= 0 && !pidwant_has(pi->snap, pi->nsnap, pid))
+		return true;
+	if (e->have_cpu && e->statmfd >= 0 && pi->now_ns >= e->full_ns && pi->now_ns - e->full_ns < PROCINFO_FULL_NS &&
+	    (pi->no_tree || procinfo_parent_alive(pi, e->ppid))) {
+		if (procinfo_quick_sample(pi, e))
+			return true;
 		drop_statmfd(pi, e); /* gone, most likely: stat below says */
 	}
-	if (!e) {
-		e = xcalloc(1, sizeof(*e));
-		e->pid = pid;
-		e->statfd = -1;
-		e->statmfd = -1;
-		e->next = *head;
-		*head = e;
-		pi->count++;
-	}
-	/* The clock before stat: stat then proves whose time it was. */
-	uint64_t clk_ns = 0;
-	bool by_clk = pi->own && procinfo_read_clock(e, pid, &clk_ns);
-	bool ok = read_stat(pi, e, pid, comm, sizeof(comm), &cpu, &start, &rss, &ppid);
-	if (!ok || (e->name && e->start_ticks != start)) {
-		/* Gone, or the pid was reused: forget everything about it (but
-		 * a descriptor just opened on the new process). */
-		if (!ok)
-			drop_statfd(pi, e);
-		drop_statmfd(pi, e);
-		entry_drop_strings(e);
-		struct entry *next = e->next;
-		int fd = e->statfd;
-		memset(e, 0, sizeof(*e));
-		e->next = next;
-		e->pid = pid;
-		e->statfd = fd;
-		e->statmfd = -1;
-		/* The clock read before may have been the old process's. */
-		by_clk = ok && pi->own && procinfo_read_clock(e, pid, &clk_ns);
-	}
-	if (!ok) {
-		e->gen = pi->gen;
-		e->gone = true;
-		return NULL;
-	}
-	e->start_ticks = start;
-	if (e->name)
-		goto sample;
+	return false;
+}
+
+/* The entry of pid, a new one when there is none. */
+static struct entry *entry_get(struct procinfo *pi, unsigned pid)
+{
+	struct entry **head = &pi->tab[pid % PROCINFO_BUCKETS], *e;
+
+	for (e = *head; e; e = e->next)
+		if (e->pid == pid)
+			return e;
+	e = xcalloc(1, sizeof(*e));
+	e->pid = pid;
+	e->statfd = -1;
+	e->statmfd = -1;
+	e->next = *head;
+	*head = e;
+	pi->count++;
+	return e;
+}
+
+/* Forgets all of e but a descriptor just opened on the pid's process: it has
+ * gone, or the pid names another process now. */
+static void entry_forget(struct procinfo *pi, struct entry *e, bool keep_stat)
+{
+	if (!keep_stat)
+		drop_statfd(pi, e);
+	drop_statmfd(pi, e);
+	entry_drop_strings(e);
+	struct entry *next = e->next;
+	unsigned pid = e->pid;
+	int fd = e->statfd;
+	memset(e, 0, sizeof(*e));
+	e->next = next;
+	e->pid = pid;
+	e->statfd = fd;
+	e->statmfd = -1;
+}
+
+/* What a process keeps for life, read once: its name, command line, user,
+ * attribution and start time. */
+static void read_once(struct procinfo *pi, struct entry *e, const char *comm, uint64_t start)
+{
+	unsigned uid;
+
 	e->gone = false;
 	e->name = xstrdup(comm);
-	e->cmdline = read_cmdline(pi, pid);
-	unsigned uid;
-	if (read_status(pi, pid, &uid, e))
+	e->cmdline = read_cmdline(pi, e->pid);
+	if (read_status(pi, e->pid, &uid, e))
 		e->user = xstrdup(user_name(pi, uid));
-	read_cgroup(pi, pid, e);
+	read_cgroup(pi, e->pid, e);
 	e->have_start = pi->have_btime && pidstart_ms(start, pi->ticks, pi->btime_ms, &e->start_ms);
-sample:
-	if (!pi->no_tree && (!e->have_tree || e->ppid != ppid))
-		walk_tree(pi, e, ppid);
-	e->gen = pi->gen;
+}
+
+/* The figures of a full read: CPU (from the clock when by_clk, else the
+ * ticks of stat) and RSS (pages); then a held statm for the quick samples
+ * between full reads, when the clock works and the descriptor bound allows. */
+static void take_sample(struct procinfo *pi, struct entry *e, bool by_clk, uint64_t clk_ns, uint64_t ticks,
+			uint64_t rss_pages)
+{
 	if (!by_clk && e->have_clk) {
 		/* The clock failed where it had worked: a rate from ticks
 		 * would mix two sources; start the rate afresh. */
 		e->have_clk = false;
 		e->have_cpu = false;
 	}
-	procinfo_cpu_sample(pi, e, by_clk ? clk_ns : cpu * (1000000000u / (uint64_t)pi->ticks));
-	e->rss = rss * (uint64_t)pi->page;
+	procinfo_cpu_sample(pi, e, by_clk ? clk_ns : ticks * (1000000000u / (uint64_t)pi->ticks));
+	e->rss = rss_pages * (uint64_t)pi->page;
 	e->rss_valid = true;
 	e->full_ns = e->rss_ns = pi->now_ns;
-	/* The quick samples between full reads need the clock and a held
-	 * statm, within the descriptor bound. */
 	if (by_clk && e->statmfd < 0 && e->statfd >= 0 && pi->nfds < pi->max_fds) {
 		char rel[48];
-		pid_path(rel, sizeof(rel), pid, "statm");
+		pid_path(rel, sizeof(rel), e->pid, "statm");
 		e->statmfd = openat(pi->rootfd, rel, O_RDONLY | O_CLOEXEC);
 		if (e->statmfd >= 0)
 			pi->nfds++;
 	}
+}
+
+static struct entry *refresh(struct procinfo *pi, unsigned pid)
+{
+	struct entry *e = entry_get(pi, pid);
+	char comm[64];
+	uint64_t cpu, start, rss;
+	unsigned ppid = 0;
+
+	if (e->gen == pi->gen && (e->name || e->gone)) /* read this poll already */
+		return e->gone ? NULL : e;
+	if (recent_enough(pi, e, pid)) {
+		e->gen = pi->gen;
+		return e;
+	}
+	/* The clock before stat: stat then proves whose time it was. */
+	uint64_t clk_ns = 0;
+	bool by_clk = pi->own && procinfo_read_clock(e, pid, &clk_ns);
+	bool ok = read_stat(pi, e, pid, comm, sizeof(comm), &cpu, &start, &rss, &ppid);
+	if (!ok || (e->name && e->start_ticks != start)) {
+		entry_forget(pi, e, ok);
+		/* The clock read before may have been the old process's. */
+		by_clk = ok && pi->own && procinfo_read_clock(e, pid, &clk_ns);
+	}
+	e->gen = pi->gen;
+	if (!ok) {
+		e->gone = true;
+		return NULL;
+	}
+	e->start_ticks = start;
+	if (!e->name)
+		read_once(pi, e, comm, start);
+	if (!pi->no_tree && (!e->have_tree || e->ppid != ppid))
+		walk_tree(pi, e, ppid);
+	take_sample(pi, e, by_clk, clk_ns, cpu, rss);
 	return e;
 }
 
