@@ -178,11 +178,10 @@ static void put_memory(struct gpu *g, unsigned long long total, unsigned long lo
 		put(g, GPU_F_MEM_USED, used);
 }
 
-/* Calls one getter for rd's device; its answer. */
-static nvmlReturn_t call(struct rd *rd, const struct getter *e, struct gpu *g)
+/* Calls a getter that answers one number (its shape one of SH_U32 … SH_ECC);
+ * its answer. */
+static nvmlReturn_t call_number(const struct nvml_lib *L, nvmlDevice_t h, const struct getter *e, struct gpu *g)
 {
-	const struct nvml_lib *L = &rd->n->lib;
-	nvmlDevice_t h = rd->h;
 	nvmlReturn_t r = NVML_ERROR_FUNCTION_NOT_FOUND;
 	unsigned v = 0, v2 = 0;
 	unsigned long long u = 0;
@@ -225,6 +224,18 @@ static nvmlReturn_t call(struct rd *rd, const struct getter *e, struct gpu *g)
 			put_conv(g, e->field, e->conv, (long long)u);
 		break;
 	}
+	default:
+		break;
+	}
+	return r;
+}
+
+/* Calls a getter that answers a struct (the other shapes); its answer. */
+static nvmlReturn_t call_struct(const struct nvml_lib *L, nvmlDevice_t h, const struct getter *e, struct gpu *g)
+{
+	nvmlReturn_t r = NVML_ERROR_FUNCTION_NOT_FOUND;
+
+	switch (e->shape) {
 	case SH_UTIL: {
 		ENTRY(fn, nvmlDevice_t, nvmlUtilization_t *);
 		nvmlUtilization_t ut = {0, 0};
@@ -278,8 +289,24 @@ static nvmlReturn_t call(struct rd *rd, const struct getter *e, struct gpu *g)
 			put_conv(g, e->field, e->conv, fs.speed);
 		break;
 	}
+	default:
+		break;
 	}
 	return r;
+}
+
+/* Calls one getter for rd's device; its answer. */
+static nvmlReturn_t call(struct rd *rd, const struct getter *e, struct gpu *g)
+{
+	switch (e->shape) {
+	case SH_U32:
+	case SH_ARG_U32:
+	case SH_U64:
+	case SH_INT:
+	case SH_CODEC:
+	case SH_ECC: return call_number(&rd->n->lib, rd->h, e, g);
+	default: return call_struct(&rd->n->lib, rd->h, e, g);
+	}
 }
 
 static bool has_entry(const struct nvml_lib *L, const struct getter *e)
