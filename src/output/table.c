@@ -188,9 +188,9 @@ static void put_details(struct buf *out, const struct gpu *g, bool utf8)
 	buf_putc(out, '\n');
 }
 
-void table_render(struct buf *out, const struct frame *f, const struct table_opts *o)
+/* The first line: host, time, the recording played, the source. */
+static void put_heading(struct buf *out, const struct frame *f, const struct table_opts *o)
 {
-	size_t namew = 4;
 	char when[32] = "--";
 
 	if (frame_has(f, FRAME_F_TS)) {
@@ -210,74 +210,70 @@ void table_render(struct buf *out, const struct frame *f, const struct table_opt
 		put_text(out, o->source, o->utf8, 80, false);
 	}
 	buf_putc(out, '\n');
-	if (f->ngpus == 0)
-		buf_puts(out, "(no GPUs in this frame)\n");
+}
 
-	for (size_t i = 0; i < f->ngpus; i++) {
-		size_t w = text_cols(gpu_has(&f->gpus[i], GPU_F_NAME) ? f->gpus[i].name : "--", o->utf8);
-		namew = w > namew ? w : namew;
-	}
-	if (namew > NAME_MAX_COLS)
-		namew = NAME_MAX_COLS;
+/* A GPU's line: temperature, util, memory, power, a known LOST or suspended
+ * state (an unknown one, a record without it, is nothing to say). */
+static void put_gpu_line(struct buf *out, const struct gpu *g, size_t i, size_t namew, bool utf8)
+{
+	unsigned st = gpu_state(g);
 
-	for (size_t i = 0; i < f->ngpus; i++) {
-		const struct gpu *g = &f->gpus[i];
-		unsigned st = gpu_state(g);
-		buf_printf(out, "[%zu] ", i);
-		put_text(out, gpu_has(g, GPU_F_NAME) ? g->name : "--", o->utf8, namew, true);
-		buf_puts(out, " | ");
-		if (gpu_has(g, GPU_F_TEMP))
-			buf_printf(out, "%3" PRId64 "%s", field_num_i64(g->temp_c), o->utf8 ? "\u00b0C" : "C");
-		else
-			buf_printf(out, "%3s%s", "--", o->utf8 ? "\u00b0C" : "C");
-		buf_puts(out, ", ");
-		if (gpu_has(g, GPU_F_UTIL))
-			buf_printf(out, "%3.0f %%", field_num_whole(g->util_pct));
-		else
-			buf_puts(out, " -- %");
-		buf_puts(out, " | ");
-		put_used_total(out, g, GPU_F_MEM_USED, g->mem_used_bytes, GPU_F_MEM_TOTAL, g->mem_total_bytes, 6);
-		buf_puts(out, " | ");
-		if (gpu_has(g, GPU_F_POWER))
-			buf_printf(out, "%4.0f", field_num_whole(g->power_w));
-		else
-			buf_puts(out, "  --");
-		buf_puts(out, " / ");
-		if (gpu_has(g, GPU_F_POWER_LIMIT))
-			buf_printf(out, "%4.0f W", field_num_whole(g->power_limit_w));
-		else
-			buf_puts(out, "  -- W");
-		/* An unknown state (a record without one, e.g. the original
-		 * gpur's) is nothing to say: only a known LOST or suspended is. */
-		if (st == GPU_STATE_LOST)
-			buf_puts(out, " | LOST");
-		else if (st == GPU_STATE_SUSPENDED)
-			buf_puts(out, " | suspended");
-		buf_putc(out, '\n');
-		put_details(out, g, o->utf8);
+	buf_printf(out, "[%zu] ", i);
+	put_text(out, gpu_has(g, GPU_F_NAME) ? g->name : "--", utf8, namew, true);
+	buf_puts(out, " | ");
+	if (gpu_has(g, GPU_F_TEMP))
+		buf_printf(out, "%3" PRId64 "%s", field_num_i64(g->temp_c), utf8 ? "\u00b0C" : "C");
+	else
+		buf_printf(out, "%3s%s", "--", utf8 ? "\u00b0C" : "C");
+	buf_puts(out, ", ");
+	if (gpu_has(g, GPU_F_UTIL))
+		buf_printf(out, "%3.0f %%", field_num_whole(g->util_pct));
+	else
+		buf_puts(out, " -- %");
+	buf_puts(out, " | ");
+	put_used_total(out, g, GPU_F_MEM_USED, g->mem_used_bytes, GPU_F_MEM_TOTAL, g->mem_total_bytes, 6);
+	buf_puts(out, " | ");
+	if (gpu_has(g, GPU_F_POWER))
+		buf_printf(out, "%4.0f", field_num_whole(g->power_w));
+	else
+		buf_puts(out, "  --");
+	buf_puts(out, " / ");
+	if (gpu_has(g, GPU_F_POWER_LIMIT))
+		buf_printf(out, "%4.0f W", field_num_whole(g->power_limit_w));
+	else
+		buf_puts(out, "  -- W");
+	if (st == GPU_STATE_LOST)
+		buf_puts(out, " | LOST");
+	else if (st == GPU_STATE_SUSPENDED)
+		buf_puts(out, " | suspended");
+	buf_putc(out, '\n');
+}
 
-		for (size_t p = 0; p < f->nprocs; p++) {
-			const struct gpu_process *pr = &f->procs[p];
-			if (pr->gpu_index != i)
-				continue;
-			buf_puts(out, "    ");
-			put_text(out, process_has(pr, PROC_F_USER) ? pr->user : "--", o->utf8, 16, false);
-			buf_printf(out, "/%" PRIu64 " ", pr->pid);
-			char shortname[64];
-			const char *name = process_short_name(pr, shortname, sizeof(shortname));
-			put_text(out, name ? name : "--", o->utf8, 32, false);
-			buf_puts(out, " (");
-			put_mib(out, process_has(pr, PROC_F_GPU_MEM), pr->gpu_mem_bytes, 0);
-			buf_puts(out, " MiB)");
-			put_owner(out, pr, o->utf8);
-			buf_putc(out, '\n');
-		}
-	}
-	put_groups(out, f, o->utf8);
+/* A process's line under its GPU: user/pid name (memory) [owner]. */
+static void put_process_line(struct buf *out, const struct gpu_process *pr, bool utf8)
+{
+	char shortname[64];
+	const char *name = process_short_name(pr, shortname, sizeof(shortname));
+
+	buf_puts(out, "    ");
+	put_text(out, process_has(pr, PROC_F_USER) ? pr->user : "--", utf8, 16, false);
+	buf_printf(out, "/%" PRIu64 " ", pr->pid);
+	put_text(out, name ? name : "--", utf8, 32, false);
+	buf_puts(out, " (");
+	put_mib(out, process_has(pr, PROC_F_GPU_MEM), pr->gpu_mem_bytes, 0);
+	buf_puts(out, " MiB)");
+	put_owner(out, pr, utf8);
+	buf_putc(out, '\n');
+}
+
+/* After the GPUs: a note on pids this /proc cannot see, and the events. */
+static void put_notes(struct buf *out, const struct frame *f, bool utf8)
+{
 	size_t hidden = 0;
+	bool said = false;
+
 	for (size_t i = 0; i < f->nprocs; i++)
 		hidden += f->procs[i].pid_hidden;
-	bool said = false;
 	for (size_t e = 0; e < f->nevents && hidden; e++)
 		said |= event_has(&f->events[e], EVENT_F_DETAIL) && strstr(f->events[e].detail, "PID namespace") != NULL;
 	if (hidden && !said)
@@ -288,7 +284,31 @@ void table_render(struct buf *out, const struct frame *f, const struct table_opt
 		char desc[320];
 		event_describe(&f->events[e], desc, sizeof(desc));
 		buf_puts(out, "event: ");
-		put_text(out, desc, o->utf8, sizeof(desc), false);
+		put_text(out, desc, utf8, sizeof(desc), false);
 		buf_putc(out, '\n');
 	}
+}
+
+void table_render(struct buf *out, const struct frame *f, const struct table_opts *o)
+{
+	size_t namew = 4;
+
+	put_heading(out, f, o);
+	if (f->ngpus == 0)
+		buf_puts(out, "(no GPUs in this frame)\n");
+	for (size_t i = 0; i < f->ngpus; i++) {
+		size_t w = text_cols(gpu_has(&f->gpus[i], GPU_F_NAME) ? f->gpus[i].name : "--", o->utf8);
+		namew = w > namew ? w : namew;
+	}
+	if (namew > NAME_MAX_COLS)
+		namew = NAME_MAX_COLS;
+	for (size_t i = 0; i < f->ngpus; i++) {
+		put_gpu_line(out, &f->gpus[i], i, namew, o->utf8);
+		put_details(out, &f->gpus[i], o->utf8);
+		for (size_t p = 0; p < f->nprocs; p++)
+			if (f->procs[p].gpu_index == i)
+				put_process_line(out, &f->procs[p], o->utf8);
+	}
+	put_groups(out, f, o->utf8);
+	put_notes(out, f, o->utf8);
 }
