@@ -240,12 +240,12 @@ static void credit_group(struct summary *s, int32_t gi, uint32_t gpu, double mem
 		g->gpu_ms += (double)dt_ms;
 }
 
-void summary_credit_procs(struct summary *s, const struct frame *p, const uint32_t *slot, uint64_t dt_ms)
+/* Room for this record's rows: the table, the pairs index, and per GPU
+ * the rows and their utilisation's sum (known when every row's is). */
+static void prepare_record(struct summary *s, const struct frame *p)
 {
 	struct summary_priv *pv = s->priv;
 
-	if (!p->nprocs)
-		return;
 	if (!pv->phash)
 		pv->phash = xcalloc(PHASH_N, sizeof(*pv->phash));
 	if (s->nprocs + p->nprocs > SUMMARY_MAX_TRACKED)
@@ -273,7 +273,60 @@ void summary_credit_procs(struct summary *s, const struct frame *p, const uint32
 		else
 			pv->util_all[r->gpu_index] = false;
 	}
-	bool pts = frame_has(p, FRAME_F_TS);
+}
+
+/* What a row says of its process beyond the figures: names, owner, and
+ * the span of records it was seen in. */
+static void note_identity(struct summary_proc *e, const struct gpu_process *r, const struct frame *p)
+{
+	fill(&e->user, process_has(r, PROC_F_USER), r->user);
+	fill(&e->name, process_has(r, PROC_F_NAME), r->name);
+	fill(&e->container, process_has(r, PROC_F_CONTAINER), r->container);
+	if (!e->pod && process_has(r, PROC_F_POD)) {
+		char buf[SUMMARY_STR_MAX * 2 + 2];
+		fill(&e->pod, true, process_pod_text(r, buf, sizeof(buf)));
+	}
+	if (frame_has(p, FRAME_F_TS)) {
+		if (!e->ts_known || p->ts_ms < e->first_ms)
+			e->first_ms = p->ts_ms;
+		if (!e->ts_known || p->ts_ms > e->last_ms)
+			e->last_ms = p->ts_ms;
+		e->ts_known = true;
+	}
+}
+
+/* The row's memory over dt_ms (byte·ms, 0 when unknown: *known says) and
+ * utilisation, into e. */
+static double note_figures(struct summary_proc *e, const struct gpu_process *r, uint64_t dt_ms, bool *known)
+{
+	double mem_ms = 0;
+
+	*known = process_has(r, PROC_F_GPU_MEM);
+	if (*known) {
+		double b = (double)r->gpu_mem_bytes;
+		if (!e->mem_known || b > e->mem_max)
+			e->mem_max = b;
+		e->mem_known = true;
+		mem_ms = b * (double)dt_ms;
+		e->mem_byte_ms += mem_ms;
+	}
+	if (process_has(r, PROC_F_GPU_UTIL)) {
+		double u = (double)r->gpu_util_pct;
+		e->util.sum += u;
+		if (!e->util.n || u > e->util.max)
+			e->util.max = u;
+		e->util.n++;
+	}
+	return mem_ms;
+}
+
+void summary_credit_procs(struct summary *s, const struct frame *p, const uint32_t *slot, uint64_t dt_ms)
+{
+	struct summary_priv *pv = s->priv;
+
+	if (!p->nprocs)
+		return;
+	prepare_record(s, p);
 	for (size_t i = 0; i < p->nprocs; i++) {
 		const struct gpu_process *r = &p->procs[i];
 		size_t gi = (size_t)r->gpu_index;
@@ -283,37 +336,11 @@ void summary_credit_procs(struct summary *s, const struct frame *p, const uint32
 		if (e->seq == pv->seq)
 			continue; /* the same process twice on one GPU in one record */
 		e->seq = pv->seq;
-		fill(&e->user, process_has(r, PROC_F_USER), r->user);
-		fill(&e->name, process_has(r, PROC_F_NAME), r->name);
-		fill(&e->container, process_has(r, PROC_F_CONTAINER), r->container);
-		if (!e->pod && process_has(r, PROC_F_POD)) {
-			char buf[SUMMARY_STR_MAX * 2 + 2];
-			fill(&e->pod, true, process_pod_text(r, buf, sizeof(buf)));
-		}
-		if (pts) {
-			if (!e->ts_known || p->ts_ms < e->first_ms)
-				e->first_ms = p->ts_ms;
-			if (!e->ts_known || p->ts_ms > e->last_ms)
-				e->last_ms = p->ts_ms;
-			e->ts_known = true;
-		}
-		double mem_ms = 0;
-		bool mk = process_has(r, PROC_F_GPU_MEM);
-		if (mk) {
-			double b = (double)r->gpu_mem_bytes;
-			if (!e->mem_known || b > e->mem_max)
-				e->mem_max = b;
-			e->mem_known = true;
-			mem_ms = b * (double)dt_ms;
-			e->mem_byte_ms += mem_ms;
-		}
-		if (process_has(r, PROC_F_GPU_UTIL)) {
-			double u = (double)r->gpu_util_pct;
-			e->util.sum += u;
-			if (!e->util.n || u > e->util.max)
-				e->util.max = u;
-			e->util.n++;
-		}
+		note_identity(e, r, p);
+		bool mk;
+		double mem_ms = note_figures(e, r, dt_ms, &mk);
+		/* Its share of the GPU's energy: by utilisation when every row
+		 * of the GPU has one, else evenly. */
 		double share = 0;
 		if (pv->stretch_known[gi]) {
 			double w = pv->util_all[gi] && pv->util_sum[gi] > 0 ? (double)r->gpu_util_pct / pv->util_sum[gi]
