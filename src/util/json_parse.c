@@ -156,6 +156,52 @@ static const unsigned char PLAIN[256] = {
 	[0x20] = 1, [0x21] = 1, [0x23 ... 0x5b] = 1, [0x5d ... 0x7f] = 1,
 };
 
+/* The escape after a backslash at the cursor (the cursor past the
+ * backslash) as a code point: a \u surrogate pair is one; a lone surrogate
+ * and \u0000 are U+FFFD. False on a bad escape. */
+static bool parse_escape(struct jsonp_parser *jp, uint32_t *out)
+{
+	uint32_t cp;
+
+	if (jp->p >= jp->end)
+		return false;
+	switch (*jp->p++) {
+	case '"': cp = '"'; break;
+	case '\\': cp = '\\'; break;
+	case '/': cp = '/'; break;
+	case 'b': cp = '\b'; break;
+	case 'f': cp = '\f'; break;
+	case 'n': cp = '\n'; break;
+	case 'r': cp = '\r'; break;
+	case 't': cp = '\t'; break;
+	case 'u':
+		if (!hex4(jp, &cp))
+			return false;
+		if (cp >= 0xD800 && cp <= 0xDBFF) {
+			uint32_t lo;
+			const char *save = jp->p;
+			if (jp->end - jp->p >= 6 && jp->p[0] == '\\' && jp->p[1] == 'u') {
+				jp->p += 2;
+				if (!hex4(jp, &lo))
+					return false;
+				if (lo >= 0xDC00 && lo <= 0xDFFF) {
+					*out = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+					return true;
+				}
+				jp->p = save; /* not a pair: the next escape stands alone */
+			}
+			cp = UTF8_REPLACEMENT;
+		} else if ((cp >= 0xDC00 && cp <= 0xDFFF) || cp == 0) {
+			cp = UTF8_REPLACEMENT;
+		}
+		break;
+	default:
+		return false;
+	}
+	*out = cp;
+	return true;
+}
+
 static bool parse_string(struct jsonp_parser *jp, struct sink *k)
 {
 	if (jsonp_peek(jp) != JSONP_STRING)
@@ -195,45 +241,11 @@ static bool parse_string(struct jsonp_parser *jp, struct sink *k)
 			sink_cp(k, cp);
 			continue;
 		}
-		/* backslash */
+		/* A backslash. */
 		jp->p++;
-		if (jp->p >= jp->end)
-			return fail(jp);
-		char e = *jp->p++;
 		uint32_t cp;
-		switch (e) {
-		case '"': cp = '"'; break;
-		case '\\': cp = '\\'; break;
-		case '/': cp = '/'; break;
-		case 'b': cp = '\b'; break;
-		case 'f': cp = '\f'; break;
-		case 'n': cp = '\n'; break;
-		case 'r': cp = '\r'; break;
-		case 't': cp = '\t'; break;
-		case 'u':
-			if (!hex4(jp, &cp))
-				return fail(jp);
-			if (cp >= 0xD800 && cp <= 0xDBFF) {
-				uint32_t lo;
-				const char *save = jp->p;
-				if (jp->end - jp->p >= 6 && jp->p[0] == '\\' && jp->p[1] == 'u') {
-					jp->p += 2;
-					if (!hex4(jp, &lo))
-						return fail(jp);
-					if (lo >= 0xDC00 && lo <= 0xDFFF) {
-						cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-						break;
-					}
-					jp->p = save; /* not a pair: the next escape stands alone */
-				}
-				cp = UTF8_REPLACEMENT;
-			} else if ((cp >= 0xDC00 && cp <= 0xDFFF) || cp == 0) {
-				cp = UTF8_REPLACEMENT;
-			}
-			break;
-		default:
+		if (!parse_escape(jp, &cp))
 			return fail(jp);
-		}
 		sink_cp(k, cp);
 	}
 	return fail(jp);
