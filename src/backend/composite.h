@@ -1,5 +1,5 @@
 /* composite: combines the latest results of the live children into one
- * frame (DESIGN §3): GPUs at stable positions by (child, device_id), new ones
+ * frame: GPUs at stable positions by (child, device_id), new ones
  * appended; process rows and events re-indexed; rows naming a device the
  * child did not report dropped; names and driver strings joined with '+';
  * a child that failed keeps its GPUs' positions as lost. */

@@ -1,4 +1,5 @@
-/* drm_card: DRM card discovery and identity (facts §4). */
+/* drm_card: DRM card discovery and identity: class/drm/cardN (connectors
+ * cardN-DP-1 are not cards), its device link, driver, PCI ids and render node. */
 #include "drm/drm_card.h"
 
 #include <dirent.h>

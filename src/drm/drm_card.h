@@ -2,7 +2,7 @@
  * (never connectors such as card0-DP-1), the device behind it (PCI address,
  * or a platform device's name), its driver, PCI ids, human name and render
  * node. Reads only identity files, which never wake a runtime-suspended
- * device. Facts §4. */
+ * device. */
 #ifndef GPUR_DRM_CARD_H
 #define GPUR_DRM_CARD_H
 

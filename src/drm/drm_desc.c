@@ -1,4 +1,5 @@
-/* drm_desc: the driver descriptors (facts §1–§3). */
+/* drm_desc: the driver descriptors: each driver's sysfs, hwmon and fdinfo
+ * names, as README's DRM section and docs/drm-fdinfo.md describe them. */
 #include "drm/drm_desc.h"
 
 #include <string.h>

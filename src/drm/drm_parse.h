@@ -1,6 +1,6 @@
 /* drm_parse: the value formats of DRM sysfs and hwmon files (amdgpu's
  * pp_dpm_* levels, PCI link speeds, hwmon millidegrees and microwatts,
- * runtime PM status) over (buf, len), without allocation. Facts §2–§4. */
+ * runtime PM status) over (buf, len), without allocation. */
 #ifndef GPUR_DRM_PARSE_H
 #define GPUR_DRM_PARSE_H
 

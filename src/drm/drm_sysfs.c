@@ -1,4 +1,5 @@
-/* drm_sysfs: one card's sysfs and hwmon readings (facts §2–§3). Every file
+/* drm_sysfs: one card's sysfs and hwmon readings (README, "AMD, Intel and
+ * other DRM GPUs", names each file). Every file
  * is optional: one that is missing, truncated or holds garbage leaves its
  * field unknown and the others are read as usual. */
 #include "drm/drm_sysfs.h"
@@ -230,7 +231,8 @@ static void read_power(int fd, const struct drm_card *c, const char *under, cons
 	uint64_t uj;
 
 	if (d->power == DRM_POWER_UW) {
-		/* Most ASICs have one of the two (facts §2). */
+		/* Most amdgpu ASICs have one of the two: power1_average (µW,
+		 * averaged) or, from Linux 6.6, power1_input (µW, now). */
 		if ((read_scaled(fd, c, under, "power1_average", 1e6L, &v) ||
 		     read_scaled(fd, c, under, "power1_input", 1e6L, &v)) && v >= 0 && v < 1e6L)
 			put_num(g, GPU_F_POWER, &g->power_w, v);

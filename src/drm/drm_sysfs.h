@@ -1,7 +1,7 @@
 /* drm_sysfs: the readings of one DRM card from sysfs and hwmon, driven by
  * its driver's descriptor — utilisation, memory, clocks, PCIe link,
  * temperatures, power, fan — and the runtime-PM check that keeps a
- * sleeping device asleep. Facts §2–§3. */
+ * sleeping device asleep. */
 #ifndef GPUR_DRM_SYSFS_H
 #define GPUR_DRM_SYSFS_H
 

@@ -1,7 +1,8 @@
 /* fdinfo: the shared DRM client engine — one engine per procfs for every
  * backend (refcounted, under a mutex), deduplication of the sweep's DRM fds
  * into clients with one owner each, and engine rates from two samples of a
- * client (facts §1.3, §1.4). The sweep itself is fdinfo_scan.c, the text
+ * client (docs/drm-fdinfo.md: deduplication, owners, rates). The sweep
+ * itself is fdinfo_scan.c, the text
  * fdinfo_parse.c. */
 #include "drm/fdinfo.h"
 

@@ -1,4 +1,6 @@
-/* fdinfo_parse: DRM client keys of one fdinfo text (facts §1.1–§1.6). Lines
+/* fdinfo_parse: DRM client keys of one fdinfo text (the kernel's
+ * drm-usage-stats keys and each driver's own, as docs/drm-fdinfo.md lists
+ * them). Lines
  * come from kvparse (blanks, spaces and TABs either side of the value
  * trimmed: amdgpu and v3d print "key: \tvalue"); prefixes are matched
  * longest first, so drm-engine-capacity- is never read as an engine called
@@ -88,7 +90,7 @@ static bool take_pdev(const char *s, size_t n, char out[16])
 }
 
 /* Legacy amdgpu "42.17%": the kernel printed the hundredths with %d and no
- * padding, so "3.8%" is 3.08 % (facts §1.5). Into hundredths. */
+ * padding, so "3.8%" is 3.08 %. Into hundredths. */
 static bool take_pct(const char *s, size_t n, uint64_t *centi)
 {
 	uint64_t whole = 0, frac = 0;

@@ -217,8 +217,9 @@ static void drop_fd(struct pent *e, unsigned i)
 	e->ndrm--;
 }
 
-/* pid 1, or a systemd service (gnome-shell shares its context with
- * systemd: facts §1.4); read once per (pid, start). */
+/* pid 1, or a systemd service (gnome-shell shares its DRM context with
+ * systemd, so a client's owner is not the first process holding its fd);
+ * read once per (pid, start). */
 static bool is_service(struct fdinfo_scan *s, struct pent *e, struct fdinfo_stats *st)
 {
 	char rel[32], buf[64];

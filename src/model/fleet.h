@@ -1,6 +1,6 @@
 /* fleet: what a fleet source (--prometheus) read in one poll — one frame per
- * host, each a complete record of its own (DESIGN §3: one record per host
- * per poll) — and where the source stands (its URL, the last failure, the
+ * host, each a complete record of its own (--json and --log write one record
+ * per host per poll) — and where the source stands (its URL, the last failure, the
  * next retry). Shared read-only once published, through a reference count. */
 #ifndef GPUR_FLEET_H
 #define GPUR_FLEET_H

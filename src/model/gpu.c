@@ -18,7 +18,7 @@ const char *const GPU_THROTTLE_NAMES[GPU_THROTTLE__COUNT] = {
 #define NUM(k, m, b, lo, hi, fl, p, h) {k, FIELD_NUM, b, offsetof(struct gpu, m), lo, hi, 0, NULL, 0, fl, p, h}
 #define PCT(k, m, b, p, h) NUM(k, m, b, 0, 100, R, p, h)
 /* Exported as dcgm-exporter does: gauges in the field's unit, memory in MiB,
- * energy in mJ (DESIGN §3, facts §7.2). */
+ * energy in mJ (docs/exporter.md lists every metric). */
 #define G(name) FIELD_PROM(name, 1, GAUGE)
 #define MIB (1.0 / 1048576.0)
 

@@ -71,7 +71,8 @@ static bool write_record(struct sink *s, const struct frame *f)
 	return ok;
 }
 
-/* A fleet poll is one record per host (DESIGN §3), stamped with the poll's
+/* A fleet poll is one record per host (so the record limits hold at any
+ * fleet size), stamped with the poll's
  * time; the poll's own events go in the first. Hosts kept from the last
  * good poll while the source fails keep identity and state only: a
  * recording never holds an old reading as if it were read now. */

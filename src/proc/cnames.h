@@ -1,5 +1,6 @@
 /* cnames: container, pod and namespace names from the node's own files
- * under --rootfs, with no API and no socket (facts §6.3), looked up once
+ * under --rootfs, with no API and no socket (the files the runtimes write
+ * for themselves, as README's container section lists), looked up once
  * per container and cached: Docker's config.v2.json, Podman's
  * containers.json, the kubelet's log links and pod directories. */
 #ifndef GPUR_CNAMES_H
@@ -40,7 +41,7 @@ struct cnames;
 struct cnames *cnames_new(const char *rootfs);
 void cnames_free(struct cnames *c);
 
-/* The runtime for a container prefix as DESIGN §2 writes it ("docker",
+/* The runtime for a container prefix as the record writes it ("docker",
  * "podman", "containerd", "crio"; "cri-containerd" too); CNAMES_OTHER for
  * any other. */
 enum cnames_runtime cnames_runtime_from(const char *s, size_t len);

@@ -1,5 +1,6 @@
-/* record_decode: one JSON Lines record into a frame, applying DESIGN §2
- * rules 2, 4 and 5 (untrusted input: every count and length is bounded). */
+/* record_decode: one JSON Lines record into a frame, applying the record
+ * format's rules 2, 4 and 5 (docs/record-format.md §8; untrusted input:
+ * every count and length is bounded). */
 #ifndef GPUR_RECORD_DECODE_H
 #define GPUR_RECORD_DECODE_H
 

@@ -1,5 +1,5 @@
-/* record_encode: a frame as one JSON Lines record (DESIGN §2), driven by the
- * field tables. */
+/* record_encode: a frame as one JSON Lines record (docs/record-format.md),
+ * driven by the field tables. */
 #ifndef GPUR_RECORD_ENCODE_H
 #define GPUR_RECORD_ENCODE_H
 

@@ -1,6 +1,7 @@
 /* recorder: appends frames as JSON lines to a --log file or to stdout
- * (--json), DESIGN §2 rule 7: one write(2) per record, a torn piece never
- * glued to the next record, failures counted and monitoring going on. */
+ * (--json), as the record format's rule 7 says: one write(2) per record, a
+ * torn piece never glued to the next record, failures counted and
+ * monitoring going on. */
 #ifndef GPUR_RECORDER_H
 #define GPUR_RECORDER_H
 

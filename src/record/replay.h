@@ -1,5 +1,6 @@
-/* replay: plays a --log recording back as a source of frames (DESIGN §2
- * rules 2-6). It never re-detects, never turns live and never signals. */
+/* replay: plays a --log recording back as a source of frames (the record
+ * format's rules 2-6, docs/record-format.md §8). It never re-detects, never
+ * turns live and never signals. */
 #ifndef GPUR_REPLAY_H
 #define GPUR_REPLAY_H
 

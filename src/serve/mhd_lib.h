@@ -1,5 +1,6 @@
 /* mhd_lib: libmicrohttpd loaded with dlopen when --serve starts, so the
- * dashboard alone never maps it (DESIGN §3 "Footprint"). The prototypes
+ * dashboard alone never maps it: a mode pays only for the libraries it
+ * uses. The prototypes
  * are the real header's. */
 #ifndef GPUR_MHD_LIB_H
 #define GPUR_MHD_LIB_H

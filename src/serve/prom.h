@@ -1,4 +1,4 @@
-/* prom: a frame as Prometheus text exposition 0.0.4 (facts §7.1): the GPU
+/* prom: a frame as Prometheus text exposition format 0.0.4: the GPU
  * fields under dcgm-exporter's names, units and labels, driven by the field
  * tables (struct field_prom), then gpur's own families — GPU state, throttle
  * reasons, processes, containers and gpur's health. Unknown values give no
