@@ -84,12 +84,11 @@ static bool parse_metric(struct jsonp_parser *jp, struct buf *tmp, struct labels
 	char key[32];
 	size_t klen;
 
-	if (jsonp_peek(jp) != JSONP_OBJECT) {
+	int in = jsonp_object_enter(jp);
+	if (in == 0)
 		*shape_ok = false;
-		return jsonp_skip(jp);
-	}
-	if (!jsonp_object_begin(jp))
-		return false;
+	if (in <= 0)
+		return in == 0;
 	while (jsonp_object_next(jp, key, sizeof(key), &klen)) {
 		char **slot = jsonp_key_is(key, klen, "Hostname")   ? &l->hostname
 			      : jsonp_key_is(key, klen, "hostname")  ? &l->hostname_lc
@@ -175,12 +174,11 @@ static bool parse_sample(struct jsonp_parser *jp, struct buf *tmp, size_t max_se
 	bool shape_ok = true, have_metric = false, have_value = false, known = false;
 	double v = 0;
 
-	if (jsonp_peek(jp) != JSONP_OBJECT) {
+	int in = jsonp_object_enter(jp);
+	if (in == 0)
 		r->skipped++;
-		return jsonp_skip(jp);
-	}
-	if (!jsonp_object_begin(jp))
-		return false;
+	if (in <= 0)
+		return in == 0;
 	while (jsonp_object_next(jp, key, sizeof(key), &klen)) {
 		bool okp;
 		if (jsonp_key_is(key, klen, "metric")) {
@@ -233,10 +231,9 @@ static bool parse_data(struct jsonp_parser *jp, struct buf *tmp, size_t max_seri
 	char key[16];
 	size_t klen;
 
-	if (jsonp_peek(jp) != JSONP_OBJECT)
-		return jsonp_skip(jp);
-	if (!jsonp_object_begin(jp))
-		return false;
+	int in = jsonp_object_enter(jp);
+	if (in <= 0)
+		return in == 0;
 	while (jsonp_object_next(jp, key, sizeof(key), &klen)) {
 		if (jsonp_key_is(key, klen, "resultType") && jsonp_peek(jp) == JSONP_STRING) {
 			if (!jsonp_string(jp, tmp, 32))

@@ -103,10 +103,9 @@ static bool podman_entry(struct jsonp_parser *jp, struct buf *v, const char *id,
 	size_t klen;
 
 	*match = *named = false;
-	if (jsonp_peek(jp) != JSONP_OBJECT)
-		return jsonp_skip(jp);
-	if (!jsonp_object_begin(jp))
-		return false;
+	int in = jsonp_object_enter(jp);
+	if (in <= 0)
+		return in == 0;
 	while (jsonp_object_next(jp, key, sizeof(key), &klen)) {
 		if (jsonp_key_is(key, klen, "id") && jsonp_peek(jp) == JSONP_STRING) {
 			if (!jsonp_string(jp, v, CNAMES_ID_LEN + 1))

@@ -241,6 +241,23 @@ static void decode_gpus(struct decoder *d)
 	}
 }
 
+/* At the next entry of a processes or events array: true when it is an
+ * object to decode. Every entry counts towards max, whatever it is; past
+ * max the record is too big (-E2BIG). Any other entry is skipped. */
+static bool at_entry(struct decoder *d, size_t *count, size_t max)
+{
+	if (++*count > max) {
+		d->err = -E2BIG;
+		jsonp_skip(&d->jp);
+		return false;
+	}
+	if (jsonp_peek(&d->jp) != JSONP_OBJECT) {
+		jsonp_skip(&d->jp);
+		return false;
+	}
+	return true;
+}
+
 static void decode_processes(struct decoder *d)
 {
 	struct jsonp_parser *jp = &d->jp;
@@ -249,15 +266,8 @@ static void decode_processes(struct decoder *d)
 	d->f->nprocs = 0;
 	jsonp_array_begin(jp);
 	while (jsonp_array_next(jp)) {
-		if (++count > FRAME_MAX_PROCESSES) {
-			d->err = -E2BIG;
-			jsonp_skip(jp);
+		if (!at_entry(d, &count, FRAME_MAX_PROCESSES))
 			continue;
-		}
-		if (jsonp_peek(jp) != JSONP_OBJECT) {
-			jsonp_skip(jp);
-			continue;
-		}
 		struct gpu_process *p = frame_add_process(d->f);
 		struct objtab t = {PROCESS_FIELDS, PROCESS_NFIELDS, PROCESS_ALIASES, PROCESS_NALIASES};
 		struct seen s = decode_object(d, &t, p);
@@ -283,15 +293,8 @@ static void decode_events(struct decoder *d)
 	d->f->nevents = 0;
 	jsonp_array_begin(jp);
 	while (jsonp_array_next(jp)) {
-		if (++count > FRAME_MAX_EVENTS) {
-			d->err = -E2BIG;
-			jsonp_skip(jp);
+		if (!at_entry(d, &count, FRAME_MAX_EVENTS))
 			continue;
-		}
-		if (jsonp_peek(jp) != JSONP_OBJECT) {
-			jsonp_skip(jp);
-			continue;
-		}
 		struct event *e = frame_add_event(d->f);
 		struct objtab t = {EVENT_FIELDS, EVENT_NFIELDS, NULL, 0};
 		decode_object(d, &t, e);

@@ -95,6 +95,13 @@ bool jsonp_object_begin(struct jsonp_parser *jp)
 	return open_container(jp, '{');
 }
 
+int jsonp_object_enter(struct jsonp_parser *jp)
+{
+	if (jsonp_peek(jp) != JSONP_OBJECT)
+		return jsonp_skip(jp) ? 0 : -1;
+	return jsonp_object_begin(jp) ? 1 : -1;
+}
+
 bool jsonp_array_begin(struct jsonp_parser *jp)
 {
 	return open_container(jp, '[');

@@ -36,6 +36,10 @@ enum jsonp_type jsonp_peek(struct jsonp_parser *jp);
  * returns true with the decoded key (cut at keymax-1 bytes, *truncated set)
  * positioned at its value, or false after consuming '}' (or on error). */
 bool jsonp_object_begin(struct jsonp_parser *jp);
+/* Enters the object at the cursor, for a caller that takes objects only:
+ * 1 when it was one (now iterate with jsonp_object_next), 0 when the value
+ * there is no object (skipped), -1 on invalid JSON. */
+int jsonp_object_enter(struct jsonp_parser *jp);
 bool jsonp_object_next(struct jsonp_parser *jp, char *key, size_t keymax, size_t *keylen);
 /* Whether the key jsonp_object_next gave (key[0..keylen)) is want. */
 static inline bool jsonp_key_is(const char *key, size_t keylen, const char *want)

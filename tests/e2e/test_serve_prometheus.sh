@@ -112,7 +112,9 @@ expect_value "count(DCGM_FI_DEV_GPU_UTIL{Hostname=\"node-a\",gpu=\"1\"})" "" "a 
 expect_value "gpur_gpus{Hostname=\"node-a\"}" 2 "node-a's GPUs"
 expect_value "gpur_backend_up{Hostname=\"node-a\",backend=\"nvml\"}" 1 "backend up"
 expect_value "gpur_gpus{Hostname=\"node-b\"}" 8 "node-b's GPUs"
-expect_value "count(DCGM_FI_DEV_GPU_UTIL{Hostname=\"node-b\"})" 8 "node-b's GPUs before GPU 3 is lost"
+# GPU 3 falls off the bus after a while (the demo's scenario), so on a busy
+# machine it may have gone by now: the most GPUs node-b reported at once.
+expect_value "max_over_time(count(DCGM_FI_DEV_GPU_UTIL{Hostname=\"node-b\"})[10m:1s])" 8 "node-b's GPUs before GPU 3 is lost"
 check "node-b: per-container GPU memory with pod and namespace" has_data \
 	'gpur_container_gpu_memory_bytes{Hostname="node-b",pod!="",namespace!=""} > 0'
 check "node-b: processes with containers" has_data 'gpur_process_gpu_memory_bytes{Hostname="node-b",container!=""}'
