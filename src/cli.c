@@ -91,7 +91,9 @@ static int getopt_error(int c, char **argv, char *err, size_t errlen)
 
 	if (c == ':')
 		return cli_table_error(err, errlen, "%s: missing argument (try --help)", word);
-	if (optopt >= 256 || (optopt == 0 && strchr(word, '=')))
+	/* A long option given an argument it does not take leaves its value in
+	 * optopt: 256 and more, or the short name of --help and --version. */
+	if (optopt >= 256 || (optopt && strncmp(word, "--", 2) == 0) || (optopt == 0 && strchr(word, '=')))
 		return cli_table_error(err, errlen, "%.*s: takes no argument (try --help)", (int)strcspn(word, "="),
 				       word);
 	if (optopt)
