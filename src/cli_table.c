@@ -15,6 +15,7 @@
 #include "backend/backend.h"
 #include "report/report.h"
 #include "serve/serve.h"
+#include "util/kvparse.h"
 
 int cli_table_error(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -68,17 +69,11 @@ static bool decimal_of(const char *s, double *out)
  * such a number, is 0 or does not fit in 64 bits. */
 static bool scaled_of(const char *s, const char *units, const uint64_t *mult, uint64_t *out)
 {
-	size_t d = strspn(s, "0123456789");
-	uint64_t v = 0, m = 1;
+	uint64_t v, m = 1;
+	ssize_t d = kvparse_u64(s, strlen(s), UINT64_MAX, &v);
 
-	if (d == 0 || d > 20)
+	if (d <= 0)
 		return false;
-	for (size_t i = 0; i < d; i++) {
-		uint64_t digit = (uint64_t)(s[i] - '0');
-		if (v > (UINT64_MAX - digit) / 10)
-			return false;
-		v = v * 10 + digit;
-	}
 	if (s[d]) {
 		const char *u = strchr(units, s[d]);
 		if (!u || s[d + 1])
