@@ -60,7 +60,9 @@ static void getopt_tables(struct option *longs, char *shorts)
 	for (enum cli_opt id = CLI_OPT_NONE + 1; id < CLI_OPT_END; id++) {
 		const struct cli_option *o = &CLI_TABLE[id];
 
-		longs[n++] = (struct option){o->name, o->takes_arg ? required_argument : no_argument, NULL, opt_val(id)};
+		int has_arg = o->takes_arg ? required_argument : no_argument;
+
+		longs[n++] = (struct option){o->name, has_arg, NULL, opt_val(id)};
 		if (o->short_name) {
 			shorts[k++] = o->short_name;
 			if (o->takes_arg)

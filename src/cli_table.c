@@ -43,8 +43,8 @@ static int bad_arg(const struct cli_option *o, const char *arg, char *err, size_
 static int bad_number(const struct cli_option *o, const char *arg, char *err, size_t errlen)
 {
 	if (o->max > 0)
-		return cli_table_error(err, errlen, "--%s: '%s' is not %s from %.15g to %.15g", o->name, arg, o->what, o->min,
-				       o->max);
+		return cli_table_error(err, errlen, "--%s: '%s' is not %s from %.15g to %.15g", o->name, arg, o->what,
+				       o->min, o->max);
 	return cli_table_error(err, errlen, "--%s: '%s' is not %s >= %.15g", o->name, arg, o->what, o->min);
 }
 
@@ -99,7 +99,7 @@ static int parse_flag(const struct cli_option *o, const char *arg, struct config
  * with --headless is a conflict that a rule of --once reports. */
 static int parse_mode(const struct cli_option *o, const char *arg, struct config *cfg, char *err, size_t errlen)
 {
-	enum cli_mode *mode = field_of(o, cfg), add = (enum cli_mode)o->value;
+	enum cli_mode *mode = field_of(o, cfg), add = o->mode;
 	bool once = cli_mode_once(*mode) || cli_mode_once(add);
 	bool json = cli_mode_json(*mode) || cli_mode_json(add);
 
@@ -172,7 +172,8 @@ static int parse_size(const struct cli_option *o, const char *arg, struct config
 	if (!scaled_of(arg, "KkMmGg", mult, v))
 		return bad_arg(o, arg, err, errlen);
 	if (*v < (uint64_t)o->min)
-		return cli_table_error(err, errlen, "--%s: '%s' is below the minimum of %.15g bytes", o->name, arg, o->min);
+		return cli_table_error(err, errlen, "--%s: '%s' is below the minimum of %.15g bytes", o->name, arg,
+				       o->min);
 	return 0;
 }
 
@@ -212,7 +213,8 @@ static int check_span(const struct cli_option *o, const char *arg, const struct 
 	const struct when *from = &cfg->from, *to = &cfg->to;
 
 	(void)o, (void)arg;
-	if (from->set && to->set && from->clock == to->clock && (from->clock ? from->secs > to->secs : from->ms > to->ms))
+	if (from->set && to->set && from->clock == to->clock &&
+	    (from->clock ? from->secs > to->secs : from->ms > to->ms))
 		return cli_table_error(err, errlen, "--from is after --to (an empty span)");
 	return 0;
 }
@@ -506,7 +508,7 @@ const struct cli_option CLI_TABLE[CLI_OPT_END] = {
 		.name = "once",
 		.help = "poll, print one snapshot, exit",
 		.summary = "poll, print one snapshot, exit",
-		.parse = parse_mode, FIELD(mode), .value = CLI_MODE_ONCE,
+		.parse = parse_mode, FIELD(mode), .mode = CLI_MODE_ONCE,
 		.rules = {
 			{CLI_RULE_CLASHES, {CLI_OPT_COUNT}, .why = "--once is one poll"},
 			{CLI_RULE_CLASHES, {CLI_OPT_HEADLESS}},
@@ -517,7 +519,7 @@ const struct cli_option CLI_TABLE[CLI_OPT_END] = {
 		.name = "json",
 		.help = "print every poll as one JSON line on stdout",
 		.summary = "print every poll as one JSON line on stdout",
-		.parse = parse_mode, FIELD(mode), .value = CLI_MODE_JSON,
+		.parse = parse_mode, FIELD(mode), .mode = CLI_MODE_JSON,
 	},
 	[CLI_OPT_COUNT] = {
 		.name = "count", .short_name = 'n', .takes_arg = true, .metavar = "N",
@@ -530,7 +532,7 @@ const struct cli_option CLI_TABLE[CLI_OPT_END] = {
 		.name = "headless",
 		.help = "no TUI: poll and log until a signal, --count or end of replay",
 		.summary = "no TUI: poll and log until a signal, --count or the end of a replay",
-		.parse = parse_mode, FIELD(mode), .value = CLI_MODE_HEADLESS,
+		.parse = parse_mode, FIELD(mode), .mode = CLI_MODE_HEADLESS,
 	},
 	[CLI_OPT_SERVE] = {
 		.name = "serve", .takes_arg = true, .metavar = "ADDR",

@@ -88,8 +88,9 @@ struct cli_option {
 	 * err. */
 	int (*parse)(const struct cli_option *o, const char *arg, struct config *cfg, char *err, size_t errlen);
 	/* When set: checks, once every option has been read, what depends on
-	 * other options (the interval's minimum unless a mode allows 0). arg
-	 * is the option's last argument. 0, or -1 with a message in err. */
+	 * other options (an interval of 0 needs a mode; --from must not be
+	 * after --to). arg is the option's last argument. 0, or -1 with a
+	 * message in err. */
 	int (*check)(const struct cli_option *o, const char *arg, const struct config *cfg, char *err,
 		     size_t errlen);
 	size_t offset, size;
@@ -98,7 +99,7 @@ struct cli_option {
 	 * text that must not be empty, the message for an empty one. */
 	const char *what;
 	double min, max;     /* a number's range; max 0: no maximum */
-	int value;           /* the mode --once, --json and --headless choose */
+	enum cli_mode mode;  /* --once, --json, --headless: the mode the option adds */
 	bool stops;          /* parsing ends at this option (--help, --version) */
 
 	/* Completion: what a shell offers for the argument. */
@@ -107,7 +108,7 @@ struct cli_option {
 	/* When set: writes the words instead, up to max, from another table
 	 * (the backends' names); returns how many. */
 	size_t (*words_from)(const char **out, size_t max);
-	bool dash;
+	bool dash; /* a FILE argument may also be "-", standard output */
 
 	struct cli_rule rules[CLI_RULES_MAX]; /* CLI_RULE_NONE after the last */
 };

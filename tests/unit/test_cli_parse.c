@@ -235,8 +235,8 @@ static void test_durations(void **state)
 					  "213503982335d"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char want[160];
-		snprintf(want, sizeof(want), "--log-max-age: '%s' is not a duration (a whole number > 0 with s, m, h or d)",
-			 bad[i]);
+		snprintf(want, sizeof(want),
+			 "--log-max-age: '%s' is not a duration (a whole number > 0 with s, m, h or d)", bad[i]);
 		refused(want, ARGS("--log-max-age", bad[i]));
 	}
 }
@@ -464,7 +464,8 @@ static void test_rules(void **state)
 	REFUSED("--to needs --replay (it selects a span of a recording)", "--to", "10:00");
 	REFUSED("--report needs --replay PATH (a report is made from a recording)", "--report", "x.json");
 	static const char *const whole_span[][2] = {
-		{"--once", NULL}, {"--json", NULL}, {"--headless", NULL}, {"--log", "x"}, {"--serve", ":0"}, {"--count", "3"}};
+		{"--once", NULL}, {"--json", NULL}, {"--headless", NULL},
+		{"--log", "x"},   {"--serve", ":0"}, {"--count", "3"}};
 	for (size_t i = 0; i < 6; i++) {
 		char want[128], opt[32];
 		snprintf(want, sizeof(want), "--report cannot be combined with %s (it reads the whole span and exits)",

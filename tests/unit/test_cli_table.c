@@ -233,8 +233,8 @@ static void man_option(const char *item, char short_name, int *seen)
 		fail_msg("the man page describes %s, which is not a row", item);
 	seen[o - CLI_TABLE]++;
 	if (short_name != o->short_name)
-		fail_msg("the man page gives %s the short name '%c', the table '%c'", item, short_name ? short_name : ' ',
-			 o->short_name ? o->short_name : ' ');
+		fail_msg("the man page gives %s the short name '%c', the table '%c'", item,
+			 short_name ? short_name : ' ', o->short_name ? o->short_name : ' ');
 	if (o->form) {
 		if (!eq || strcmp(eq, o->form) != 0)
 			fail_msg("the man page shows %s, the table --%s%s", item, o->name, o->form);
