@@ -1,16 +1,28 @@
-/* cli: the command line (DESIGN §1) into a config; every check that needs no
- * hardware happens here, so usage errors exit 2 before anything starts. */
+/* cli: the command line into a config, as the table of options in
+ * cli_table.c describes it; every check that needs no hardware happens here,
+ * so usage errors exit 2 before anything starts. */
 #ifndef GPUR_CLI_H
 #define GPUR_CLI_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "completions.h"
 #include "util/when.h"
 
-enum cli_mode { CLI_MODE_TUI, CLI_MODE_ONCE, CLI_MODE_JSON, CLI_MODE_HEADLESS };
+/* What gpur does. --once, --json and --headless choose it while the command
+ * line is read; with none of them it stays CLI_MODE_AUTO until
+ * cli_resolve_mode picks one. */
+enum cli_mode {
+	CLI_MODE_AUTO,      /* no mode option given */
+	CLI_MODE_TUI,       /* the dashboard */
+	CLI_MODE_ONCE,      /* one snapshot as a table (--once) */
+	CLI_MODE_ONCE_JSON, /* one snapshot as one JSON line (--once --json) */
+	CLI_MODE_JSON,      /* every poll as one JSON line on stdout, no dashboard (--json) */
+	CLI_MODE_HEADLESS,  /* poll, log and serve without a dashboard (--headless) */
+};
 
 struct config {
 	double interval;        /* seconds; 0 = as fast as possible */
@@ -26,7 +38,6 @@ struct config {
 	unsigned log_keep;
 	struct when from, to;   /* --from, --to: the span of a replay */
 	double speed;
-	bool once, json, headless;
 	uint64_t count;         /* 0 = no limit */
 	const char *serve, *prometheus;
 	const char *prometheus_match; /* --prometheus-match SELECTOR, or NULL */
@@ -37,20 +48,25 @@ struct config {
 	const char *hostname;   /* NULL: NODE_NAME, else gethostname */
 	bool help, version;
 	enum completions_shell completions; /* --completions SHELL; COMPLETIONS_NONE when not given */
-	enum cli_mode mode;     /* derived; see cli_resolve_mode */
+	enum cli_mode mode;     /* CLI_MODE_AUTO until cli_resolve_mode */
 };
 
 /* Parses argv into cfg. 0, or -1 with a one-line message (without the
  * "gpur: " prefix) in err: a usage error. argv strings are borrowed. */
 int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errlen);
-/* The mode that runs: --once, --json, --headless, else the TUI on a
- * terminal, else headless when --log or --serve is given, else --once. */
+/* The mode that runs: headless for --report, else the mode the options
+ * chose, else the TUI on a terminal, else headless when --log or --serve is
+ * given, else --once. */
 enum cli_mode cli_resolve_mode(const struct config *cfg, bool stdout_is_tty);
 /* Checks what depends on the resolved mode (an interval of 0 in the TUI).
  * 0, or -1 with a message in err. */
 int cli_check_mode(const struct config *cfg, char *err, size_t errlen);
-/* Writes --help text to stdout. */
-void cli_usage(void);
+/* Whether mode takes one snapshot (--once, with or without --json). */
+bool cli_mode_once(enum cli_mode mode);
+/* Whether mode prints records as JSON lines on stdout (--json, also with --once). */
+bool cli_mode_json(enum cli_mode mode);
+/* Writes the --help text to out. */
+void cli_usage(FILE *out);
 
 /* Room for every option of the command line. */
 #define CLI_OPTIONS_MAX 64

@@ -138,104 +138,112 @@ static void put_bash_pattern(struct buf *out, const struct completions_option *o
 	buf_printf(out, "--%s", o->name);
 }
 
+/* The bash script up to the case of the option whose argument is being
+ * completed: its header, its helpers and the start of _gpur. */
+static const char BASH_HEAD[] =
+	"# bash completion for " PROG ", written by '" PROG " --completions bash'.\n"
+	"# Load it with: source <(" PROG " --completions bash)\n"
+	"\n"
+	"# _gpur_words PREFIX WORD SEPARATOR WORDS: the replies are the WORDS that\n"
+	"# complete WORD, each after PREFIX; with a SEPARATOR, WORD is a list:\n"
+	"# its last item is completed, with the WORDS it does not hold yet.\n"
+	"_gpur_words()\n"
+	"{\n"
+	"\tlocal pre=$1 cur=$2 sep=$3 words=$4 have w\n"
+	"\tif [[ -n $sep && $cur == *\"$sep\"* ]]; then\n"
+	"\t\thave=${cur%\"$sep\"*}\n"
+	"\t\tpre+=$have$sep\n"
+	"\t\tcur=${cur##*\"$sep\"}\n"
+	"\t\twords=\n"
+	"\t\tfor w in $4; do\n"
+	"\t\t\t[[ $sep$have$sep == *\"$sep$w$sep\"* ]] || words+=\" $w\"\n"
+	"\t\tdone\n"
+	"\tfi\n"
+	"\tmapfile -t COMPREPLY < <(compgen -W \"$words\" -P \"$pre\" -- \"$cur\")\n"
+	"}\n"
+	"\n"
+	"# _gpur_files PREFIX WORD DASH [SUFFIX]...: the files (with SUFFIXes, the\n"
+	"# directories and the files ending in one) that complete WORD, and \"-\"\n"
+	"# when DASH is 1.\n"
+	"_gpur_files()\n"
+	"{\n"
+	"\tlocal pre=$1 cur=$2 dash=$3 s\n"
+	"\tshift 3\n"
+	"\tmapfile -t COMPREPLY < <(\n"
+	"\t\tif (($# == 0)); then\n"
+	"\t\t\tcompgen -f -P \"$pre\" -- \"$cur\"\n"
+	"\t\telse\n"
+	"\t\t\tcompgen -d -P \"$pre\" -- \"$cur\"\n"
+	"\t\t\tfor s; do compgen -f -X \"!*$s\" -P \"$pre\" -- \"$cur\"; done\n"
+	"\t\tfi\n"
+	"\t\tif [[ $dash == 1 && - == \"$cur\"* ]]; then printf '%s\\n' \"$pre-\"; fi\n"
+	"\t)\n"
+	"}\n"
+	"\n"
+	"_gpur()\n"
+	"{\n"
+	"\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev= opt= pre= split=\n"
+	"\tif ((COMP_CWORD > 0)); then prev=${COMP_WORDS[COMP_CWORD - 1]}; fi\n"
+	"\tCOMPREPLY=()\n"
+	"\t# The option whose argument is being completed: \"--opt ARG\", \"--opt=ARG\"\n"
+	"\t# split into three words at '=' (COMP_WORDBREAKS holds it by default),\n"
+	"\t# or \"--opt=ARG\" as one word, whose replies keep the \"--opt=\".\n"
+	"\tif [[ $cur == = ]]; then\n"
+	"\t\topt=$prev cur= split=1\n"
+	"\telif [[ $prev == = ]] && ((COMP_CWORD > 1)); then\n"
+	"\t\topt=${COMP_WORDS[COMP_CWORD - 2]} split=1\n"
+	"\telif [[ $cur == --*=* ]]; then\n"
+	"\t\topt=${cur%%=*} pre=${cur%%=*}= cur=${cur#*=} split=1\n"
+	"\telse\n"
+	"\t\topt=$prev\n"
+	"\tfi\n"
+	"\tcase $opt in\n";
+
+/* The case of o, an option whose argument bash completes from words,
+ * files or directories. */
+static void put_bash_case(struct buf *out, const struct completions_option *o)
+{
+	buf_puts(out, "\t");
+	put_bash_pattern(out, o);
+	buf_puts(out, ")\n");
+	switch (o->arg) {
+	case COMPLETIONS_ARG_WORD:
+	case COMPLETIONS_ARG_LIST:
+		/* A list's item is followed by a ',' or by the end of the word. */
+		if (o->arg == COMPLETIONS_ARG_LIST)
+			buf_puts(out, "\t\tcompopt -o nospace 2> /dev/null\n");
+		buf_printf(out, "\t\t_gpur_words \"$pre\" \"$cur\" '%s' '", o->arg == COMPLETIONS_ARG_LIST ? "," : "");
+		put_words(out, o, " ");
+		buf_puts(out, "'\n");
+		break;
+	case COMPLETIONS_ARG_FILE:
+		buf_puts(out, "\t\tcompopt -o filenames 2> /dev/null\n");
+		buf_printf(out, "\t\t_gpur_files \"$pre\" \"$cur\" %d", o->dash ? 1 : 0);
+		if (o->words[0])
+			buf_puts(out, " ");
+		put_words(out, o, " ");
+		buf_puts(out, "\n");
+		break;
+	case COMPLETIONS_ARG_DIR:
+		buf_puts(out, "\t\tcompopt -o filenames 2> /dev/null\n"
+			      "\t\tmapfile -t COMPREPLY < <(compgen -d -P \"$pre\" -- \"$cur\")\n");
+		break;
+	case COMPLETIONS_ARG_NONE:
+	case COMPLETIONS_ARG_TEXT:
+		break;
+	}
+	buf_puts(out, "\t\treturn 0;;\n");
+}
+
 static void write_bash(struct buf *out, const struct completions_option *opts, size_t n)
 {
-	buf_puts(out,
-		 "# bash completion for " PROG ", written by '" PROG " --completions bash'.\n"
-		 "# Load it with: source <(" PROG " --completions bash)\n"
-		 "\n"
-		 "# _gpur_words PREFIX WORD SEPARATOR WORDS: the replies are the WORDS that\n"
-		 "# complete WORD, each after PREFIX; with a SEPARATOR, WORD is a list:\n"
-		 "# its last item is completed, with the WORDS it does not hold yet.\n"
-		 "_gpur_words()\n"
-		 "{\n"
-		 "\tlocal pre=$1 cur=$2 sep=$3 words=$4 have w\n"
-		 "\tif [[ -n $sep && $cur == *\"$sep\"* ]]; then\n"
-		 "\t\thave=${cur%\"$sep\"*}\n"
-		 "\t\tpre+=$have$sep\n"
-		 "\t\tcur=${cur##*\"$sep\"}\n"
-		 "\t\twords=\n"
-		 "\t\tfor w in $4; do\n"
-		 "\t\t\t[[ $sep$have$sep == *\"$sep$w$sep\"* ]] || words+=\" $w\"\n"
-		 "\t\tdone\n"
-		 "\tfi\n"
-		 "\tmapfile -t COMPREPLY < <(compgen -W \"$words\" -P \"$pre\" -- \"$cur\")\n"
-		 "}\n"
-		 "\n"
-		 "# _gpur_files PREFIX WORD DASH [SUFFIX]...: the files (with SUFFIXes, the\n"
-		 "# directories and the files ending in one) that complete WORD, and \"-\"\n"
-		 "# when DASH is 1.\n"
-		 "_gpur_files()\n"
-		 "{\n"
-		 "\tlocal pre=$1 cur=$2 dash=$3 s\n"
-		 "\tshift 3\n"
-		 "\tmapfile -t COMPREPLY < <(\n"
-		 "\t\tif (($# == 0)); then\n"
-		 "\t\t\tcompgen -f -P \"$pre\" -- \"$cur\"\n"
-		 "\t\telse\n"
-		 "\t\t\tcompgen -d -P \"$pre\" -- \"$cur\"\n"
-		 "\t\t\tfor s; do compgen -f -X \"!*$s\" -P \"$pre\" -- \"$cur\"; done\n"
-		 "\t\tfi\n"
-		 "\t\tif [[ $dash == 1 && - == \"$cur\"* ]]; then printf '%s\\n' \"$pre-\"; fi\n"
-		 "\t)\n"
-		 "}\n"
-		 "\n"
-		 "_gpur()\n"
-		 "{\n"
-		 "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev= opt= pre= split=\n"
-		 "\tif ((COMP_CWORD > 0)); then prev=${COMP_WORDS[COMP_CWORD - 1]}; fi\n"
-		 "\tCOMPREPLY=()\n"
-		 "\t# The option whose argument is being completed: \"--opt ARG\", \"--opt=ARG\"\n"
-		 "\t# split into three words at '=' (COMP_WORDBREAKS holds it by default),\n"
-		 "\t# or \"--opt=ARG\" as one word, whose replies keep the \"--opt=\".\n"
-		 "\tif [[ $cur == = ]]; then\n"
-		 "\t\topt=$prev cur= split=1\n"
-		 "\telif [[ $prev == = ]] && ((COMP_CWORD > 1)); then\n"
-		 "\t\topt=${COMP_WORDS[COMP_CWORD - 2]} split=1\n"
-		 "\telif [[ $cur == --*=* ]]; then\n"
-		 "\t\topt=${cur%%=*} pre=${cur%%=*}= cur=${cur#*=} split=1\n"
-		 "\telse\n"
-		 "\t\topt=$prev\n"
-		 "\tfi\n"
-		 "\tcase $opt in\n");
-	for (size_t i = 0; i < n; i++) {
-		const struct completions_option *o = &opts[i];
-
-		if (o->arg == COMPLETIONS_ARG_NONE || o->arg == COMPLETIONS_ARG_TEXT)
-			continue;
-		buf_puts(out, "\t");
-		put_bash_pattern(out, o);
-		buf_puts(out, ")\n");
-		switch (o->arg) {
-		case COMPLETIONS_ARG_WORD:
-		case COMPLETIONS_ARG_LIST:
-			/* A list's item is followed by a ',' or by the end of the word. */
-			if (o->arg == COMPLETIONS_ARG_LIST)
-				buf_puts(out, "\t\tcompopt -o nospace 2> /dev/null\n");
-			buf_printf(out, "\t\t_gpur_words \"$pre\" \"$cur\" '%s' '", o->arg == COMPLETIONS_ARG_LIST ? "," : "");
-			put_words(out, o, " ");
-			buf_puts(out, "'\n");
-			break;
-		case COMPLETIONS_ARG_FILE:
-			buf_puts(out, "\t\tcompopt -o filenames 2> /dev/null\n");
-			buf_printf(out, "\t\t_gpur_files \"$pre\" \"$cur\" %d", o->dash ? 1 : 0);
-			if (o->words[0])
-				buf_puts(out, " ");
-			put_words(out, o, " ");
-			buf_puts(out, "\n");
-			break;
-		case COMPLETIONS_ARG_DIR:
-			buf_puts(out, "\t\tcompopt -o filenames 2> /dev/null\n"
-				      "\t\tmapfile -t COMPREPLY < <(compgen -d -P \"$pre\" -- \"$cur\")\n");
-			break;
-		case COMPLETIONS_ARG_NONE:
-		case COMPLETIONS_ARG_TEXT:
-			break;
-		}
-		buf_puts(out, "\t\treturn 0;;\n");
-	}
-	/* The rest take a number, a name or an address: nothing is offered. */
 	bool any = false;
+
+	buf_puts(out, BASH_HEAD);
+	for (size_t i = 0; i < n; i++)
+		if (opts[i].arg != COMPLETIONS_ARG_NONE && opts[i].arg != COMPLETIONS_ARG_TEXT)
+			put_bash_case(out, &opts[i]);
+	/* The rest take a number, a name or an address: nothing is offered. */
 	for (size_t i = 0; i < n; i++) {
 		if (opts[i].arg != COMPLETIONS_ARG_TEXT)
 			continue;
@@ -398,102 +406,108 @@ static void write_zsh(struct buf *out, const struct completions_option *opts, si
 		 "fi\n");
 }
 
+/* The fish script before its options: its header and its helpers, and
+ * gpur's completions, old ones and files, cleared. */
+static const char FISH_HEAD[] =
+	"# fish completion for " PROG ", written by '" PROG " --completions fish'.\n"
+	"# Put it in ~/.config/fish/completions/" PROG ".fish, or load it with:\n"
+	"# " PROG " --completions fish | source\n"
+	"\n"
+	"# The token being completed, without a leading --option=.\n"
+	"function __gpur_token\n"
+	"\tcommandline -ct | string replace -r -- '^--[a-z0-9-]+=' ''\n"
+	"end\n"
+	"\n"
+	"# __gpur_list WORD...: the words the token does not list yet, each after\n"
+	"# the items it lists.\n"
+	"function __gpur_list\n"
+	"\tset -l tok (__gpur_token)\n"
+	"\tset -l pre ''\n"
+	"\tset -l have\n"
+	"\tif string match -q -- '*,*' \"$tok\"\n"
+	"\t\tset pre (string replace -r -- '[^,]*$' '' \"$tok\")\n"
+	"\t\tset have (string split , -- $pre)\n"
+	"\tend\n"
+	"\tfor w in $argv\n"
+	"\t\tcontains -- $w $have; or printf '%s\\n' $pre$w\n"
+	"\tend\n"
+	"end\n"
+	"\n"
+	"# __gpur_files DASH SUFFIX...: the directories and the files ending in a\n"
+	"# SUFFIX that complete the token, and \"-\" when DASH is 1.\n"
+	"function __gpur_files\n"
+	"\tset -l tok (__gpur_token)\n"
+	"\tif test \"$argv[1]\" = 1\n"
+	"\t\tprintf '%s\\t%s\\n' - 'standard output'\n"
+	"\tend\n"
+	"\tfor f in (complete -C\"__gpur_no_such_command $tok\" | string split -f1 \\t)\n"
+	"\t\tif test (count $argv) -lt 2\n"
+	"\t\t\tprintf '%s\\n' $f\n"
+	"\t\tend\n"
+	"\t\tfor s in $argv[2..-1]\n"
+	"\t\t\tif string match -q -- '*/' $f; or string match -q -- \"*$s\" $f\n"
+	"\t\t\t\tprintf '%s\\n' $f\n"
+	"\t\t\t\tbreak\n"
+	"\t\t\tend\n"
+	"\t\tend\n"
+	"\tend\n"
+	"end\n"
+	"\n"
+	"complete -c " PROG " -e\n"
+	"complete -c " PROG " -f\n";
+
+/* The complete line of o, with summary (none when ""). */
+static void put_fish_option(struct buf *out, const struct completions_option *o, const char *summary)
+{
+	buf_puts(out, "complete -c " PROG);
+	if (o->short_name)
+		buf_printf(out, " -s %c", o->short_name);
+	buf_printf(out, " -l %s", o->name);
+	switch (o->arg) {
+	case COMPLETIONS_ARG_NONE:
+		break;
+	case COMPLETIONS_ARG_TEXT:
+		buf_puts(out, " -x");
+		break;
+	case COMPLETIONS_ARG_FILE:
+		if (o->words[0] || o->dash) {
+			buf_printf(out, " -x -a '(__gpur_files %d", o->dash ? 1 : 0);
+			if (o->words[0])
+				buf_puts(out, " ");
+			put_words(out, o, " ");
+			buf_puts(out, ")'");
+		} else {
+			buf_puts(out, " -r -F");
+		}
+		break;
+	case COMPLETIONS_ARG_DIR:
+		buf_puts(out, " -x -a '(__fish_complete_directories (__gpur_token))'");
+		break;
+	case COMPLETIONS_ARG_WORD:
+		buf_puts(out, " -x -a '");
+		put_words(out, o, " ");
+		buf_puts(out, "'");
+		break;
+	case COMPLETIONS_ARG_LIST:
+		buf_puts(out, " -x -a '(__gpur_list ");
+		put_words(out, o, " ");
+		buf_puts(out, ")'");
+		break;
+	}
+	if (*summary) {
+		buf_puts(out, " -d ");
+		put_fish_quoted(out, summary);
+	}
+	buf_puts(out, "\n");
+}
+
 static void write_fish(struct buf *out, const struct completions_option *opts, size_t n)
 {
 	char tmp[512];
 
-	buf_puts(out,
-		 "# fish completion for " PROG ", written by '" PROG " --completions fish'.\n"
-		 "# Put it in ~/.config/fish/completions/" PROG ".fish, or load it with:\n"
-		 "# " PROG " --completions fish | source\n"
-		 "\n"
-		 "# The token being completed, without a leading --option=.\n"
-		 "function __gpur_token\n"
-		 "\tcommandline -ct | string replace -r -- '^--[a-z0-9-]+=' ''\n"
-		 "end\n"
-		 "\n"
-		 "# __gpur_list WORD...: the words the token does not list yet, each after\n"
-		 "# the items it lists.\n"
-		 "function __gpur_list\n"
-		 "\tset -l tok (__gpur_token)\n"
-		 "\tset -l pre ''\n"
-		 "\tset -l have\n"
-		 "\tif string match -q -- '*,*' \"$tok\"\n"
-		 "\t\tset pre (string replace -r -- '[^,]*$' '' \"$tok\")\n"
-		 "\t\tset have (string split , -- $pre)\n"
-		 "\tend\n"
-		 "\tfor w in $argv\n"
-		 "\t\tcontains -- $w $have; or printf '%s\\n' $pre$w\n"
-		 "\tend\n"
-		 "end\n"
-		 "\n"
-		 "# __gpur_files DASH SUFFIX...: the directories and the files ending in a\n"
-		 "# SUFFIX that complete the token, and \"-\" when DASH is 1.\n"
-		 "function __gpur_files\n"
-		 "\tset -l tok (__gpur_token)\n"
-		 "\tif test \"$argv[1]\" = 1\n"
-		 "\t\tprintf '%s\\t%s\\n' - 'standard output'\n"
-		 "\tend\n"
-		 "\tfor f in (complete -C\"__gpur_no_such_command $tok\" | string split -f1 \\t)\n"
-		 "\t\tif test (count $argv) -lt 2\n"
-		 "\t\t\tprintf '%s\\n' $f\n"
-		 "\t\tend\n"
-		 "\t\tfor s in $argv[2..-1]\n"
-		 "\t\t\tif string match -q -- '*/' $f; or string match -q -- \"*$s\" $f\n"
-		 "\t\t\t\tprintf '%s\\n' $f\n"
-		 "\t\t\t\tbreak\n"
-		 "\t\t\tend\n"
-		 "\t\tend\n"
-		 "\tend\n"
-		 "end\n"
-		 "\n"
-		 "complete -c " PROG " -e\n"
-		 "complete -c " PROG " -f\n");
-	for (size_t i = 0; i < n; i++) {
-		const struct completions_option *o = &opts[i];
-		const char *summary = plain_summary(o, tmp, sizeof(tmp));
-
-		buf_puts(out, "complete -c " PROG);
-		if (o->short_name)
-			buf_printf(out, " -s %c", o->short_name);
-		buf_printf(out, " -l %s", o->name);
-		switch (o->arg) {
-		case COMPLETIONS_ARG_NONE:
-			break;
-		case COMPLETIONS_ARG_TEXT:
-			buf_puts(out, " -x");
-			break;
-		case COMPLETIONS_ARG_FILE:
-			if (o->words[0] || o->dash) {
-				buf_printf(out, " -x -a '(__gpur_files %d", o->dash ? 1 : 0);
-				if (o->words[0])
-					buf_puts(out, " ");
-				put_words(out, o, " ");
-				buf_puts(out, ")'");
-			} else {
-				buf_puts(out, " -r -F");
-			}
-			break;
-		case COMPLETIONS_ARG_DIR:
-			buf_puts(out, " -x -a '(__fish_complete_directories (__gpur_token))'");
-			break;
-		case COMPLETIONS_ARG_WORD:
-			buf_puts(out, " -x -a '");
-			put_words(out, o, " ");
-			buf_puts(out, "'");
-			break;
-		case COMPLETIONS_ARG_LIST:
-			buf_puts(out, " -x -a '(__gpur_list ");
-			put_words(out, o, " ");
-			buf_puts(out, ")'");
-			break;
-		}
-		if (*summary) {
-			buf_puts(out, " -d ");
-			put_fish_quoted(out, summary);
-		}
-		buf_puts(out, "\n");
-	}
+	buf_puts(out, FISH_HEAD);
+	for (size_t i = 0; i < n; i++)
+		put_fish_option(out, &opts[i], plain_summary(&opts[i], tmp, sizeof(tmp)));
 }
 
 int completions_write(struct buf *out, enum completions_shell shell, const struct completions_option *opts,

@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (cfg.help) {
-		cli_usage();
+		cli_usage(stdout);
 		return 0;
 	}
 	if (cfg.version) {

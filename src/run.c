@@ -205,7 +205,7 @@ static void print_table(const struct frame *f, const struct config *cfg)
 static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink *o, const struct gpusel *sel,
 			struct pidwant *want)
 {
-	bool tui = cfg->mode == CLI_MODE_TUI, once = cfg->mode == CLI_MODE_ONCE;
+	bool tui = cfg->mode == CLI_MODE_TUI, once = cli_mode_once(cfg->mode);
 	uint64_t first_due = 0;
 
 	/* Live, --once takes its second sample a short interval after the one
@@ -261,7 +261,7 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 		/* The fleet's source answered detection, then failed: no snapshot. */
 		msg_error("%s", last->fleet->error);
 		status = 1;
-	} else if (once && last && !cfg->json) {
+	} else if (once && last && !cli_mode_json(cfg->mode)) {
 		print_table(last, cfg);
 	}
 	frame_unref(last);
@@ -285,7 +285,7 @@ static bool replays_into_itself(const struct config *cfg)
 		msg_error("--log %s: that is the recording being replayed", cfg->log_path);
 		return true;
 	}
-	if (cfg->json && fstat(STDOUT_FILENO, &st) == 0 && same_file(&in, &st)) {
+	if (cli_mode_json(cfg->mode) && fstat(STDOUT_FILENO, &st) == 0 && same_file(&in, &st)) {
 		msg_error("--json: stdout is %s, the recording being replayed", cfg->replay_path);
 		return true;
 	}
@@ -401,7 +401,7 @@ int run_main(const struct config *cfg)
 		status = 1;
 		goto out;
 	}
-	if (cfg->json)
+	if (cli_mode_json(cfg->mode))
 		o.json = recorder_fdopen(STDOUT_FILENO, "stdout");
 	if (o.log)
 		recorder_set_cancel(o.log, &run_stop_requested);
