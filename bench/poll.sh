@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/poll.sh: CPU time per poll (user+sys) of the NVML backend, headless
 # at --interval 0, against the fake NVML with real local processes
-# (DESIGN §6): 8 GPUs x 64 processes and 64 GPUs x 1,024 processes in all.
+# (docs/benchmarks.md): 8 GPUs x 64 processes and 64 GPUs x 1,024 processes in all.
 # Per-poll cost = (cost of N2 polls - cost of N1 polls) / (N2 - N1), so
 # start-up is not counted. The numbers include the fake library's own work
 # (a JSON lookup per getter), so they are an upper bound for gpur.

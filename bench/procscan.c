@@ -1,7 +1,7 @@
 /* procscan: what process details with attribution cost per poll — /proc
  * name, command line, user, start time, CPU %, RSS, cgroup → container /
  * pod / unit, and container names under --rootfs — for N GPU processes,
- * first poll and later polls (DESIGN §6, issue 9). Two sources:
+ * first poll and later polls (docs/benchmarks.md, issue 9). Two sources:
  *   procscan fixture N   a generated procfs tree of N Kubernetes processes
  *                        (each with cgroup, status, cmdline) and a rootfs
  *                        with the kubelet's log links for their names

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/replay.sh: replay throughput (DESIGN §6). Generates a 1-hour recording
+# bench/replay.sh: replay throughput (docs/benchmarks.md). Generates a 1-hour recording
 # of 8 GPUs x 64 processes at 1 s (and a half-length one), then measures
 # `gpur --replay FILE --json > /dev/null` and `gpur --replay FILE --headless`:
 # wall time, user+sys CPU, peak RSS, records/s and MB/s. Builds nothing.

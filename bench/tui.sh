@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/tui.sh: the dashboard's own cost (DESIGN §6: TUI CPU% and RSS at 1 s
+# bench/tui.sh: the dashboard's own cost (docs/benchmarks.md: TUI CPU% and RSS at 1 s
 # and 0.1 s over 60 s). gpur runs live on the fake NVML (8 GPUs x 64 real
 # processes: `sleep`s spawned here, 8 per GPU) in a 200x60 tmux pane of a
 # private server, for DURATION seconds at each interval. CPU time is the sum

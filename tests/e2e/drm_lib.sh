@@ -1,5 +1,5 @@
 # drm_lib.sh: sysfs and procfs fixture trees of DRM GPUs, written at run time
-# from ../shared/facts/linux-gpu-data-sources.md §1–§4 (formats and sample
+# from the kernel documentation of each driver (formats and sample
 # values from there; made-up numbers). Sourced after lib.sh.
 #
 #   fx_root DIR KERNEL        an empty machine: DIR/sys, DIR/proc with
@@ -77,7 +77,7 @@ fx_link() {
 	put "$1/max_link_width" "${5:-16}\n"
 }
 
-# RX 7900-class card of facts §2; KERNEL picks the power file and labels.
+# RX 7900-class card of the amdgpu documentation; KERNEL picks the power file and labels.
 fx_amdgpu() {
 	local dev=$1 kernel=$2 hw="$1/hwmon/hwmon4"
 	put "$dev/gpu_busy_percent" "37\n"

@@ -13,7 +13,7 @@ fx_root "$R" 6.8.0-45-generic
 dev=$(fx_pci_card "$R" 1 0000:03:00.0 amdgpu 1002 744c)
 fx_amdgpu "$dev" 6.8
 fx_platform_card "$R" 2 fec00000.v3d v3d > /dev/null
-# amdgpu, ≈6.4–6.11 format (facts §1.6), space before the TAB included.
+# amdgpu, ≈6.4–6.11 format (docs/drm-fdinfo.md), space before the TAB included.
 fx_client "$R" 4100 5 renderD129 "pasid:\t32791\ndrm-driver:\tamdgpu\ndrm-pdev:\t0000:03:00.0\ndrm-client-id:\t4187\ndrm-memory-vram:\t2154500 KiB\ndrm-memory-gtt: \t46356 KiB\ndrm-memory-cpu: \t0 KiB\ndrm-engine-gfx:\t38124561233 ns\ndrm-engine-compute:\t4021771 ns\n"
 # The same client dup()ed into a forked child: counted once.
 fx_client "$R" 4101 7 renderD129 "pasid:\t32791\ndrm-driver:\tamdgpu\ndrm-pdev:\t0000:03:00.0\ndrm-client-id:\t4187\ndrm-memory-vram:\t2154500 KiB\ndrm-engine-gfx:\t38124561233 ns\n"

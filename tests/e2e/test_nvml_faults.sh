@@ -1,4 +1,4 @@
-# test_nvml_faults: DESIGN §3 faults against the fake NVML: a GPU lost and
+# test_nvml_faults: the faults README describes against the fake NVML: a GPU lost and
 # back in its position after re-initialisation; the library failing and
 # re-detected; a hung call that stalls only the NVML worker; init errors.
 . "$(dirname "$0")/lib.sh"

@@ -1,5 +1,5 @@
 # test_replay_records: what --replay ... --json prints for the seed's
-# recordings and for rules 1-5 of the record format (DESIGN section 2).
+# recordings and for rules 1-5 of the record format (docs/record-format.md).
 . "$(dirname "$0")/lib.sh" || exit 1
 
 # replay_json NAME: plays $REC/NAME with --json; expects exit 0.

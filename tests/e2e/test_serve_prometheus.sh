@@ -150,7 +150,7 @@ while IFS= read -r q; do
 done < "$T/dash.queries"
 check "the dashboard has queries ($n)" test "$n" -ge 20
 
-# Dashboard 12239 (facts §7.2): its series over instance and gpu, and its
+# Dashboard 12239 (docs/exporter.md): its series over instance and gpu, and its
 # variables. DCGM_FI_PROF_PIPE_TENSOR_ACTIVE needs DCGM's profiling: gpur
 # has no source for it (docs/exporter.md), so that panel stays empty.
 for q in 'DCGM_FI_DEV_GPU_TEMP{instance=~".+", gpu=~".+"}' 'avg(DCGM_FI_DEV_GPU_TEMP{instance=~".+", gpu=~".+"})' \

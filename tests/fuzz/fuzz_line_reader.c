@@ -1,4 +1,4 @@
-/* fuzz_line_reader: libFuzzer harness for JSON Lines framing (DESIGN §2 rule
+/* fuzz_line_reader: libFuzzer harness for JSON Lines framing (the record format's rule
  * 5). The input's bytes reach line_reader through a SOCK_SEQPACKET socket
  * pair, one packet per read(2), so the fuzzer also chooses where reads end;
  * every line returned, and the counts, are checked against a plain model of

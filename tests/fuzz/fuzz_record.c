@@ -1,6 +1,6 @@
 /* fuzz_record: libFuzzer harness for the record reader and writer. Arbitrary
  * bytes go to record_decode(); a record that decodes is encoded, decoded again
- * and re-encoded, and the two encodings must be byte-identical (DESIGN §2
+ * and re-encoded, and the two encodings must be byte-identical (the record format's
  * rule 8: a round trip is stable). Any difference abort()s. */
 #include <stdbool.h>
 #include <stdint.h>

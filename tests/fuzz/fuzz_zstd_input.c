@@ -1,5 +1,5 @@
 /* fuzz_zstd_input: libFuzzer harness for the compressed input path
- * (instream + line_reader over it, DESIGN §2 rule 5 across zstd and gzip).
+ * (instream + line_reader over it, the record format's rule 5 (docs/record-format.md) across zstd and gzip).
  *
  * Input: byte 0 = mode, byte 1..2 = where to corrupt, the rest = text.
  *   mode % 4 == 0: the text as a file, whatever it is (magic decides);

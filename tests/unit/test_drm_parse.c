@@ -1,4 +1,4 @@
-/* test_drm_parse: the DRM sysfs value parsers on the formats of facts §2–§4
+/* test_drm_parse: the DRM sysfs value parsers on the formats of the kernel
  * and on what a hostile or truncated file holds. */
 #include <errno.h>
 #include <stdarg.h>

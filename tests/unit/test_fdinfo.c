@@ -83,7 +83,7 @@ static void test_dedup_fork_dup(void **state)
 }
 
 /* pid 1 and systemd's processes are skipped as owners when another exists
- * (gnome-shell shares its context with systemd: facts §1.4). */
+ * (gnome-shell shares its context with systemd: docs/drm-fdinfo.md). */
 static void test_owner_choice(void **state)
 {
 	(void)state;

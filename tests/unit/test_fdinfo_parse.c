@@ -1,4 +1,4 @@
-/* test_fdinfo_parse: the DRM fdinfo parser on every format of facts §1.5
+/* test_fdinfo_parse: the DRM fdinfo parser on every format of docs/drm-fdinfo.md
  * and §1.6 — amdgpu 5.15 (legacy), 6.4–6.11 and 6.13+, i915, xe, msm, v3d
  * (the fixture texts as the facts give them, the "(the same ...)" lines
  * written out) — per-ring amdgpu names summed into their class, units,
@@ -21,7 +21,7 @@
 #define KIB(n) ((uint64_t)(n) * 1024u)
 #define MIB(n) ((uint64_t)(n) * 1048576u)
 
-/* facts §1.6 */
+/* docs/drm-fdinfo.md */
 static const char AMD_515[] =
 	"pos:\t0\n"
 	"flags:\t02100002\n"
@@ -34,7 +34,7 @@ static const char AMD_515[] =
 	"gfx0:\t42.17%\n"
 	"dec0:\t3.8%\n";
 
-/* facts §1.6 */
+/* docs/drm-fdinfo.md */
 static const char AMD_64[] =
 	"pasid:\t32791\n"
 	"drm-driver:\tamdgpu\n"
@@ -53,7 +53,7 @@ static const char AMD_64[] =
 	"drm-engine-compute:\t4021771 ns\n"
 	"drm-engine-dma:\t182330112 ns\n";
 
-/* facts §1.6 */
+/* docs/drm-fdinfo.md */
 static const char AMD_613[] =
 	"drm-driver:\tamdgpu\n"
 	"drm-client-id:\t4187\n"
@@ -96,7 +96,7 @@ static const char AMD_613[] =
 	"drm-engine-gfx:\t38124561233 ns\n"
 	"drm-engine-dma:\t182330112 ns\n";
 
-/* facts §1.6 */
+/* docs/drm-fdinfo.md */
 static const char I915[] =
 	"drm-driver:\ti915\n"
 	"drm-client-id:\t93\n"
@@ -117,7 +117,7 @@ static const char I915[] =
 	"drm-engine-capacity-video:\t2\n"
 	"drm-engine-video-enhance:\t0 ns\n";
 
-/* facts §1.6 */
+/* docs/drm-fdinfo.md */
 static const char XE[] =
 	"drm-driver:\txe\n"
 	"drm-client-id:\t57\n"
@@ -151,7 +151,7 @@ static const char XE[] =
 	"drm-cycles-ccs:\t0\n"
 	"drm-total-cycles-ccs:\t88213900117\n";
 
-/* facts §1.6 */
+/* docs/drm-fdinfo.md */
 static const char MSM[] =
 	"drm-driver:\tmsm\n"
 	"drm-client-id:\t11\n"
@@ -163,7 +163,7 @@ static const char MSM[] =
 	"drm-resident-memory:\t98 MiB\n"
 	"drm-purgeable-memory:\t0\n";
 
-/* facts §1.6 */
+/* docs/drm-fdinfo.md */
 static const char V3D[] =
 	"drm-driver:\tv3d\n"
 	"drm-client-id:\t38\n"

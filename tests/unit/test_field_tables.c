@@ -1,5 +1,5 @@
 /* test_field_tables: every descriptor table is complete and consistent with
- * its enum of validity bits and with the keys DESIGN §2 documents. */
+ * its enum of validity bits and with the keys docs/record-format.md documents. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -16,7 +16,7 @@
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-/* The keys DESIGN §2 lists, object by object. */
+/* The keys docs/record-format.md lists, object by object. */
 static const char *const DESIGN_GPU_KEYS[] = {
 	"name", "device_id", "parent_device_id", "vendor", "pci_bus_id", "state", "pstate",
 	"mig_mode", "util_pct", "mem_util_pct", "mem_used_bytes", "mem_total_bytes", "temp_c",
@@ -25,7 +25,7 @@ static const char *const DESIGN_GPU_KEYS[] = {
 	"clock_mem_max_mhz", "enc_pct", "dec_pct", "pcie_gen", "pcie_width", "pcie_gen_max",
 	"pcie_width_max", "pcie_rx_bytes_per_s", "pcie_tx_bytes_per_s", "ecc_errors_uncorrected",
 	"throttle",
-	/* Beyond DESIGN §2 (issue 10, docs/record-format.md): AMD's GTT and the
+	/* Added with issue 10: AMD's GTT and the
 	 * junction temperature of amdgpu and xe hwmon. */
 	"gtt_used_bytes", "gtt_total_bytes", "temp_junction_c",
 	/* Issue 20: the original gpur's fields that had no key of ours. */
@@ -149,14 +149,14 @@ static void test_set_number(void **state)
 	assert_int_equal(g.valid, 0); /* the validity bits are the caller's */
 }
 
-/* The table holds exactly the keys DESIGN lists. */
+/* The table holds exactly the keys docs/record-format.md lists. */
 static void check_keys(const char *what, const struct field *tab, size_t n, const char *const *keys, size_t nkeys)
 {
 	for (size_t k = 0; k < nkeys; k++)
 		if (!field_find(tab, n, keys[k], strlen(keys[k])))
-			fail_msg("%s: DESIGN key \"%s\" has no table entry", what, keys[k]);
+			fail_msg("%s: documented key \"%s\" has no table entry", what, keys[k]);
 	if (n != nkeys)
-		fail_msg("%s: %zu table entries for %zu DESIGN keys", what, n, nkeys);
+		fail_msg("%s: %zu table entries for %zu documented keys", what, n, nkeys);
 }
 
 static void test_tables_hold_the_design_keys(void **state)
@@ -169,7 +169,7 @@ static void test_tables_hold_the_design_keys(void **state)
 	check_keys("frame", FRAME_FIELDS, FRAME_NFIELDS, DESIGN_FRAME_KEYS, N(DESIGN_FRAME_KEYS));
 }
 
-/* A process's keys are written in DESIGN §2's order (names after the ids
+/* A process's keys are written in the documented order (names after the ids
  * they name: container_name after container, pod_name after pod). */
 static void test_process_keys_in_design_order(void **state)
 {
@@ -177,7 +177,7 @@ static void test_process_keys_in_design_order(void **state)
 	assert_int_equal(PROCESS_NFIELDS, N(DESIGN_PROCESS_KEYS));
 	for (size_t i = 0; i < PROCESS_NFIELDS; i++)
 		if (strcmp(PROCESS_FIELDS[i].key, DESIGN_PROCESS_KEYS[i]) != 0)
-			fail_msg("process key %zu is \"%s\", DESIGN has \"%s\"", i, PROCESS_FIELDS[i].key,
+			fail_msg("process key %zu is \"%s\", the docs have \"%s\"", i, PROCESS_FIELDS[i].key,
 				 DESIGN_PROCESS_KEYS[i]);
 }
 
@@ -224,7 +224,7 @@ static void test_entries_point_at_their_members(void **state)
 		assert_int_equal(f->type, proc[i].type);
 		assert_int_equal(f->bit, proc[i].bit);
 	}
-	/* The cmdline cap is DESIGN's 4 KiB. */
+	/* The cmdline cap is the record format's 4 KiB. */
 	assert_int_equal(field_find(PROCESS_FIELDS, PROCESS_NFIELDS, "cmdline", 7)->max_len, 4096);
 }
 
@@ -237,7 +237,7 @@ static void test_readings_are_the_designs(void **state)
 			want |= strcmp(GPU_FIELDS[i].key, DESIGN_GPU_READINGS[k]) == 0;
 		bool is = GPU_FIELDS[i].flags & FIELD_READING;
 		if (is != want)
-			fail_msg("gpu \"%s\": reading flag %d, DESIGN says %d", GPU_FIELDS[i].key, is, want);
+			fail_msg("gpu \"%s\": reading flag %d, the docs say %d", GPU_FIELDS[i].key, is, want);
 	}
 }
 

@@ -240,7 +240,7 @@ static void test_process_row(void **state)
 	frame_unref(f);
 }
 
-/* A kind is read in any case; a GPU's state is not (DESIGN: an unknown
+/* A kind is read in any case; a GPU's state is not (docs/record-format.md: an unknown
  * state string is unknown, never ok). */
 static void test_case_only_where_the_original_needs_it(void **state)
 {

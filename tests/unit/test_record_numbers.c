@@ -1,4 +1,4 @@
-/* test_record_numbers: "any JSON number is a number" (DESIGN §2, rules 5
+/* test_record_numbers: "any JSON number is a number" (the record format's rules 5
  * and 8): every measured quantity takes any finite JSON number and gives it
  * back exactly — fractions, integers past 2^53, negative temperatures, 1.0
  * and 1e3 forms — while identities and counts stay integers. jansson is the

@@ -1,5 +1,5 @@
-/* test_record_playback: DESIGN §2 rule 6 (playback) and rule 8 (round trip)
- * of the record format, and the readings a lost GPU omits. */
+/* test_record_playback: the record format's rule 6 (playback) and rule 8
+ * (round trip), and the readings a lost GPU omits. */
 #include "record_helpers.h"
 
 /* ---- rule 6: playback ------------------------------------------------------ */

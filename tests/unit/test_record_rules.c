@@ -1,4 +1,4 @@
-/* test_record_rules: DESIGN §2 rules 1-5 of the record format, through
+/* test_record_rules: rules 1-5 of the record format (docs/record-format.md), through
  * record_decode/record_encode and the replay reader (rules 6 and 8 are in
  * test_record_playback.c, rule 7, the recorder's, in test_recorder.c).
  * jansson is the independent oracle where a test compares records "as

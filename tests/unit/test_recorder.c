@@ -1,4 +1,4 @@
-/* test_recorder: DESIGN §2 rule 7: one write(2) per record, a log file made
+/* test_recorder: the record format's rule 7 (docs/record-format.md): one write(2) per record, a log file made
  * 0600, failed writes dropped and counted with monitoring going on, a torn
  * piece never glued onto the next record, and no line over 8 MiB. */
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* test_replay_pace: the TUI's replay pace from recorded ts_ms (DESIGN §2,
+/* test_replay_pace: the TUI's replay pace from recorded ts_ms (the record format,
  * issue: gaps capped at 5 s; missing or backward ts_ms -> --interval). */
 #include <setjmp.h>
 #include <stdarg.h>
