@@ -83,7 +83,9 @@ static void fill_processes(struct worker *w, uint64_t now_ms, struct frame *fr)
 	}
 }
 
-struct frame *sampler_run_job(struct worker *w, enum job job, uint64_t started, int *rc_out)
+/* Runs one job on w's backend (no lock held): the polled frame (with its
+ * processes filled) or NULL, and the result code. started: clock ms. */
+static struct frame *run_job(struct worker *w, enum job job, uint64_t started, int *rc_out)
 {
 	struct frame *fr = NULL;
 	int rc = 0;
@@ -110,13 +112,30 @@ struct frame *sampler_run_job(struct worker *w, enum job job, uint64_t started, 
 	return fr;
 }
 
-void sampler_job_done(struct worker *w, struct frame *fr, int rc)
+bool sampler_worker_run_job(struct worker *w, enum job job)
 {
+	struct sampler *s = w->s;
+
+	w->job = job;
+	w->state = W_BUSY;
+	uint64_t started = w->busy_since = now_ms(s);
+	pthread_mutex_unlock(&s->mu);
+	int rc;
+	struct frame *fr = run_job(w, job, started, &rc);
+	pthread_mutex_lock(&s->mu);
+	if (w->abandoned) {
+		/* The sampler went away while this call hung. */
+		pthread_mutex_unlock(&s->mu);
+		frame_unref(fr);
+		sampler_worker_free(w);
+		return false;
+	}
 	frame_unref(w->result);
 	w->result = fr;
 	w->rc = rc;
 	w->done_seq++;
 	w->state = W_IDLE;
+	return true;
 }
 
 /* Waits (s->mu held) until w is asked for a job, its paced frame is due, or
@@ -157,23 +176,8 @@ static void *worker_main(void *arg)
 			pthread_mutex_lock(mu);
 			continue;
 		}
-		enum job job = w->job;
-		w->state = W_BUSY;
-		uint64_t started = w->busy_since = now_ms(s);
-		pthread_mutex_unlock(mu);
-
-		int rc;
-		struct frame *fr = sampler_run_job(w, job, started, &rc);
-
-		pthread_mutex_lock(mu);
-		if (w->abandoned) {
-			/* The sampler went away while this call hung. */
-			pthread_mutex_unlock(mu);
-			frame_unref(fr);
-			sampler_worker_free(w);
-			return NULL;
-		}
-		sampler_job_done(w, fr, rc);
+		if (!sampler_worker_run_job(w, w->job))
+			return NULL; /* abandoned: freed itself */
 		/* Signalled with the lock let go: the tick thread, woken, does not
 		 * preempt this one only to wait for the lock. s stays valid here:
 		 * sampler_free() joins a worker that is not busy. */

@@ -70,20 +70,8 @@ bool sampler_pace_turn(struct worker *w)
 			pthread_mutex_unlock(&s->mu);
 			return true;
 		}
-		w->job = job;
-		w->state = W_BUSY;
-		uint64_t started = w->busy_since = sampler_now_ms(s);
-		pthread_mutex_unlock(&s->mu);
-		int rc;
-		struct frame *fr = sampler_run_job(w, job, started, &rc);
-		pthread_mutex_lock(&s->mu);
-		if (w->abandoned) {
-			pthread_mutex_unlock(&s->mu);
-			frame_unref(fr);
-			sampler_worker_free(w);
-			return false;
-		}
-		sampler_job_done(w, fr, rc);
+		if (!sampler_worker_run_job(w, job))
+			return false; /* abandoned: freed itself */
 		pthread_mutex_unlock(&s->mu);
 	}
 	pthread_mutex_lock(&s->tick_mu);

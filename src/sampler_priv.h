@@ -71,11 +71,13 @@ struct sampler {
 
 /* The sampler's clock (ms). */
 uint64_t sampler_now_ms(const struct sampler *s);
-/* Runs one job on w's backend (no lock held): the polled frame (with its
- * processes filled) or NULL, and the result code. started: clock ms. */
-struct frame *sampler_run_job(struct worker *w, enum job job, uint64_t started, int *rc);
-/* Stores a finished job's outcome (under s->mu, which the caller holds). */
-void sampler_job_done(struct worker *w, struct frame *fr, int rc);
+/* Runs job on w's backend and stores its outcome (the polled frame, the
+ * result code) for the next composition: the one job-run sequence of a
+ * requested job and of a paced turn. Called with s->mu held; the lock is
+ * let go for the backend's call, which may hang. Returns true with s->mu
+ * held again, or false when the sampler was freed while the call ran: w
+ * was abandoned, has freed itself, and holds no lock (its thread ends). */
+bool sampler_worker_run_job(struct worker *w, enum job job);
 /* The job an idle, unrequested worker is due for at now (tick side: under
  * tick_mu); false when none (waiting out a backoff). */
 bool sampler_next_job(struct sampler *s, struct worker *w, uint64_t now, enum job *job);
