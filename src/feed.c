@@ -33,7 +33,7 @@ struct feed {
 	uint64_t seeks, latest_seeks; /* seeks done; how many came before latest */
 	struct frame *posted; /* events waiting for the next frame */
 	char error[256];      /* why the feed finished on a failure */
-	struct sampler *paced; /* a live source whose worker paces frames, or NULL */
+	bool paced;           /* the source paces its own frames (set before the thread starts) */
 	/* Feed thread only (or, paced, whichever thread hands a frame over). */
 	uint64_t produced;
 	uint64_t target_ns; /* when the last frame was due */
@@ -195,39 +195,29 @@ static void on_wake(int sig)
 	(void)sig;
 }
 
-/* A frame from the paced sampler (its worker's thread, or the watchdog's). */
+/* A frame the source paced itself (from a thread of the source's). */
 static bool paced_frame(void *ctx, struct frame *fr)
 {
-	struct feed *f = ctx;
-
-	source_adopt(f->o.source, fr);
-	return deliver(f, fr);
+	return deliver(ctx, fr);
 }
 
-/* A live source with one backend: its worker paces and hands frames over;
- * this thread only watches for a hung call (sampler_pace_run). */
-static void feed_paced(struct feed *f)
+/* A source that paces its own frames (live with one backend: the worker is
+ * the clock) hands each over; this thread only lends itself to the source
+ * (as the watchdog of a hung call). False when pacing could not start: the
+ * feed then takes frames itself. */
+static bool feed_paced(struct feed *f)
 {
 	pthread_mutex_lock(&f->mu);
-	struct sampler_pace p = {
-		.first_due_ms = source_due_ms(f->o.source, f->interval, f->speed),
-		.interval_s = f->interval,
-		.frame = paced_frame,
-		.ctx = f,
-	};
+	struct source_pace p = {.interval_s = f->interval, .take = paced_frame, .ctx = f};
 	pthread_mutex_unlock(&f->mu);
-	sampler_pace_run(f->paced, &p);
-	pthread_mutex_lock(&f->mu);
-	f->finished = true;
-	pthread_mutex_unlock(&f->mu);
-	wake_reader(f); /* finished */
+	return source_pace(f->o.source, &p) >= 0;
 }
 
 static void *feed_main(void *arg)
 {
 	struct feed *f = arg;
 	struct source *src = f->o.source;
-	bool seekable = src->ops->rewind != NULL;
+	bool seekable = source_can_seek(src);
 	/* A recording, or a live source on the virtual clock (its polls are
 	 * exact steps, so they may wait for a key as records do). */
 	bool steppable = seekable || f->o.virt;
@@ -237,12 +227,9 @@ static void *feed_main(void *arg)
 	sigaddset(&wake, FEED_WAKE_SIGNAL);
 	pthread_sigmask(SIG_UNBLOCK, &wake, NULL);
 
-	if (f->paced) {
-		feed_paced(f);
-		return NULL;
-	}
+	bool paced = f->paced && feed_paced(f);
 	pthread_mutex_lock(&f->mu);
-	while (!f->stop) {
+	while (!paced && !f->stop) {
 		if (f->seek_pending) {
 			if (seekable) {
 				if (!do_seek(f))
@@ -337,10 +324,9 @@ struct feed *feed_start(const struct feed_opts *o)
 	sigemptyset(&sa.sa_mask);
 	sigaction(FEED_WAKE_SIGNAL, &sa, NULL);
 	source_set_cancel(o->source, &f->cancel);
-	/* Paced by the worker: live, one backend, the real clock. */
-	struct sampler *sm = source_sampler(o->source);
-	if (sm && !o->virt && sampler_can_pace(sm))
-		f->paced = sm;
+	/* Paced by the source itself, on the real clock only (the virtual
+	 * clock's steps are the feed's). */
+	f->paced = !o->virt && source_can_pace(o->source);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	int rc = pthread_create(&f->tid, NULL, feed_main, f);
@@ -370,7 +356,7 @@ void feed_stop(struct feed *f)
 	pthread_cond_broadcast(&f->cv);
 	pthread_mutex_unlock(&f->mu);
 	if (f->paced)
-		sampler_pace_stop(f->paced);
+		source_pace_stop(f->o.source);
 	/* A read waiting for input gives up when the signal interrupts it; a
 	 * signal that came just before the read began is sent again. */
 	for (;;) {
@@ -482,13 +468,13 @@ void feed_status(struct feed *f, struct feed_status *st)
 
 	memset(st, 0, sizeof(*st));
 	pthread_mutex_lock(&f->mu);
-	st->replay = src->recorded;
+	st->replay = source_recorded(src);
 	st->stepped = f->o.virt != NULL;
 	st->paused = f->paused;
 	st->at_end = f->at_end;
 	st->finished = f->finished;
 	st->speed = f->speed;
-	uint64_t cadence = atomic_load(&src->cadence_ms);
+	uint64_t cadence = source_cadence_ms(src);
 	st->interval = cadence ? (double)cadence / 1000.0 : f->interval;
 	st->position = f->position;
 	pthread_mutex_unlock(&f->mu);
@@ -517,7 +503,7 @@ void feed_set_interval(struct feed *f, double seconds)
 {
 	control(f, set_interval, &seconds);
 	if (f->paced)
-		sampler_pace_interval(f->paced, seconds);
+		source_pace_interval(f->o.source, seconds);
 }
 void feed_set_paused(struct feed *f, bool paused) { control(f, set_paused, &paused); }
 void feed_step(struct feed *f) { control(f, set_step, NULL); }

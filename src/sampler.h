@@ -36,13 +36,14 @@ void sampler_free(struct sampler *s);
 /* Requests a poll from every idle worker, waits up to wait_ms for them and
  * returns the composed frame (caller unrefs). */
 struct frame *sampler_tick(struct sampler *s);
-/* Paced frames (live, one backend, the real clock): instead of a tick
- * waking the worker and waiting for it, the worker polls when a frame is due
- * and hands the composed frame over itself, so a healthy poll wakes one
- * thread, not three. The caller's thread is the watchdog: it sleeps on a
- * timer the worker pushes on after every frame, and wakes only when a
- * frame is wait_ms overdue (a hung call) to compose one from what is known,
- * every interval until the worker answers again (DESIGN §3: never frozen). */
+/* Paced frames (live, one backend, the real clock), the other way to run a
+ * sampler than ticks: instead of a tick waking the worker and waiting for
+ * it, the worker polls when a frame is due and hands the composed frame
+ * over itself, so a healthy poll wakes one thread, not three. The caller's
+ * thread is the watchdog: it sleeps on a timer the worker pushes on after
+ * every frame, and wakes only when a frame is wait_ms overdue (a hung call)
+ * to compose one from what is known, every interval until the worker
+ * answers again, so a hung backend never freezes the frames. */
 struct sampler_pace {
 	uint64_t first_due_ms; /* the first frame, after this */
 	double interval_s;
@@ -53,16 +54,16 @@ struct sampler_pace {
 };
 /* True when s can pace: exactly one backend. */
 bool sampler_can_pace(const struct sampler *s);
-/* Paces frames until p->frame returns false (0), sampler_pace_stop() (1),
- * or the timer cannot be made (-errno, nothing started). Returns with
+/* Runs paced frames until p->frame returns false (0), sampler_stop_run()
+ * (1), or the timer cannot be made (-errno, nothing started). Returns with
  * pacing off: no callback runs after it. */
-int sampler_pace_run(struct sampler *s, const struct sampler_pace *p);
-/* Ends sampler_pace_run from any thread (also one not begun yet), at once,
+int sampler_run(struct sampler *s, const struct sampler_pace *p);
+/* Ends sampler_run() from any thread (also one not begun yet), at once,
  * even while the worker's call hangs. */
-void sampler_pace_stop(struct sampler *s);
-/* A new interval, from any thread; the next frame is due that long after
- * the last. */
-void sampler_pace_interval(struct sampler *s, double interval_s);
+void sampler_stop_run(struct sampler *s);
+/* A new interval for sampler_run(), from any thread; the next frame is due
+ * that long after the last. */
+void sampler_set_interval(struct sampler *s, double interval_s);
 /* Where detection stands: backends open, failed to open (and not trying
  * now), and still trying (first attempt not answered yet). */
 struct sampler_census {

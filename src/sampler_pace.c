@@ -88,7 +88,7 @@ bool sampler_can_pace(const struct sampler *s)
 	return s->nw == 1;
 }
 
-void sampler_pace_interval(struct sampler *s, double interval_s)
+void sampler_set_interval(struct sampler *s, double interval_s)
 {
 	uint64_t iv = (uint64_t)(interval_s * 1e9);
 
@@ -133,7 +133,7 @@ static void watch(struct sampler *s)
 	free(busy);
 }
 
-int sampler_pace_run(struct sampler *s, const struct sampler_pace *p)
+int sampler_run(struct sampler *s, const struct sampler_pace *p)
 {
 	int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	if (tfd < 0)
@@ -189,7 +189,7 @@ int sampler_pace_run(struct sampler *s, const struct sampler_pace *p)
 	return rc;
 }
 
-void sampler_pace_stop(struct sampler *s)
+void sampler_stop_run(struct sampler *s)
 {
 	pthread_mutex_lock(&s->tick_mu);
 	s->pace_stop = true;

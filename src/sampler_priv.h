@@ -57,12 +57,12 @@ struct sampler {
 	struct system_stats sys; /* the last reading of the host's figures */
 	uint64_t sys_at;         /* clock ms of it, 0 = none */
 	bool sys_ok;
-	/* Pacing (sampler_pace_run): one worker polls on its own clock and
+	/* Pacing (sampler_run): one worker polls on its own clock and
 	 * hands over each frame; the caller's thread only watches. */
 	pthread_mutex_t tick_mu;   /* one composition at a time; taken before mu */
 	bool pacing;               /* written under tick_mu and mu */
 	bool pace_done;            /* the frame callback wants no more (tick_mu) */
-	bool pace_stop;            /* sampler_pace_stop() was called (tick_mu) */
+	bool pace_stop;            /* sampler_stop_run() was called (tick_mu) */
 	struct sampler_pace pace;  /* tick_mu */
 	uint64_t due_ns;           /* the next frame is due (monotonic); written under tick_mu and mu */
 	uint64_t interval_ns;      /* written under tick_mu and mu */

@@ -1,4 +1,4 @@
-/* test_sampler_pace: frames paced by the worker itself (sampler_pace_run) —
+/* test_sampler_pace: frames paced by the worker itself (sampler_run) —
  * handed over from the worker's thread, one poll each; a hung call watched
  * by the caller's thread, which goes on composing frames (values kept, then
  * identity only, with the "no answer" note) until the backend answers; the
@@ -36,7 +36,7 @@ struct collect {
 	struct seen_frame f[MAXF];
 	size_t n;
 	size_t want; /* the callback says "no more" at this count (0: never) */
-	bool after_end; /* a callback came after sampler_pace_run returned */
+	bool after_end; /* a callback came after sampler_run returned */
 	bool ended;
 };
 
@@ -46,7 +46,7 @@ struct fixture {
 	struct backend_env env;
 	struct sampler *s;
 	struct collect c;
-	/* The runner: the thread in sampler_pace_run (the watchdog). */
+	/* The runner: the thread in sampler_run (the watchdog). */
 	pthread_t runner;
 	struct sampler_pace p;
 	int rc;
@@ -113,7 +113,7 @@ static void *runner_main(void *arg)
 {
 	struct fixture *fx = arg;
 
-	fx->rc = sampler_pace_run(fx->s, &fx->p);
+	fx->rc = sampler_run(fx->s, &fx->p);
 	pthread_mutex_lock(&fx->c.mu);
 	fx->c.ended = true;
 	pthread_mutex_unlock(&fx->c.mu);
@@ -165,7 +165,7 @@ static void join(struct fixture *fx)
 /* Stops the run from this thread and joins it. */
 static void stop(struct fixture *fx)
 {
-	sampler_pace_stop(fx->s);
+	sampler_stop_run(fx->s);
 	join(fx);
 }
 
@@ -322,7 +322,7 @@ static void test_new_interval_applies_to_the_next_frame(void **state)
 	start(fx);
 	assert_true(wait_frames(&fx->c, 1));
 	assert_int_equal(polls(&fx->a), 1);
-	sampler_pace_interval(fx->s, 0.01);
+	sampler_set_interval(fx->s, 0.01);
 	join(fx);
 	assert_int_equal(fx->rc, 0);
 	assert_int_equal(frames(&fx->c), 4);
