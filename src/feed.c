@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model/fleet.h"
 #include "util/xalloc.h"
 
 struct feed {
@@ -29,6 +30,7 @@ struct feed {
 	uint64_t seek_ms;
 	double interval, speed;
 	struct frame *latest;
+	struct fleet *latest_fleet; /* the hosts beside latest, from a fleet source, or NULL */
 	uint64_t seq, position;
 	uint64_t seeks, latest_seeks; /* seeks done; how many came before latest */
 	struct frame *posted; /* events waiting for the next frame */
@@ -46,11 +48,13 @@ static void wake_reader(struct feed *f)
 	(void)r;
 }
 
-static void publish(struct feed *f, struct frame *fr)
+static void publish(struct feed *f, struct frame *fr, struct fleet *fl)
 {
 	pthread_mutex_lock(&f->mu);
 	frame_unref(f->latest);
+	fleet_unref(f->latest_fleet);
 	f->latest = fr;
+	f->latest_fleet = fl;
 	f->latest_seeks = f->seeks;
 	f->seq++;
 	f->position++;
@@ -84,11 +88,12 @@ static void add_events(struct frame *fr, const struct frame *src)
 	}
 }
 
-/* One frame through the pipeline: detection's events (first frame only),
- * the --gpus selection (checked against the first frame), the events the
- * dashboard posted (which name GPUs as it sees them, after --gpus), the
- * sink, publication. False when the feed is finished. */
-static bool deliver(struct feed *f, struct frame *fr)
+/* One frame (and the fleet beside it, or NULL; both consumed) through the
+ * pipeline: detection's events (first frame only), the --gpus selection
+ * (checked against the first frame), the events the dashboard posted
+ * (which name GPUs as it sees them, after --gpus), the sink, publication.
+ * False when the feed is finished. */
+static bool deliver(struct feed *f, struct frame *fr, struct fleet *fl)
 {
 	if (f->produced == 0)
 		add_events(fr, f->o.early);
@@ -104,6 +109,7 @@ static bool deliver(struct feed *f, struct frame *fr)
 			f->result = 1;
 			pthread_mutex_unlock(&f->mu);
 			frame_unref(fr);
+			fleet_unref(fl);
 			return false;
 		}
 		gpusel_apply(f->o.sel, fr);
@@ -114,8 +120,8 @@ static bool deliver(struct feed *f, struct frame *fr)
 		frame_reset(f->posted);
 	}
 	pthread_mutex_unlock(&f->mu);
-	bool more = !f->o.sink || sink_emit(f->o.sink, fr); /* false: stdout went away */
-	publish(f, fr);
+	bool more = !f->o.sink || sink_emit(f->o.sink, fr, fl); /* false: stdout went away */
+	publish(f, fr, fl);
 	f->produced++;
 	return more && !(f->o.count && f->produced >= f->o.count);
 }
@@ -148,6 +154,7 @@ static bool do_seek(struct feed *f)
 	enum feed_seek where = f->seek;
 	uint64_t ms = f->seek_ms;
 	struct frame *last = NULL;
+	struct fleet *last_fleet = NULL;
 	uint64_t skipped = 0;
 	int e;
 
@@ -156,7 +163,8 @@ static bool do_seek(struct feed *f)
 	if (where == FEED_SEEK_TIME)
 		e = source_seek_time(f->o.source, ms, &skipped);
 	else
-		e = source_seek(f->o.source, where == FEED_SEEK_END ? SOURCE_SEEK_END : SOURCE_SEEK_START, &last, &skipped);
+		e = source_seek(f->o.source, where == FEED_SEEK_END ? SOURCE_SEEK_END : SOURCE_SEEK_START, &last,
+				&last_fleet, &skipped);
 	pthread_mutex_lock(&f->mu);
 	if (e < 0)
 		return true;
@@ -172,15 +180,16 @@ static bool do_seek(struct feed *f)
 		f->at_end = true;
 		if (last) {
 			pthread_mutex_unlock(&f->mu);
-			more = deliver(f, last);
+			more = deliver(f, last, last_fleet);
 			pthread_mutex_lock(&f->mu);
 		}
 		return more;
 	}
 	pthread_mutex_unlock(&f->mu);
-	struct frame *fr = source_next(f->o.source);
+	struct fleet *fl;
+	struct frame *fr = source_next(f->o.source, &fl);
 	if (fr)
-		more = deliver(f, fr);
+		more = deliver(f, fr, fl);
 	pthread_mutex_lock(&f->mu);
 	f->target_ns = clock_mono_ns();
 	return more;
@@ -196,9 +205,9 @@ static void on_wake(int sig)
 }
 
 /* A frame the source paced itself (from a thread of the source's). */
-static bool paced_frame(void *ctx, struct frame *fr)
+static bool paced_frame(void *ctx, struct frame *fr, struct fleet *fl)
 {
-	return deliver(ctx, fr);
+	return deliver(ctx, fr, fl);
 }
 
 /* A source that paces its own frames (live with one backend: the worker is
@@ -261,12 +270,16 @@ static void *feed_main(void *arg)
 			 * (no dashboard, nothing served): it goes before the next
 			 * is read, so two large records are never held at once. */
 			struct frame *drop = NULL;
+			struct fleet *drop_fleet = NULL;
 			if (!f->o.hold && !f->o.notify) {
 				drop = f->latest;
+				drop_fleet = f->latest_fleet;
 				f->latest = NULL;
+				f->latest_fleet = NULL;
 			}
 			pthread_mutex_unlock(&f->mu);
 			frame_unref(drop);
+			fleet_unref(drop_fleet);
 			uint64_t due = source_due_ms(src, iv, sp);
 			pthread_mutex_lock(&f->mu);
 			/* Paused meanwhile on the virtual clock: this poll is not
@@ -277,8 +290,9 @@ static void *feed_main(void *arg)
 		if (!stepping && steppable && f->paused)
 			continue;
 		pthread_mutex_unlock(&f->mu);
-		struct frame *fr = source_next(src);
-		bool more = fr && deliver(f, fr);
+		struct fleet *fl;
+		struct frame *fr = source_next(src, &fl);
+		bool more = fr && deliver(f, fr, fl);
 		pthread_mutex_lock(&f->mu);
 		if (!fr && f->o.hold) {
 			f->at_end = true; /* the last frame holds */
@@ -374,6 +388,7 @@ void feed_stop(struct feed *f)
 	}
 	source_set_cancel(f->o.source, NULL);
 	frame_unref(f->latest);
+	fleet_unref(f->latest_fleet);
 	frame_unref(f->posted);
 	close(f->efd);
 	pthread_mutex_destroy(&f->mu);
@@ -430,6 +445,16 @@ struct frame *feed_latest_seeks(struct feed *f, uint64_t *seq, uint64_t *seeks)
 		*seeks = f->latest_seeks;
 	pthread_mutex_unlock(&f->mu);
 	return fr;
+}
+
+struct fleet *feed_latest_fleet(struct feed *f, uint64_t *seq)
+{
+	pthread_mutex_lock(&f->mu);
+	struct fleet *fl = f->latest_fleet ? fleet_ref(f->latest_fleet) : NULL;
+	if (seq)
+		*seq = f->seq;
+	pthread_mutex_unlock(&f->mu);
+	return fl;
 }
 
 bool feed_post_event(struct feed *f, const struct event *e)

@@ -134,7 +134,7 @@ static int open_live(const struct config *cfg, struct inputs *src, const struct 
 	for (;;) {
 		/* Detection's frames are not shown, but what they said is (a
 		 * GPU left out, a note): their events go into the first frame. */
-		struct frame *f = sampler_tick(src->sampler);
+		struct frame *f = sampler_tick(src->sampler, NULL);
 		for (size_t i = 0; i < f->nevents; i++) {
 			struct event *e = frame_add_event(src->early);
 			if (e)
@@ -182,7 +182,8 @@ static void sleep_until(uint64_t deadline_ns)
 	}
 }
 
-static void print_table(const struct frame *f, const struct config *cfg)
+/* The --once table of f, or of each host of the fleet fl beside it. */
+static void print_table(const struct frame *f, const struct fleet *fl, const struct config *cfg)
 {
 	struct buf b;
 	char drv[600];
@@ -190,9 +191,9 @@ static void print_table(const struct frame *f, const struct config *cfg)
 
 	to.source = f->driver_line ? f->driver_line : replay_driver_line(f, drv, sizeof(drv), !to.utf8);
 	buf_init(&b);
-	if (f->fleet) {
+	if (fl) {
 		to.source = NULL; /* each host's table names its source */
-		table_render_fleet(&b, f->fleet, clock_wall(&CLOCK_SYSTEM), &to);
+		table_render_fleet(&b, fl, clock_wall(&CLOCK_SYSTEM), &to);
 	} else {
 		table_render(&b, f, &to);
 	}
@@ -250,6 +251,7 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 		feed_wait(feed, &run_stop_requested);
 	}
 	struct frame *last = feed_latest(feed, NULL);
+	struct fleet *last_fleet = feed_latest_fleet(feed, NULL);
 	char why[256];
 	int result = feed_result(feed, why, sizeof(why));
 	feed_stop(feed);
@@ -257,14 +259,15 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 	if (result) {
 		msg_error("%s", why);
 		status = result;
-	} else if (once && last && last->fleet && last->fleet->error) {
+	} else if (once && last && last_fleet && last_fleet->error) {
 		/* The fleet's source answered detection, then failed: no snapshot. */
-		msg_error("%s", last->fleet->error);
+		msg_error("%s", last_fleet->error);
 		status = 1;
 	} else if (once && last && !cfg->json) {
-		print_table(last, cfg);
+		print_table(last, last_fleet, cfg);
 	}
 	frame_unref(last);
+	fleet_unref(last_fleet);
 	return status;
 }
 

@@ -13,6 +13,8 @@
 #include "model/frame.h"
 #include "util/clock.h"
 
+struct fleet;
+
 struct sampler_opts {
 	const struct clock *clock;   /* backoff, hang and stale timing */
 	const struct backend_env *env; /* for re-detection */
@@ -34,8 +36,10 @@ struct sampler *sampler_new(struct backend **backends, size_t n, const struct sa
 /* Stops the workers (a hung one is abandoned: detached, freed at its end). */
 void sampler_free(struct sampler *s);
 /* Requests a poll from every idle worker, waits up to wait_ms for them and
- * returns the composed frame (caller unrefs). */
-struct frame *sampler_tick(struct sampler *s);
+ * returns the composed frame (caller unrefs). When fleet is not NULL,
+ * *fleet is the hosts of a fleet source that came beside the frame (caller
+ * unrefs), or NULL. */
+struct frame *sampler_tick(struct sampler *s, struct fleet **fleet);
 /* Paced frames (live, one backend, the real clock), the other way to run a
  * sampler than ticks: instead of a tick waking the worker and waiting for
  * it, the worker polls when a frame is due and hands the composed frame
@@ -47,9 +51,10 @@ struct frame *sampler_tick(struct sampler *s);
 struct sampler_pace {
 	uint64_t first_due_ms; /* the first frame, after this */
 	double interval_s;
-	/* Takes each frame (the callee unrefs it), from the worker's thread or
-	 * the watchdog's, never two at once; false: no more frames. */
-	bool (*frame)(void *ctx, struct frame *fr);
+	/* Takes each frame and the fleet beside it, or NULL (the callee unrefs
+	 * both), from the worker's thread or the watchdog's, never two at once;
+	 * false: no more frames. */
+	bool (*frame)(void *ctx, struct frame *fr, struct fleet *fl);
 	void *ctx;
 };
 /* True when s can pace: exactly one backend. */

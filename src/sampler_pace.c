@@ -30,12 +30,12 @@ static void arm(const struct sampler *s, uint64_t at_ns)
 	timerfd_settime(s->tfd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 
-/* Hands out the frame just composed and sets when the next is due: an
- * interval after this one was (no burst to catch up when late). Under
- * tick_mu. */
-static void hand_over(struct sampler *s, struct frame *out)
+/* Hands out the frame just composed (and the fleet beside it, or NULL) and
+ * sets when the next is due: an interval after this one was (no burst to
+ * catch up when late). Under tick_mu. */
+static void hand_over(struct sampler *s, struct frame *out, struct fleet *fl)
 {
-	bool more = s->pace.frame(s->pace.ctx, out);
+	bool more = s->pace.frame(s->pace.ctx, out, fl);
 	uint64_t t = clock_mono_ns();
 	uint64_t due = s->due_ns + s->interval_ns;
 
@@ -77,7 +77,9 @@ bool sampler_pace_turn(struct worker *w)
 	pthread_mutex_lock(&s->tick_mu);
 	if (s->pacing) {
 		uint64_t idle = 0; /* the one worker: this one, done */
-		hand_over(s, sampler_compose(s, t0, &idle));
+		struct fleet *fl;
+		struct frame *out = sampler_compose(s, t0, &idle, &fl);
+		hand_over(s, out, fl);
 	}
 	pthread_mutex_unlock(&s->tick_mu);
 	return true;
@@ -124,12 +126,13 @@ static void watch(struct sampler *s)
 		longest = busy[i] > longest ? busy[i] : longest;
 	}
 	pthread_mutex_unlock(&s->mu);
-	struct frame *out = sampler_compose(s, t, busy);
+	struct fleet *fl;
+	struct frame *out = sampler_compose(s, t, busy, &fl);
 	/* The header's "poll" is how long the poll behind the frame has taken:
 	 * here the one still in its call, not this frame's composing. */
 	if (out->poll_us < longest * 1000u)
 		out->poll_us = longest * 1000u;
-	hand_over(s, out);
+	hand_over(s, out, fl);
 	free(busy);
 }
 

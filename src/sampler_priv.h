@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "backend/composite.h"
+#include "model/fleet.h"
 #include "proc/procinfo.h"
 #include "proc/sysstat.h"
 #include "sampler.h"
@@ -31,11 +32,13 @@ struct worker {
 	uint64_t done_seq;    /* bumps when a job finishes */
 	int rc;               /* result of the last finished job */
 	struct frame *result; /* finished poll not yet taken by a tick */
+	struct fleet *result_fleet; /* the hosts beside result, from a fleet source */
 	/* Tick side only: */
 	bool open;            /* detected and usable */
 	bool ever_open;       /* opened once: a later open is a come-back */
 	bool tried;           /* an open has finished (and failed, unless open) */
 	struct frame *last;   /* last successful poll: identity, driver, slow answers */
+	struct fleet *last_fleet; /* the hosts beside last, or NULL */
 	uint64_t last_seq;    /* done_seq of `last` */
 	uint64_t seen_seq;
 	bool asked;           /* requested in the current tick */
@@ -82,8 +85,9 @@ bool sampler_worker_run_job(struct worker *w, enum job job);
  * tick_mu); false when none (waiting out a backoff). */
 bool sampler_next_job(struct sampler *s, struct worker *w, uint64_t now, enum job *job);
 /* Harvests every worker and composes the frame (under tick_mu). busy_ms:
- * how long each worker's current call has run (0: idle). */
-struct frame *sampler_compose(struct sampler *s, uint64_t t0_ns, const uint64_t *busy_ms);
+ * how long each worker's current call has run (0: idle). *fleet: the
+ * hosts of a fleet source beside the frame (caller unrefs), or NULL. */
+struct frame *sampler_compose(struct sampler *s, uint64_t t0_ns, const uint64_t *busy_ms, struct fleet **fleet);
 void sampler_worker_free(struct worker *w);
 /* A paced worker's turn (its frame is due): called without s->mu. False
  * when the worker was abandoned and has freed itself (its thread ends). */

@@ -4,6 +4,8 @@
 
 #include <errno.h>
 
+#include "model/fleet.h"
+
 void source_init(struct source *s, const struct source_ops *ops, uint64_t first_due_ms)
 {
 	s->ops = ops;
@@ -19,9 +21,10 @@ void source_free(struct source *s)
 	s->ops->destroy(s);
 }
 
-static struct frame *take(struct source *s)
+static struct frame *take(struct source *s, struct fleet **fleet)
 {
-	struct frame *f = s->ops->next(s);
+	*fleet = NULL;
+	struct frame *f = s->ops->next(s, fleet);
 
 	if (!f)
 		return NULL;
@@ -30,9 +33,9 @@ static struct frame *take(struct source *s)
 	return f;
 }
 
-struct frame *source_next(struct source *s)
+struct frame *source_next(struct source *s, struct fleet **fleet)
 {
-	struct frame *f = take(s);
+	struct frame *f = take(s, fleet);
 
 	if (f)
 		seen_attach(&s->seen, f);
@@ -70,9 +73,11 @@ bool source_can_seek(const struct source *s)
 	return s->ops->rewind != NULL;
 }
 
-int source_seek(struct source *s, enum source_seek where, struct frame **last, uint64_t *skipped)
+int source_seek(struct source *s, enum source_seek where, struct frame **last, struct fleet **last_fleet,
+		uint64_t *skipped)
 {
 	*last = NULL;
+	*last_fleet = NULL;
 	*skipped = 0;
 	if (!s->ops->rewind)
 		return -ENOTSUP;
@@ -86,9 +91,12 @@ int source_seek(struct source *s, enum source_seek where, struct frame **last, u
 	if (where == SOURCE_SEEK_START)
 		return 0;
 	struct frame *f;
-	while (!(s->cancel && *s->cancel) && (f = take(s))) {
+	struct fleet *fl;
+	while (!(s->cancel && *s->cancel) && (f = take(s, &fl))) {
 		frame_unref(*last);
+		fleet_unref(*last_fleet);
 		*last = f;
+		*last_fleet = fl;
 		(*skipped)++;
 	}
 	if (*last)

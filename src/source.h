@@ -2,9 +2,10 @@
  * one closed interface: the frame pipeline (feed.c) asks a source what it
  * can do (is it recorded, can it seek, does it pace its own frames) only
  * through the calls below, never by looking at which kind it is. A source
- * yields frames, says when the next one is due, may seek, and keeps what
- * every GPU last read while it was ok (model/seen.h). The kinds of source
- * implement source_priv.h. */
+ * yields frames and, from a fleet source, the hosts beside each (its own
+ * message, model/fleet.h), says when the next one is due, may seek, and
+ * keeps what every GPU last read while it was ok (model/seen.h). The kinds
+ * of source implement source_priv.h. */
 #ifndef GPUR_SOURCE_H
 #define GPUR_SOURCE_H
 
@@ -14,6 +15,7 @@
 
 #include "model/frame.h"
 
+struct fleet;
 struct replay;
 struct sampler;
 struct source;
@@ -23,9 +25,10 @@ enum source_seek { SOURCE_SEEK_START, SOURCE_SEEK_END };
 /* Where a source that paces its own frames (source_pace) hands them. */
 struct source_pace {
 	double interval_s; /* between frames; 0: the next as soon as one is out */
-	/* Takes each frame (the callee unrefs it), from a thread of the
-	 * source's own, never two at once; false: no more frames. */
-	bool (*take)(void *ctx, struct frame *fr);
+	/* Takes each frame and the fleet beside it, or NULL (the callee unrefs
+	 * both), from a thread of the source's own, never two at once; false:
+	 * no more frames. */
+	bool (*take)(void *ctx, struct frame *fr, struct fleet *fl);
 	void *ctx;
 };
 
@@ -39,8 +42,9 @@ struct source *source_replay(struct replay *r, bool asap);
 void source_free(struct source *s);
 
 /* The next frame (caller unrefs) or NULL at the end; every frame is
- * remembered, and a frame with a lost GPU gets f->seen. */
-struct frame *source_next(struct source *s);
+ * remembered, and a frame with a lost GPU gets f->seen. *fleet: the hosts
+ * of a fleet source beside the frame (caller unrefs), or NULL. */
+struct frame *source_next(struct source *s, struct fleet **fleet);
 /* How long to wait before the next frame (ms): interval_s for a source that
  * keeps no time of its own, the recorded spacing at speed for a recording. */
 uint64_t source_due_ms(struct source *s, double interval_s, double speed);
@@ -54,9 +58,11 @@ uint64_t source_cadence_ms(struct source *s);
  * false for a source without them, where they return -ENOTSUP. */
 bool source_can_seek(const struct source *s);
 /* Start: the next frame is the first again. End: reads every remaining
- * frame and returns the last (caller unrefs; NULL when none is left).
- * Returns 0, or -ENOTSUP where the source cannot seek, or -errno. */
-int source_seek(struct source *s, enum source_seek where, struct frame **last, uint64_t *skipped);
+ * frame and returns the last and the fleet beside it (caller unrefs both;
+ * NULL when none). Returns 0, or -ENOTSUP where the source cannot seek,
+ * or -errno. */
+int source_seek(struct source *s, enum source_seek where, struct frame **last, struct fleet **last_fleet,
+		uint64_t *skipped);
 /* The next frame is the first at or after ts_ms (recorded time); *before:
  * the frames before it. 0, -ENOTSUP (cannot seek), -ENODATA, or -errno. */
 int source_seek_time(struct source *s, uint64_t ts_ms, uint64_t *before);

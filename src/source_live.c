@@ -16,9 +16,9 @@ struct live {
 	struct source_pace pace;
 };
 
-static struct frame *live_next(struct source *s)
+static struct frame *live_next(struct source *s, struct fleet **fleet)
 {
-	return sampler_tick(((struct live *)s)->sampler);
+	return sampler_tick(((struct live *)s)->sampler, fleet);
 }
 
 static uint64_t live_busy_ms(struct source *s, const char **name)
@@ -42,12 +42,12 @@ static bool live_can_pace(const struct source *s)
 }
 
 /* A frame from the sampler (its worker's thread, or the watchdog's). */
-static bool live_paced(void *ctx, struct frame *fr)
+static bool live_paced(void *ctx, struct frame *fr, struct fleet *fl)
 {
 	struct live *l = ctx;
 
 	source_adopt(&l->s, fr);
-	return l->pace.take(l->pace.ctx, fr);
+	return l->pace.take(l->pace.ctx, fr, fl);
 }
 
 /* The thread that calls this is the watchdog (sampler_run). */

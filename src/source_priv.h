@@ -12,8 +12,9 @@
  * other op may be NULL, and the source_* call of the same name then supplies
  * the default written beside it, so no caller tests for NULL. */
 struct source_ops {
-	/* The next frame (caller unrefs), NULL at the end. */
-	struct frame *(*next)(struct source *s);
+	/* The next frame (caller unrefs), NULL at the end; *fleet (NULL on
+	 * entry): the hosts beside it, for a fleet source (caller unrefs). */
+	struct frame *(*next)(struct source *s, struct fleet **fleet);
 	/* Frees the kind's own part (the shared part is source.c's). */
 	void (*destroy)(struct source *s);
 	/* Frames of another machine or time. Default: false. */

@@ -59,10 +59,11 @@ static bool fleet_record(const struct frame *f)
 
 /* A fleet recording (--prometheus: one record per host per poll) shown in
  * the dashboard: the records of one poll — same ts_ms, distinct hosts —
- * become one frame with their hosts as a fleet, so a replay opens on the
- * fleet summary as the live view does. Reads one record past the poll
- * (kept as the next). Headless replays stay record for record. */
-static struct frame *group_fleet(struct recorded *rc, struct frame *first)
+ * become one frame (the poll's time, source and events) and their hosts a
+ * fleet beside it (*fleet), so a replay opens on the fleet summary as the
+ * live view does. Reads one record past the poll (kept as the next).
+ * Headless replays stay record for record. */
+static struct frame *group_fleet(struct recorded *rc, struct frame *first, struct fleet **fleet)
 {
 	struct frame *top = frame_new();
 	struct fleet *fl = fleet_new(first->driver);
@@ -72,7 +73,7 @@ static struct frame *group_fleet(struct recorded *rc, struct frame *first)
 	top->driver = frame_str(top, first->driver);
 	top->valid = first->valid & (UINT64_C(1) << FRAME_F_TS | UINT64_C(1) << FRAME_F_BACKEND |
 				     UINT64_C(1) << FRAME_F_DRIVER);
-	top->fleet = fl;
+	*fleet = fl;
 	for (struct frame *f = first; f;) {
 		for (size_t i = 0; i < f->nevents; i++) {
 			struct event *e = frame_add_event(top);
@@ -92,7 +93,7 @@ static struct frame *group_fleet(struct recorded *rc, struct frame *first)
 	return top;
 }
 
-static struct frame *rec_next(struct source *s)
+static struct frame *rec_next(struct source *s, struct fleet **fleet)
 {
 	struct recorded *rc = (struct recorded *)s;
 
@@ -103,7 +104,7 @@ static struct frame *rec_next(struct source *s)
 	rc->ahead = NULL;
 	rc->need_ahead = true;
 	if (!rc->asap && fleet_record(f))
-		f = group_fleet(rc, f);
+		f = group_fleet(rc, f, fleet);
 	if (!rc->prev)
 		rc->prev = frame_new();
 	frame_reset(rc->prev);

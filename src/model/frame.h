@@ -20,8 +20,6 @@
 #define FRAME_MAX_PROCESSES 16384
 #define FRAME_MAX_EVENTS 1024
 
-struct fleet;
-
 enum system_field { SYS_F_CPU, SYS_F_MEM_USED, SYS_F_MEM_TOTAL, SYS_F_LOAD1, SYS_F__COUNT };
 
 struct system_stats {
@@ -67,10 +65,6 @@ struct frame {
 	/* For each GPU, its last ok readings (see model/seen.h), or NULL; in
 	 * the arena. Filled by the frame pipeline for lost/suspended GPUs. */
 	struct gpu_seen *seen;
-	/* A fleet source's hosts (model/fleet.h), each a frame of its own; a
-	 * reference, or NULL. Not recorded as such: a sink writes one record
-	 * per host. */
-	struct fleet *fleet;
 	atomic_int refs;
 };
 

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "model/fleet.h"
 #include "sampler.h"
 #include "scripted_backend.h"
 
@@ -61,7 +62,7 @@ static bool has_note(const struct frame *fr, const char *text)
 	return false;
 }
 
-static bool on_frame(void *ctx, struct frame *fr)
+static bool on_frame(void *ctx, struct frame *fr, struct fleet *fl)
 {
 	struct collect *c = ctx;
 
@@ -82,6 +83,7 @@ static bool on_frame(void *ctx, struct frame *fr)
 	pthread_cond_broadcast(&c->cv);
 	pthread_mutex_unlock(&c->mu);
 	frame_unref(fr);
+	fleet_unref(fl); /* NULL: the scripted backend is no fleet source */
 	return more;
 }
 
