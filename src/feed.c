@@ -222,6 +222,55 @@ static bool feed_paced(struct feed *f)
 	return source_pace(f->o.source, &p) >= 0;
 }
 
+/* Waits for the next frame to be due. Called with mu held; the source may
+ * read (and wait for input) to know, so the lock, which the dashboard and
+ * feed_stop take, is let go meanwhile. False when a control message came
+ * first. */
+static bool wait_next(struct feed *f)
+{
+	double iv = f->interval, sp = f->speed;
+	/* Nobody looks at the latest frame while this one runs (no dashboard,
+	 * nothing served): it goes before the next is read, so two large
+	 * records are never held at once. */
+	struct frame *drop = NULL;
+	struct fleet *drop_fleet = NULL;
+	if (!f->o.hold && !f->o.notify) {
+		drop = f->latest;
+		drop_fleet = f->latest_fleet;
+		f->latest = NULL;
+		f->latest_fleet = NULL;
+	}
+	pthread_mutex_unlock(&f->mu);
+	frame_unref(drop);
+	fleet_unref(drop_fleet);
+	uint64_t due = source_due_ms(f->o.source, iv, sp);
+	pthread_mutex_lock(&f->mu);
+	/* Paused meanwhile on the virtual clock: this poll is not taken, so
+	 * the clock must not move for it either. */
+	return !(f->stop || f->seek_pending || (f->o.virt && f->paused) || wait_due(f, due));
+}
+
+/* Takes the next frame from the source through the pipeline; at the end
+ * of the source, holds the last one when told to. Called with mu held (let
+ * go while the source reads). False when the feed is finished. */
+static bool take_next(struct feed *f)
+{
+	pthread_mutex_unlock(&f->mu);
+	struct fleet *fl;
+	struct frame *fr = source_next(f->o.source, &fl);
+	bool more = fr && deliver(f, fr, fl);
+	pthread_mutex_lock(&f->mu);
+	if (!fr && f->o.hold) {
+		f->at_end = true; /* the last frame holds */
+		pthread_mutex_unlock(&f->mu);
+		if (f->o.notify)
+			wake_reader(f); /* the screen says "end" */
+		pthread_mutex_lock(&f->mu);
+		return true;
+	}
+	return more;
+}
+
 static void *feed_main(void *arg)
 {
 	struct feed *f = arg;
@@ -262,47 +311,12 @@ static void *feed_main(void *arg)
 				 * the lock stays held and nothing comes between). */
 				wait_due(f, source_due_ms(src, f->interval, f->speed));
 			}
-		} else {
-			/* The source may read (and wait for input) to know: not
-			 * under the lock, which the dashboard and feed_stop take. */
-			double iv = f->interval, sp = f->speed;
-			/* Nobody looks at the latest frame while this one runs
-			 * (no dashboard, nothing served): it goes before the next
-			 * is read, so two large records are never held at once. */
-			struct frame *drop = NULL;
-			struct fleet *drop_fleet = NULL;
-			if (!f->o.hold && !f->o.notify) {
-				drop = f->latest;
-				drop_fleet = f->latest_fleet;
-				f->latest = NULL;
-				f->latest_fleet = NULL;
-			}
-			pthread_mutex_unlock(&f->mu);
-			frame_unref(drop);
-			fleet_unref(drop_fleet);
-			uint64_t due = source_due_ms(src, iv, sp);
-			pthread_mutex_lock(&f->mu);
-			/* Paused meanwhile on the virtual clock: this poll is not
-			 * taken, so the clock must not move for it either. */
-			if (f->stop || f->seek_pending || (f->o.virt && f->paused) || wait_due(f, due))
-				continue; /* a message came first: look again */
+		} else if (!wait_next(f)) {
+			continue; /* a message came first: look again */
 		}
 		if (!stepping && steppable && f->paused)
 			continue;
-		pthread_mutex_unlock(&f->mu);
-		struct fleet *fl;
-		struct frame *fr = source_next(src, &fl);
-		bool more = fr && deliver(f, fr, fl);
-		pthread_mutex_lock(&f->mu);
-		if (!fr && f->o.hold) {
-			f->at_end = true; /* the last frame holds */
-			pthread_mutex_unlock(&f->mu);
-			if (f->o.notify)
-				wake_reader(f); /* the screen says "end" */
-			pthread_mutex_lock(&f->mu);
-			continue;
-		}
-		if (!more)
+		if (!take_next(f))
 			break;
 	}
 	f->finished = true;
