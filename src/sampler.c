@@ -58,9 +58,10 @@ static void fill_processes(struct worker *w, uint64_t now_ms, struct frame *fr)
 		if (!process_has(p, PROC_F_PID) || p->pid == 0 || p->pid > UINT32_MAX)
 			continue;
 		listed++;
-		/* In a PID namespace below the host's, the driver's pids are the
-		 * host's (facts §5): a local process with the same number is
-		 * another process, never to be described or signalled. */
+		/* The driver ignores PID namespaces and reports the host's pids,
+		 * so in a PID namespace below the host's a local process with
+		 * the same number is another process, never to be described or
+		 * signalled. */
 		if (w->nested) {
 			p->pid_hidden = true;
 			p->local = p->can_signal = false;

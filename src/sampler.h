@@ -1,7 +1,8 @@
 /* sampler: polls every live backend on a worker thread of its own and
- * composes their latest results into frames (DESIGN §3). A backend that
- * hangs stalls only its worker; a backend that fails is closed and
- * re-detected with backoff; GPUs keep their positions by device_id. */
+ * composes their latest results into frames, with a fleet source's hosts
+ * beside them. A backend that hangs stalls only its worker; a backend that
+ * fails is closed and re-detected with backoff; GPUs keep their positions
+ * by device_id. */
 #ifndef GPUR_SAMPLER_H
 #define GPUR_SAMPLER_H
 

@@ -9,39 +9,45 @@
 #include "source.h"
 
 /* One kind of source, a const table. next and destroy are required; any
- * other op may be NULL, and the source_* call of the same name then supplies
- * the default written beside it, so no caller tests for NULL. */
+ * other op may be NULL, and the source_* call of the same name then answers
+ * as said beside the op, so no caller tests for NULL. */
 struct source_ops {
 	/* The next frame (caller unrefs), NULL at the end; *fleet (NULL on
-	 * entry): the hosts beside it, for a fleet source (caller unrefs). */
+	 * entry) is set to the hosts beside the frame when the source is a
+	 * fleet (caller unrefs). */
 	struct frame *(*next)(struct source *s, struct fleet **fleet);
-	/* Frees the kind's own part (the shared part is source.c's). */
+	/* Frees the kind's own part; the shared part is source.c's. */
 	void (*destroy)(struct source *s);
-	/* Frames of another machine or time. Default: false. */
+	/* Whether the frames are of another machine or time. Without it, they
+	 * are not. */
 	bool (*recorded)(const struct source *s);
 	/* Milliseconds between the frame last returned and the next one, at
-	 * speed. Default: interval_s (the source keeps no time of its own). */
+	 * speed. Without it, the source keeps no time of its own and the next
+	 * frame is due after interval_s. */
 	uint64_t (*due_ms)(struct source *s, double interval_s, double speed);
-	/* The recorded spacing of frames, 0 when unknown; called from any
-	 * thread. Default: 0. */
+	/* The recorded spacing of frames, 0 when unknown; any thread may call
+	 * it. Without it, the spacing is unknown. */
 	uint64_t (*cadence_ms)(struct source *s);
-	/* Back to the start (0 or -errno); a source with it can seek.
-	 * Default: -ENOTSUP. */
+	/* Back to the start (0 or -errno). A source with it can seek; without
+	 * it, both seeks answer -ENOTSUP. */
 	int (*rewind)(struct source *s);
 	/* The next frame is the first at or after ts_ms (the last one when
-	 * none is that late); *before: frames before it. Default: -ENOTSUP. */
+	 * none is that late); *before is the number of frames before it. */
 	int (*seek_time)(struct source *s, uint64_t ts_ms, uint64_t *before);
-	/* While *cancel is set, a read blocked by a signal gives up (the
-	 * source ends). Default: nothing to do. */
+	/* While *cancel is set, a read blocked by a signal gives up and the
+	 * source ends. Without it, the source has no such read. */
 	void (*set_cancel)(struct source *s, const volatile sig_atomic_t *cancel);
-	/* The longest a backend has not answered, and its name. Default: 0. */
+	/* The longest a backend has not answered, and its name. Without it,
+	 * nobody is busy. */
 	uint64_t (*busy_ms)(struct source *s, const char **name);
-	/* Whether pace can work now. Default: false. */
+	/* Whether pace can work now. Without it, the source cannot pace. */
 	bool (*can_pace)(const struct source *s);
-	/* As source_pace(); first_due_ms: the first frame after this. Each
-	 * frame goes through source_adopt() before p->take. Default: -ENOTSUP. */
+	/* As source_pace(), the first frame after first_due_ms. Each frame
+	 * goes through source_adopt() before p->take. It is called only when
+	 * can_pace says yes; otherwise source_pace() answers -ENOTSUP. */
 	int (*pace)(struct source *s, uint64_t first_due_ms, const struct source_pace *p);
-	/* As source_pace_stop() and source_pace_interval(). Default: nothing. */
+	/* As source_pace_stop() and source_pace_interval(). Without them,
+	 * there is nothing to stop or to change. */
 	void (*pace_stop)(struct source *s);
 	void (*pace_interval)(struct source *s, double interval_s);
 };

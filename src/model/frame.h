@@ -15,7 +15,8 @@
 #include "model/process.h"
 #include "util/arena.h"
 
-/* Record limits (DESIGN §2 rule 5); the live side obeys them too. */
+/* Record limits: a recorded line with more GPUs, processes or events is
+ * skipped (docs/record-format.md, rule 5), and the live side obeys them too. */
 #define FRAME_MAX_GPUS 1024
 #define FRAME_MAX_PROCESSES 16384
 #define FRAME_MAX_EVENTS 1024
@@ -118,11 +119,13 @@ void frame_copy_event(struct frame *f, struct event *dst, const struct event *sr
 void frame_keep_gpus(struct frame *f, const bool *keep);
 /* Drops the process rows of GPUs at or past position k, and takes the GPU
  * index off events that name one (what they say stays): a row is never
- * drawn against a device the frame does not have (DESIGN §2 rule 4). */
+ * drawn against a device the frame does not have (docs/record-format.md,
+ * rule 4). */
 void frame_drop_rows_from(struct frame *f, size_t k);
-/* Applies DESIGN §2 rules: readings of lost/suspended GPUs are omitted; rows
- * whose gpu_index is not below ngpus are dropped; events whose gpu_index is
- * not below ngpus lose it. */
+/* Applies the record format's rules (docs/record-format.md, rules 4 and 6):
+ * readings of lost or suspended GPUs are omitted, rows whose gpu_index is
+ * not below ngpus are dropped, and events whose gpu_index is not below
+ * ngpus lose it. */
 void frame_normalize(struct frame *f);
 
 #endif
