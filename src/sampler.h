@@ -49,7 +49,7 @@ struct frame *sampler_tick(struct sampler *s, struct fleet **fleet);
  * every frame, and wakes only when a frame is wait_ms overdue (a hung call)
  * to compose one from what is known, every interval until the worker
  * answers again, so a hung backend never freezes the frames. */
-struct sampler_pace {
+struct sampler_run_opts {
 	uint64_t first_due_ms; /* the first frame, after this */
 	double interval_s;
 	/* Takes each frame and the fleet beside it, or NULL (the callee unrefs
@@ -63,7 +63,7 @@ bool sampler_can_pace(const struct sampler *s);
 /* Runs paced frames until p->frame returns false (0), sampler_stop_run()
  * (1), or the timer cannot be made (-errno, nothing started). Returns with
  * pacing off: no callback runs after it. */
-int sampler_run(struct sampler *s, const struct sampler_pace *p);
+int sampler_run(struct sampler *s, const struct sampler_run_opts *p);
 /* Ends sampler_run() from any thread (also one not begun yet), at once,
  * even while the worker's call hangs. */
 void sampler_stop_run(struct sampler *s);

@@ -136,7 +136,7 @@ static void watch(struct sampler *s)
 	free(busy);
 }
 
-int sampler_run(struct sampler *s, const struct sampler_pace *p)
+int sampler_run(struct sampler *s, const struct sampler_run_opts *p)
 {
 	int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	if (tfd < 0)

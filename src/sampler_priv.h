@@ -66,7 +66,7 @@ struct sampler {
 	bool pacing;               /* written under tick_mu and mu */
 	bool pace_done;            /* the frame callback wants no more (tick_mu) */
 	bool pace_stop;            /* sampler_stop_run() was called (tick_mu) */
-	struct sampler_pace pace;  /* tick_mu */
+	struct sampler_run_opts pace;  /* tick_mu */
 	uint64_t due_ns;           /* the next frame is due (monotonic); written under tick_mu and mu */
 	uint64_t interval_ns;      /* written under tick_mu and mu */
 	int tfd;                   /* the watchdog's timer (timerfd), -1 when not pacing */

@@ -56,7 +56,7 @@ static int live_pace(struct source *s, uint64_t first_due_ms, const struct sourc
 	struct live *l = (struct live *)s;
 
 	l->pace = *p;
-	struct sampler_pace sp = {
+	struct sampler_run_opts sp = {
 		.first_due_ms = first_due_ms,
 		.interval_s = p->interval_s,
 		.frame = live_paced,

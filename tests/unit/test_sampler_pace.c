@@ -49,7 +49,7 @@ struct fixture {
 	struct collect c;
 	/* The runner: the thread in sampler_run (the watchdog). */
 	pthread_t runner;
-	struct sampler_pace p;
+	struct sampler_run_opts p;
 	int rc;
 	bool running;
 };
@@ -148,7 +148,7 @@ static struct fixture *setup(double interval_s, uint64_t wait_ms, size_t want)
 	pthread_mutex_init(&fx->c.mu, NULL);
 	pthread_cond_init(&fx->c.cv, NULL);
 	fx->c.want = want;
-	fx->p = (struct sampler_pace){.first_due_ms = 0, .interval_s = interval_s, .frame = on_frame, .ctx = &fx->c};
+	fx->p = (struct sampler_run_opts){.first_due_ms = 0, .interval_s = interval_s, .frame = on_frame, .ctx = &fx->c};
 	return fx;
 }
 
