@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model/fleet.h"
 #include "util/xalloc.h"
 
 struct feed {
@@ -29,11 +30,12 @@ struct feed {
 	uint64_t seek_ms;
 	double interval, speed;
 	struct frame *latest;
+	struct fleet *latest_fleet; /* the hosts beside latest, from a fleet source, or NULL */
 	uint64_t seq, position;
 	uint64_t seeks, latest_seeks; /* seeks done; how many came before latest */
 	struct frame *posted; /* events waiting for the next frame */
 	char error[256];      /* why the feed finished on a failure */
-	struct sampler *paced; /* a live source whose worker paces frames, or NULL */
+	bool paced;           /* the source paces its own frames (set before the thread starts) */
 	/* Feed thread only (or, paced, whichever thread hands a frame over). */
 	uint64_t produced;
 	uint64_t target_ns; /* when the last frame was due */
@@ -46,11 +48,13 @@ static void wake_reader(struct feed *f)
 	(void)r;
 }
 
-static void publish(struct feed *f, struct frame *fr)
+static void publish(struct feed *f, struct frame *fr, struct fleet *fl)
 {
 	pthread_mutex_lock(&f->mu);
 	frame_unref(f->latest);
+	fleet_unref(f->latest_fleet);
 	f->latest = fr;
+	f->latest_fleet = fl;
 	f->latest_seeks = f->seeks;
 	f->seq++;
 	f->position++;
@@ -84,11 +88,12 @@ static void add_events(struct frame *fr, const struct frame *src)
 	}
 }
 
-/* One frame through the pipeline: detection's events (first frame only),
- * the --gpus selection (checked against the first frame), the events the
- * dashboard posted (which name GPUs as it sees them, after --gpus), the
- * sink, publication. False when the feed is finished. */
-static bool deliver(struct feed *f, struct frame *fr)
+/* One frame (and the fleet beside it, or NULL; both consumed) through the
+ * pipeline: detection's events (first frame only), the --gpus selection
+ * (checked against the first frame), the events the dashboard posted
+ * (which name GPUs as it sees them, after --gpus), the sink, publication.
+ * False when the feed is finished. */
+static bool deliver(struct feed *f, struct frame *fr, struct fleet *fl)
 {
 	if (f->produced == 0)
 		add_events(fr, f->o.early);
@@ -104,6 +109,7 @@ static bool deliver(struct feed *f, struct frame *fr)
 			f->result = 1;
 			pthread_mutex_unlock(&f->mu);
 			frame_unref(fr);
+			fleet_unref(fl);
 			return false;
 		}
 		gpusel_apply(f->o.sel, fr);
@@ -114,8 +120,8 @@ static bool deliver(struct feed *f, struct frame *fr)
 		frame_reset(f->posted);
 	}
 	pthread_mutex_unlock(&f->mu);
-	bool more = !f->o.sink || sink_emit(f->o.sink, fr); /* false: stdout went away */
-	publish(f, fr);
+	bool more = !f->o.sink || sink_emit(f->o.sink, fr, fl); /* false: stdout went away */
+	publish(f, fr, fl);
 	f->produced++;
 	return more && !(f->o.count && f->produced >= f->o.count);
 }
@@ -148,6 +154,7 @@ static bool do_seek(struct feed *f)
 	enum feed_seek where = f->seek;
 	uint64_t ms = f->seek_ms;
 	struct frame *last = NULL;
+	struct fleet *last_fleet = NULL;
 	uint64_t skipped = 0;
 	int e;
 
@@ -156,7 +163,8 @@ static bool do_seek(struct feed *f)
 	if (where == FEED_SEEK_TIME)
 		e = source_seek_time(f->o.source, ms, &skipped);
 	else
-		e = source_seek(f->o.source, where == FEED_SEEK_END ? SOURCE_SEEK_END : SOURCE_SEEK_START, &last, &skipped);
+		e = source_seek(f->o.source, where == FEED_SEEK_END ? SOURCE_SEEK_END : SOURCE_SEEK_START, &last,
+				&last_fleet, &skipped);
 	pthread_mutex_lock(&f->mu);
 	if (e < 0)
 		return true;
@@ -172,15 +180,16 @@ static bool do_seek(struct feed *f)
 		f->at_end = true;
 		if (last) {
 			pthread_mutex_unlock(&f->mu);
-			more = deliver(f, last);
+			more = deliver(f, last, last_fleet);
 			pthread_mutex_lock(&f->mu);
 		}
 		return more;
 	}
 	pthread_mutex_unlock(&f->mu);
-	struct frame *fr = source_next(f->o.source);
+	struct fleet *fl;
+	struct frame *fr = source_next(f->o.source, &fl);
 	if (fr)
-		more = deliver(f, fr);
+		more = deliver(f, fr, fl);
 	pthread_mutex_lock(&f->mu);
 	f->target_ns = clock_mono_ns();
 	return more;
@@ -195,39 +204,78 @@ static void on_wake(int sig)
 	(void)sig;
 }
 
-/* A frame from the paced sampler (its worker's thread, or the watchdog's). */
-static bool paced_frame(void *ctx, struct frame *fr)
+/* A frame the source paced itself (from a thread of the source's). */
+static bool paced_frame(void *ctx, struct frame *fr, struct fleet *fl)
 {
-	struct feed *f = ctx;
-
-	source_adopt(f->o.source, fr);
-	return deliver(f, fr);
+	return deliver(ctx, fr, fl);
 }
 
-/* A live source with one backend: its worker paces and hands frames over;
- * this thread only watches for a hung call (sampler_pace_run). */
-static void feed_paced(struct feed *f)
+/* A source that paces its own frames (live with one backend: the worker is
+ * the clock) hands each over; this thread only lends itself to the source
+ * (as the watchdog of a hung call). False when pacing could not start: the
+ * feed then takes frames itself. */
+static bool feed_paced(struct feed *f)
 {
 	pthread_mutex_lock(&f->mu);
-	struct sampler_pace p = {
-		.first_due_ms = source_due_ms(f->o.source, f->interval, f->speed),
-		.interval_s = f->interval,
-		.frame = paced_frame,
-		.ctx = f,
-	};
+	struct source_pace p = {.interval_s = f->interval, .take = paced_frame, .ctx = f};
 	pthread_mutex_unlock(&f->mu);
-	sampler_pace_run(f->paced, &p);
+	return source_pace(f->o.source, &p) >= 0;
+}
+
+/* Waits for the next frame to be due. Called with mu held; the source may
+ * read (and wait for input) to know, so the lock, which the dashboard and
+ * feed_stop take, is let go meanwhile. False when a control message came
+ * first. */
+static bool wait_next(struct feed *f)
+{
+	double iv = f->interval, sp = f->speed;
+	/* Nobody looks at the latest frame while this one runs (no dashboard,
+	 * nothing served): it goes before the next is read, so two large
+	 * records are never held at once. */
+	struct frame *drop = NULL;
+	struct fleet *drop_fleet = NULL;
+	if (!f->o.hold && !f->o.notify) {
+		drop = f->latest;
+		drop_fleet = f->latest_fleet;
+		f->latest = NULL;
+		f->latest_fleet = NULL;
+	}
+	pthread_mutex_unlock(&f->mu);
+	frame_unref(drop);
+	fleet_unref(drop_fleet);
+	uint64_t due = source_due_ms(f->o.source, iv, sp);
 	pthread_mutex_lock(&f->mu);
-	f->finished = true;
+	/* Paused meanwhile on the virtual clock: this poll is not taken, so
+	 * the clock must not move for it either. */
+	return !(f->stop || f->seek_pending || (f->o.virt && f->paused) || wait_due(f, due));
+}
+
+/* Takes the next frame from the source through the pipeline; at the end
+ * of the source, holds the last one when told to. Called with mu held (let
+ * go while the source reads). False when the feed is finished. */
+static bool take_next(struct feed *f)
+{
 	pthread_mutex_unlock(&f->mu);
-	wake_reader(f); /* finished */
+	struct fleet *fl;
+	struct frame *fr = source_next(f->o.source, &fl);
+	bool more = fr && deliver(f, fr, fl);
+	pthread_mutex_lock(&f->mu);
+	if (!fr && f->o.hold) {
+		f->at_end = true; /* the last frame holds */
+		pthread_mutex_unlock(&f->mu);
+		if (f->o.notify)
+			wake_reader(f); /* the screen says "end" */
+		pthread_mutex_lock(&f->mu);
+		return true;
+	}
+	return more;
 }
 
 static void *feed_main(void *arg)
 {
 	struct feed *f = arg;
 	struct source *src = f->o.source;
-	bool seekable = src->ops->rewind != NULL;
+	bool seekable = source_can_seek(src);
 	/* A recording, or a live source on the virtual clock (its polls are
 	 * exact steps, so they may wait for a key as records do). */
 	bool steppable = seekable || f->o.virt;
@@ -237,12 +285,9 @@ static void *feed_main(void *arg)
 	sigaddset(&wake, FEED_WAKE_SIGNAL);
 	pthread_sigmask(SIG_UNBLOCK, &wake, NULL);
 
-	if (f->paced) {
-		feed_paced(f);
-		return NULL;
-	}
+	bool paced = f->paced && feed_paced(f);
 	pthread_mutex_lock(&f->mu);
-	while (!f->stop) {
+	while (!paced && !f->stop) {
 		if (f->seek_pending) {
 			if (seekable) {
 				if (!do_seek(f))
@@ -266,42 +311,12 @@ static void *feed_main(void *arg)
 				 * the lock stays held and nothing comes between). */
 				wait_due(f, source_due_ms(src, f->interval, f->speed));
 			}
-		} else {
-			/* The source may read (and wait for input) to know: not
-			 * under the lock, which the dashboard and feed_stop take. */
-			double iv = f->interval, sp = f->speed;
-			/* Nobody looks at the latest frame while this one runs
-			 * (no dashboard, nothing served): it goes before the next
-			 * is read, so two large records are never held at once. */
-			struct frame *drop = NULL;
-			if (!f->o.hold && !f->o.notify) {
-				drop = f->latest;
-				f->latest = NULL;
-			}
-			pthread_mutex_unlock(&f->mu);
-			frame_unref(drop);
-			uint64_t due = source_due_ms(src, iv, sp);
-			pthread_mutex_lock(&f->mu);
-			/* Paused meanwhile on the virtual clock: this poll is not
-			 * taken, so the clock must not move for it either. */
-			if (f->stop || f->seek_pending || (f->o.virt && f->paused) || wait_due(f, due))
-				continue; /* a message came first: look again */
+		} else if (!wait_next(f)) {
+			continue; /* a message came first: look again */
 		}
 		if (!stepping && steppable && f->paused)
 			continue;
-		pthread_mutex_unlock(&f->mu);
-		struct frame *fr = source_next(src);
-		bool more = fr && deliver(f, fr);
-		pthread_mutex_lock(&f->mu);
-		if (!fr && f->o.hold) {
-			f->at_end = true; /* the last frame holds */
-			pthread_mutex_unlock(&f->mu);
-			if (f->o.notify)
-				wake_reader(f); /* the screen says "end" */
-			pthread_mutex_lock(&f->mu);
-			continue;
-		}
-		if (!more)
+		if (!take_next(f))
 			break;
 	}
 	f->finished = true;
@@ -337,10 +352,9 @@ struct feed *feed_start(const struct feed_opts *o)
 	sigemptyset(&sa.sa_mask);
 	sigaction(FEED_WAKE_SIGNAL, &sa, NULL);
 	source_set_cancel(o->source, &f->cancel);
-	/* Paced by the worker: live, one backend, the real clock. */
-	struct sampler *sm = source_sampler(o->source);
-	if (sm && !o->virt && sampler_can_pace(sm))
-		f->paced = sm;
+	/* Paced by the source itself, on the real clock only (the virtual
+	 * clock's steps are the feed's). */
+	f->paced = !o->virt && source_can_pace(o->source);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	int rc = pthread_create(&f->tid, NULL, feed_main, f);
@@ -370,7 +384,7 @@ void feed_stop(struct feed *f)
 	pthread_cond_broadcast(&f->cv);
 	pthread_mutex_unlock(&f->mu);
 	if (f->paced)
-		sampler_pace_stop(f->paced);
+		source_pace_stop(f->o.source);
 	/* A read waiting for input gives up when the signal interrupts it; a
 	 * signal that came just before the read began is sent again. */
 	for (;;) {
@@ -388,6 +402,7 @@ void feed_stop(struct feed *f)
 	}
 	source_set_cancel(f->o.source, NULL);
 	frame_unref(f->latest);
+	fleet_unref(f->latest_fleet);
 	frame_unref(f->posted);
 	close(f->efd);
 	pthread_mutex_destroy(&f->mu);
@@ -446,6 +461,16 @@ struct frame *feed_latest_seeks(struct feed *f, uint64_t *seq, uint64_t *seeks)
 	return fr;
 }
 
+struct fleet *feed_latest_fleet(struct feed *f, uint64_t *seq)
+{
+	pthread_mutex_lock(&f->mu);
+	struct fleet *fl = f->latest_fleet ? fleet_ref(f->latest_fleet) : NULL;
+	if (seq)
+		*seq = f->seq;
+	pthread_mutex_unlock(&f->mu);
+	return fl;
+}
+
 bool feed_post_event(struct feed *f, const struct event *e)
 {
 	bool ok = false;
@@ -482,13 +507,13 @@ void feed_status(struct feed *f, struct feed_status *st)
 
 	memset(st, 0, sizeof(*st));
 	pthread_mutex_lock(&f->mu);
-	st->replay = src->recorded;
+	st->replay = source_recorded(src);
 	st->stepped = f->o.virt != NULL;
 	st->paused = f->paused;
 	st->at_end = f->at_end;
 	st->finished = f->finished;
 	st->speed = f->speed;
-	uint64_t cadence = atomic_load(&src->cadence_ms);
+	uint64_t cadence = source_cadence_ms(src);
 	st->interval = cadence ? (double)cadence / 1000.0 : f->interval;
 	st->position = f->position;
 	pthread_mutex_unlock(&f->mu);
@@ -517,7 +542,7 @@ void feed_set_interval(struct feed *f, double seconds)
 {
 	control(f, set_interval, &seconds);
 	if (f->paced)
-		sampler_pace_interval(f->paced, seconds);
+		source_pace_interval(f->o.source, seconds);
 }
 void feed_set_paused(struct feed *f, bool paused) { control(f, set_paused, &paused); }
 void feed_step(struct feed *f) { control(f, set_step, NULL); }

@@ -1,9 +1,11 @@
 /* feed: the one frame pipeline of every mode. On a thread of its own it takes
  * frames from a source (live sampler or recording, through one interface),
  * paces them, adds the events the dashboard posted, applies --gpus, writes
- * every frame to the run's sink (--log, --json) and publishes the latest.
- * The dashboard and, headless, the exporter read the latest frame; they steer
- * the feed only with control messages (interval, pause, step, speed, seek). */
+ * every frame to the run's sink (--log, --json) and publishes the latest,
+ * with the fleet beside it when the source is a fleet (--prometheus, or a
+ * recording of one in the dashboard). The dashboard and, headless, the
+ * exporter read the latest frame; they steer the feed only with control
+ * messages (interval, pause, step, speed, seek). */
 #ifndef GPUR_FEED_H
 #define GPUR_FEED_H
 
@@ -16,6 +18,8 @@
 #include "output/sink.h"
 #include "source.h"
 #include "util/clock.h"
+
+struct fleet;
 
 struct feed_opts {
 	struct source *source;    /* borrowed */
@@ -69,6 +73,13 @@ struct frame *feed_latest(struct feed *f, uint64_t *seq);
  * count than the one before it is the first after a jump. seq and seeks may
  * be NULL. */
 struct frame *feed_latest_seeks(struct feed *f, uint64_t *seq, uint64_t *seeks);
+/* The fleet published with the latest frame (a reference the caller
+ * unrefs), NULL when that frame came from no fleet source or before the
+ * first; *seq (may be NULL): the sequence number of that frame, as
+ * feed_latest() gives it. A caller that needs the frame and its fleet
+ * together compares the two numbers: when they differ, a newer frame came
+ * between the two calls and is there to be taken. */
+struct fleet *feed_latest_fleet(struct feed *f, uint64_t *seq);
 /* Puts a copy of e into the next frame (its gpu_index as in the frames the
  * feed publishes, after --gpus). At most FEED_MAX_POSTED wait; more are
  * dropped (false). */

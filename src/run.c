@@ -40,7 +40,9 @@
 volatile sig_atomic_t run_stop_requested;
 
 struct inputs {
-	struct clock_virtual *virt; /* GPUR_VIRTUAL_CLOCK_MS: no sleeping, exact steps */
+	struct clock_virtual virt_clock;
+	struct clock_virtual *virt; /* GPUR_VIRTUAL_CLOCK_MS: no sleeping, exact steps (virt_clock) */
+	char host[256];             /* the records' host (the sampler keeps a pointer to it) */
 	struct replay *replay;
 	struct sampler *sampler;
 	struct sysstat *sysstat;
@@ -134,7 +136,7 @@ static int open_live(const struct config *cfg, struct inputs *src, const struct 
 	for (;;) {
 		/* Detection's frames are not shown, but what they said is (a
 		 * GPU left out, a note): their events go into the first frame. */
-		struct frame *f = sampler_tick(src->sampler);
+		struct frame *f = sampler_tick(src->sampler, NULL);
 		for (size_t i = 0; i < f->nevents; i++) {
 			struct event *e = frame_add_event(src->early);
 			if (e)
@@ -182,7 +184,8 @@ static void sleep_until(uint64_t deadline_ns)
 	}
 }
 
-static void print_table(const struct frame *f, const struct config *cfg)
+/* The --once table of f, or of each host of the fleet fl beside it. */
+static void print_table(const struct frame *f, const struct fleet *fl, const struct config *cfg)
 {
 	struct buf b;
 	char drv[600];
@@ -190,9 +193,9 @@ static void print_table(const struct frame *f, const struct config *cfg)
 
 	to.source = f->driver_line ? f->driver_line : replay_driver_line(f, drv, sizeof(drv), !to.utf8);
 	buf_init(&b);
-	if (f->fleet) {
+	if (fl) {
 		to.source = NULL; /* each host's table names its source */
-		table_render_fleet(&b, f->fleet, clock_wall(&CLOCK_SYSTEM), &to);
+		table_render_fleet(&b, fl, clock_wall(&CLOCK_SYSTEM), &to);
 	} else {
 		table_render(&b, f, &to);
 	}
@@ -250,6 +253,7 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 		feed_wait(feed, &run_stop_requested);
 	}
 	struct frame *last = feed_latest(feed, NULL);
+	struct fleet *last_fleet = feed_latest_fleet(feed, NULL);
 	char why[256];
 	int result = feed_result(feed, why, sizeof(why));
 	feed_stop(feed);
@@ -257,14 +261,15 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 	if (result) {
 		msg_error("%s", why);
 		status = result;
-	} else if (once && last && last->fleet && last->fleet->error) {
+	} else if (once && last && last_fleet && last_fleet->error) {
 		/* The fleet's source answered detection, then failed: no snapshot. */
-		msg_error("%s", last->fleet->error);
+		msg_error("%s", last_fleet->error);
 		status = 1;
 	} else if (once && last && !cli_mode_json(cfg->mode)) {
-		print_table(last, cfg);
+		print_table(last, last_fleet, cfg);
 	}
 	frame_unref(last);
+	fleet_unref(last_fleet);
 	return status;
 }
 
@@ -292,103 +297,115 @@ static bool replays_into_itself(const struct config *cfg)
 	return false;
 }
 
-int run_main(const struct config *cfg)
+/* The backends' view of the machine for cfg's mode. */
+static void env_init(const struct config *cfg, struct backend_env *env)
 {
-	struct inputs src = {.replay_path = cfg->replay_path};
-	struct sink o;
-	struct serve *serve = NULL;
-	struct gpusel *sel = NULL;
-	char err[1024];
-	char host[256];
-	int status = 0;
-	sink_init(&o);
-	struct backend_env env = {
+	*env = (struct backend_env){
 		.procfs = cfg->procfs, .sysfs = cfg->sysfs, .rootfs = cfg->rootfs, .clock = &CLOCK_SYSTEM,
 		.prometheus_url = cfg->prometheus, .prometheus_match = cfg->prometheus_match};
 	/* The dashboard alone, live and recording nothing, may ask for fresh
 	 * /proc figures of the processes on its screen only. */
 	if (cfg->mode == CLI_MODE_TUI && !cfg->log_path && !cfg->replay_path)
-		env.want = pidwant_get();
+		env->want = pidwant_get();
 	/* Parents are shown by the dashboard's tree alone (they are not
 	 * recorded): other modes do not walk them. */
-	env.no_tree = cfg->mode != CLI_MODE_TUI;
-	env.prometheus_wait = cfg->mode == CLI_MODE_TUI;
-	struct clock_virtual virt;
+	env->no_tree = cfg->mode != CLI_MODE_TUI;
+	env->prometheus_wait = cfg->mode == CLI_MODE_TUI;
+}
+
+/* GPUR_VIRTUAL_CLOCK_MS (epoch ms): a live run on a clock that moves by
+ * exact steps instead of sleeping. 0, or the exit status (2: not a number,
+ * or a replay). */
+static int use_virtual_clock(const struct config *cfg, struct inputs *src, struct backend_env *env)
+{
 	const char *vstart = getenv("GPUR_VIRTUAL_CLOCK_MS");
 
-	if (cfg->gpus && !(sel = gpusel_parse(cfg->gpus, err, sizeof(err)))) {
-		msg_error("%s", err);
+	if (!vstart || !*vstart)
+		return 0;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(vstart, &end, 10);
+	if (errno || *end || *vstart == '-' || cfg->replay_path) {
+		msg_error("GPUR_VIRTUAL_CLOCK_MS=%s: needs epoch milliseconds and a live source (not --replay)", vstart);
 		return 2;
 	}
-	host_name(cfg, host, sizeof(host));
-	if (vstart && *vstart) {
-		char *end;
-		errno = 0;
-		unsigned long long v = strtoull(vstart, &end, 10);
-		if (errno || *end || *vstart == '-' || cfg->replay_path) {
-			msg_error("GPUR_VIRTUAL_CLOCK_MS=%s: needs epoch milliseconds and a live source (not --replay)",
-				  vstart);
-			gpusel_free(sel);
-			return 2;
-		}
-		clock_virtual_init(&virt, v);
-		env.clock = &virt.c;
-		src.virt = &virt;
+	clock_virtual_init(&src->virt_clock, v);
+	env->clock = &src->virt_clock.c;
+	src->virt = &src->virt_clock;
+	return 0;
+}
+
+/* --serve: the exporter, handed every frame by the sink. 0, or the exit
+ * status. */
+static int open_serve(const struct config *cfg, struct sink *o, struct serve **serve)
+{
+	char err[1024];
+	struct serve_opts so = {.addr = cfg->serve,
+				.hostname = cfg->hostname,
+				.processes = cfg->serve_processes,
+				.live = !cfg->replay_path};
+
+	if (!(*serve = serve_start(&so, err, sizeof(err)))) {
+		msg_error("%s", err);
+		return 1;
 	}
-	/* Bound first: a port in use fails before detection takes its time. */
-	if (cfg->serve) {
-		struct serve_opts so = {.addr = cfg->serve,
-					.hostname = cfg->hostname,
-					.processes = cfg->serve_processes,
-					.live = !cfg->replay_path};
-		if (!(serve = serve_start(&so, err, sizeof(err)))) {
-			msg_error("%s", err);
-			status = 1;
-			goto out;
-		}
-		o.serve = serve;
-		if (cfg->mode != CLI_MODE_TUI)
-			msg_error("serving metrics at http://%s/metrics", serve_where(serve));
+	o->serve = *serve;
+	if (cfg->mode != CLI_MODE_TUI)
+		msg_error("serving metrics at http://%s/metrics", serve_where(*serve));
+	return 0;
+}
+
+/* --from and --to: the span of the recording that is played. 0, or the
+ * exit status. */
+static int set_span(const struct config *cfg, struct replay *r)
+{
+	/* A clock time is on the recording's first day. */
+	uint64_t day = 0;
+	if ((cfg->from.clock || cfg->to.clock) && !replay_first_ts(r, &day)) {
+		msg_error("%s: its first record has no ts_ms, so %s HH:MM has no day", cfg->replay_path,
+			  cfg->from.clock ? "--from" : "--to");
+		return 1;
 	}
-	if (cfg->replay_path) {
-		src.replay = replay_open(cfg->replay_path, err, sizeof(err));
-		if (!src.replay) {
-			msg_error("%s", err);
-			status = 1;
-			goto out;
-		}
-		if (cfg->from.set || cfg->to.set) {
-			/* A clock time is on the recording's first day. */
-			uint64_t day = 0;
-			if ((cfg->from.clock || cfg->to.clock) && !replay_first_ts(src.replay, &day)) {
-				msg_error("%s: its first record has no ts_ms, so %s HH:MM has no day", cfg->replay_path,
-					  cfg->from.clock ? "--from" : "--to");
-				status = 1;
-				goto out;
-			}
-			uint64_t from = cfg->from.set ? when_resolve(&cfg->from, day) : 0;
-			uint64_t to = cfg->to.set ? when_resolve(&cfg->to, day) : UINT64_MAX;
-			if (from > to) {
-				msg_error("--from is after --to (an empty span)");
-				status = 2;
-				goto out;
-			}
-			if (replay_set_span(src.replay, from, to) < 0) {
-				msg_error("%s: no record between --from and --to", cfg->replay_path);
-				status = 1;
-				goto out;
-			}
-		}
-		/* The dashboard seeks by time: index the recording meanwhile. */
-		if (cfg->mode == CLI_MODE_TUI)
-			replay_index_start(src.replay);
-	} else {
-		int rc = open_live(cfg, &src, &env, host);
-		if (rc != 0) {
-			status = rc > 0 ? 0 : 1; /* a signal during detection is a clean stop */
-			goto out;
-		}
+	uint64_t from = cfg->from.set ? when_resolve(&cfg->from, day) : 0;
+	uint64_t to = cfg->to.set ? when_resolve(&cfg->to, day) : UINT64_MAX;
+	if (from > to) {
+		msg_error("--from is after --to (an empty span)");
+		return 2;
 	}
+	if (replay_set_span(r, from, to) < 0) {
+		msg_error("%s: no record between --from and --to", cfg->replay_path);
+		return 1;
+	}
+	return 0;
+}
+
+/* --replay: the recording, its span, and for the dashboard its time index.
+ * 0, or the exit status. */
+static int open_replay(const struct config *cfg, struct inputs *src)
+{
+	char err[1024];
+
+	src->replay = replay_open(cfg->replay_path, err, sizeof(err));
+	if (!src->replay) {
+		msg_error("%s", err);
+		return 1;
+	}
+	if (cfg->from.set || cfg->to.set) {
+		int status = set_span(cfg, src->replay);
+		if (status)
+			return status;
+	}
+	/* The dashboard seeks by time: index the recording meanwhile. */
+	if (cfg->mode == CLI_MODE_TUI)
+		replay_index_start(src->replay);
+	return 0;
+}
+
+/* --log (rotating) and --json (stdout): the sink's recorders, which give
+ * up a write that a stop interrupts. 0, or the exit status. */
+static int open_outputs(const struct config *cfg, struct sink *o)
+{
+	char err[1024];
 	struct recorder_rotation rot = {
 		.max_size = cfg->log_max_size,
 		.max_age_ms = cfg->log_max_age_ms,
@@ -396,17 +413,97 @@ int run_main(const struct config *cfg)
 		.keep = cfg->log_keep,
 		.max_total = cfg->log_max_total,
 	};
-	if (cfg->log_path && !(o.log = recorder_open_rotating(cfg->log_path, &rot, err, sizeof(err)))) {
+
+	if (cfg->log_path && !(o->log = recorder_open_rotating(cfg->log_path, &rot, err, sizeof(err)))) {
 		msg_error("%s", err);
-		status = 1;
-		goto out;
+		return 1;
 	}
 	if (cli_mode_json(cfg->mode))
-		o.json = recorder_fdopen(STDOUT_FILENO, "stdout");
-	if (o.log)
-		recorder_set_cancel(o.log, &run_stop_requested);
-	if (o.json)
-		recorder_set_cancel(o.json, &run_stop_requested);
+		o->json = recorder_fdopen(STDOUT_FILENO, "stdout");
+	if (o->log)
+		recorder_set_cancel(o->log, &run_stop_requested);
+	if (o->json)
+		recorder_set_cancel(o->json, &run_stop_requested);
+	return 0;
+}
+
+/* The run's status once the outputs have their say: records lost make it
+ * 1 (said for --log; --json's is said as it happens, and a reader that
+ * went away is no failure). */
+static int outputs_status(struct sink *o, int status)
+{
+	if (o->log) {
+		/* A clean exit finishes compressing what it closed. */
+		char note[512];
+		recorder_drain(o->log);
+		if (recorder_take_note(o->log, note, sizeof(note)))
+			msg_error("%s", note);
+	}
+	if (o->log && recorder_dropped(o->log)) {
+		msg_error("%s: %llu of %llu records lost (last error: %s)", recorder_name(o->log),
+			(unsigned long long)recorder_dropped(o->log),
+			(unsigned long long)(recorder_dropped(o->log) + recorder_written(o->log)),
+			strerror(recorder_last_error(o->log)));
+		status = 1;
+	}
+	if (o->json && recorder_dropped(o->json) && !o->epipe)
+		status = 1;
+	return status;
+}
+
+/* The run's status once the recording has its say: lines skipped are said,
+ * a read error makes it 1. */
+static int replay_status(const struct config *cfg, struct replay *r, int status)
+{
+	const struct replay_stats *st = replay_stats(r);
+
+	if (st->skipped)
+		msg_error("%s: skipped %llu line%s that %s not a valid record (%llu over 8 MiB, %llu over the record limits)",
+			cfg->replay_path, (unsigned long long)st->skipped, st->skipped == 1 ? "" : "s",
+			st->skipped == 1 ? "was" : "were", (unsigned long long)st->oversized,
+			(unsigned long long)st->too_big);
+	/* -EINTR: a read that waited for input, ended by a stop. */
+	if (st->read_error && st->read_error != -EINTR) {
+		msg_error("%s: read error after %llu records: %s", cfg->replay_path,
+			(unsigned long long)st->records, strerror(-st->read_error));
+		status = 1;
+	}
+	return status;
+}
+
+int run_main(const struct config *cfg)
+{
+	struct inputs src = {.replay_path = cfg->replay_path};
+	struct backend_env env;
+	struct sink o;
+	struct serve *serve = NULL;
+	struct gpusel *sel = NULL;
+	char err[1024];
+	int status;
+
+	sink_init(&o);
+	env_init(cfg, &env);
+	if (cfg->gpus && !(sel = gpusel_parse(cfg->gpus, err, sizeof(err)))) {
+		msg_error("%s", err);
+		return 2;
+	}
+	host_name(cfg, src.host, sizeof(src.host));
+	if ((status = use_virtual_clock(cfg, &src, &env)) != 0) {
+		gpusel_free(sel);
+		return status;
+	}
+	/* Bound first: a port in use fails before detection takes its time. */
+	if (cfg->serve && (status = open_serve(cfg, &o, &serve)) != 0)
+		goto out;
+	if (cfg->replay_path) {
+		if ((status = open_replay(cfg, &src)) != 0)
+			goto out;
+	} else if ((status = open_live(cfg, &src, &env, src.host)) != 0) {
+		status = status > 0 ? 0 : 1; /* a signal during detection is a clean stop */
+		goto out;
+	}
+	if ((status = open_outputs(cfg, &o)) != 0)
+		goto out;
 	if (src.replay && replays_into_itself(cfg)) {
 		status = 2;
 		goto out;
@@ -416,37 +513,9 @@ int run_main(const struct config *cfg)
 		status = report_run(src.replay, sel, cfg->report_path, cfg->replay_path, &run_stop_requested);
 	else
 		status = run_pipeline(cfg, &src, &o, sel, env.want);
-
-	if (o.log) {
-		/* A clean exit finishes compressing what it closed. */
-		char note[512];
-		recorder_drain(o.log);
-		if (recorder_take_note(o.log, note, sizeof(note)))
-			msg_error("%s", note);
-	}
-	if (o.log && recorder_dropped(o.log)) {
-		msg_error("%s: %llu of %llu records lost (last error: %s)", recorder_name(o.log),
-			(unsigned long long)recorder_dropped(o.log),
-			(unsigned long long)(recorder_dropped(o.log) + recorder_written(o.log)),
-			strerror(recorder_last_error(o.log)));
-		status = 1;
-	}
-	if (o.json && recorder_dropped(o.json) && !o.epipe)
-		status = 1;
-	if (src.replay) {
-		const struct replay_stats *st = replay_stats(src.replay);
-		if (st->skipped)
-			msg_error("%s: skipped %llu line%s that %s not a valid record (%llu over 8 MiB, %llu over the record limits)",
-				cfg->replay_path, (unsigned long long)st->skipped, st->skipped == 1 ? "" : "s",
-				st->skipped == 1 ? "was" : "were", (unsigned long long)st->oversized,
-				(unsigned long long)st->too_big);
-		/* -EINTR: a read that waited for input, ended by a stop. */
-		if (st->read_error && st->read_error != -EINTR) {
-			msg_error("%s: read error after %llu records: %s", cfg->replay_path,
-				(unsigned long long)st->records, strerror(-st->read_error));
-			status = 1;
-		}
-	}
+	status = outputs_status(&o, status);
+	if (src.replay)
+		status = replay_status(cfg, src.replay, status);
 out:
 	serve_stop(serve);
 	sink_fini(&o);

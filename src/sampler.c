@@ -30,7 +30,9 @@ void sampler_worker_free(struct worker *w)
 {
 	procinfo_free(w->pi);
 	frame_unref(w->result);
+	fleet_unref(w->result_fleet);
 	frame_unref(w->last);
+	fleet_unref(w->last_fleet);
 	backend_free(w->b);
 	free(w);
 }
@@ -56,9 +58,10 @@ static void fill_processes(struct worker *w, uint64_t now_ms, struct frame *fr)
 		if (!process_has(p, PROC_F_PID) || p->pid == 0 || p->pid > UINT32_MAX)
 			continue;
 		listed++;
-		/* In a PID namespace below the host's, the driver's pids are the
-		 * host's (facts §5): a local process with the same number is
-		 * another process, never to be described or signalled. */
+		/* The driver ignores PID namespaces and reports the host's pids,
+		 * so in a PID namespace below the host's a local process with
+		 * the same number is another process, never to be described or
+		 * signalled. */
 		if (w->nested) {
 			p->pid_hidden = true;
 			p->local = p->can_signal = false;
@@ -83,7 +86,10 @@ static void fill_processes(struct worker *w, uint64_t now_ms, struct frame *fr)
 	}
 }
 
-struct frame *sampler_run_job(struct worker *w, enum job job, uint64_t started, int *rc_out)
+/* Runs one job on w's backend (no lock held): the polled frame (with its
+ * processes filled) or NULL, the fleet beside it (a fleet source's), and
+ * the result code. started: clock ms. */
+static struct frame *run_job(struct worker *w, enum job job, uint64_t started, struct fleet **fleet, int *rc_out)
 {
 	struct frame *fr = NULL;
 	int rc = 0;
@@ -104,19 +110,41 @@ struct frame *sampler_run_job(struct worker *w, enum job job, uint64_t started, 
 			backend_close(w->b);
 		} else {
 			fill_processes(w, started, fr);
+			*fleet = backend_fleet(w->b);
 		}
 	}
 	*rc_out = rc;
 	return fr;
 }
 
-void sampler_job_done(struct worker *w, struct frame *fr, int rc)
+bool sampler_worker_run_job(struct worker *w, enum job job)
 {
+	struct sampler *s = w->s;
+
+	w->job = job;
+	w->state = W_BUSY;
+	uint64_t started = w->busy_since = now_ms(s);
+	pthread_mutex_unlock(&s->mu);
+	int rc;
+	struct fleet *fl = NULL;
+	struct frame *fr = run_job(w, job, started, &fl, &rc);
+	pthread_mutex_lock(&s->mu);
+	if (w->abandoned) {
+		/* The sampler went away while this call hung. */
+		pthread_mutex_unlock(&s->mu);
+		frame_unref(fr);
+		fleet_unref(fl);
+		sampler_worker_free(w);
+		return false;
+	}
 	frame_unref(w->result);
+	fleet_unref(w->result_fleet);
 	w->result = fr;
+	w->result_fleet = fl;
 	w->rc = rc;
 	w->done_seq++;
 	w->state = W_IDLE;
+	return true;
 }
 
 /* Waits (s->mu held) until w is asked for a job, its paced frame is due, or
@@ -157,23 +185,8 @@ static void *worker_main(void *arg)
 			pthread_mutex_lock(mu);
 			continue;
 		}
-		enum job job = w->job;
-		w->state = W_BUSY;
-		uint64_t started = w->busy_since = now_ms(s);
-		pthread_mutex_unlock(mu);
-
-		int rc;
-		struct frame *fr = sampler_run_job(w, job, started, &rc);
-
-		pthread_mutex_lock(mu);
-		if (w->abandoned) {
-			/* The sampler went away while this call hung. */
-			pthread_mutex_unlock(mu);
-			frame_unref(fr);
-			sampler_worker_free(w);
-			return NULL;
-		}
-		sampler_job_done(w, fr, rc);
+		if (!sampler_worker_run_job(w, w->job))
+			return NULL; /* abandoned: freed itself */
 		/* Signalled with the lock let go: the tick thread, woken, does not
 		 * preempt this one only to wait for the lock. s stays valid here:
 		 * sampler_free() joins a worker that is not busy. */
@@ -448,6 +461,7 @@ static void request_and_wait(struct sampler *s, uint64_t now, uint64_t *busy_ms)
 static bool harvest(struct sampler *s, struct worker *w, uint64_t now, uint64_t busy, struct frame *out)
 {
 	struct frame *fr;
+	struct fleet *fl;
 	enum job job;
 	int rc;
 	bool done;
@@ -455,7 +469,9 @@ static bool harvest(struct sampler *s, struct worker *w, uint64_t now, uint64_t 
 	pthread_mutex_lock(&s->mu);
 	done = w->done_seq != w->seen_seq;
 	fr = w->result;
+	fl = w->result_fleet;
 	w->result = NULL;
+	w->result_fleet = NULL;
 	rc = w->rc;
 	job = w->job;
 	w->seen_seq = w->done_seq;
@@ -507,14 +523,18 @@ static bool harvest(struct sampler *s, struct worker *w, uint64_t now, uint64_t 
 		w->next_reinit_ms = now + backoff_next(s, &w->reinit_backoff_ms);
 	}
 	frame_unref(w->last);
+	fleet_unref(w->last_fleet);
 	w->last = fr;
+	w->last_fleet = fl;
 	return true;
 }
 
-struct frame *sampler_compose(struct sampler *s, uint64_t t0, const uint64_t *busy)
+struct frame *sampler_compose(struct sampler *s, uint64_t t0, const uint64_t *busy, struct fleet **fleet)
 {
 	uint64_t now = now_ms(s);
 	struct frame *out = frame_new();
+
+	*fleet = NULL;
 
 	for (size_t i = 0; i < s->nw; i++) {
 		struct worker *w = s->w[i];
@@ -530,6 +550,10 @@ struct frame *sampler_compose(struct sampler *s, uint64_t t0, const uint64_t *bu
 			k->mode = COMPOSITE_REUSE;
 		else
 			k->mode = COMPOSITE_IDENT;
+		/* A fleet source's hosts go along as they are: it keeps its
+		 * last good hosts itself, marked stale (backend/prometheus.c). */
+		if (!*fleet && k->mode != COMPOSITE_LOST && w->last_fleet)
+			*fleet = fleet_ref(w->last_fleet);
 	}
 	composite_compose(s->comp, s->kids, s->nw, out);
 	out->ts_ms = clock_wall(s->o.clock);
@@ -552,15 +576,20 @@ struct frame *sampler_compose(struct sampler *s, uint64_t t0, const uint64_t *bu
 	return out;
 }
 
-struct frame *sampler_tick(struct sampler *s)
+struct frame *sampler_tick(struct sampler *s, struct fleet **fleet)
 {
 	uint64_t t0 = clock_mono_ns();
 	uint64_t *busy = xcalloc(s->nw ? s->nw : 1, sizeof(*busy));
+	struct fleet *fl;
 
 	pthread_mutex_lock(&s->tick_mu);
 	request_and_wait(s, now_ms(s), busy);
-	struct frame *out = sampler_compose(s, t0, busy);
+	struct frame *out = sampler_compose(s, t0, busy, &fl);
 	pthread_mutex_unlock(&s->tick_mu);
 	free(busy);
+	if (fleet)
+		*fleet = fl;
+	else
+		fleet_unref(fl);
 	return out;
 }

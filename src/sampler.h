@@ -1,7 +1,8 @@
 /* sampler: polls every live backend on a worker thread of its own and
- * composes their latest results into frames (DESIGN §3). A backend that
- * hangs stalls only its worker; a backend that fails is closed and
- * re-detected with backoff; GPUs keep their positions by device_id. */
+ * composes their latest results into frames, with a fleet source's hosts
+ * beside them. A backend that hangs stalls only its worker; a backend that
+ * fails is closed and re-detected with backoff; GPUs keep their positions
+ * by device_id. */
 #ifndef GPUR_SAMPLER_H
 #define GPUR_SAMPLER_H
 
@@ -12,6 +13,8 @@
 #include "backend/backend.h"
 #include "model/frame.h"
 #include "util/clock.h"
+
+struct fleet;
 
 struct sampler_opts {
 	const struct clock *clock;   /* backoff, hang and stale timing */
@@ -34,35 +37,39 @@ struct sampler *sampler_new(struct backend **backends, size_t n, const struct sa
 /* Stops the workers (a hung one is abandoned: detached, freed at its end). */
 void sampler_free(struct sampler *s);
 /* Requests a poll from every idle worker, waits up to wait_ms for them and
- * returns the composed frame (caller unrefs). */
-struct frame *sampler_tick(struct sampler *s);
-/* Paced frames (live, one backend, the real clock): instead of a tick
- * waking the worker and waiting for it, the worker polls when a frame is due
- * and hands the composed frame over itself, so a healthy poll wakes one
- * thread, not three. The caller's thread is the watchdog: it sleeps on a
- * timer the worker pushes on after every frame, and wakes only when a
- * frame is wait_ms overdue (a hung call) to compose one from what is known,
- * every interval until the worker answers again (DESIGN §3: never frozen). */
-struct sampler_pace {
+ * returns the composed frame (caller unrefs). When fleet is not NULL,
+ * *fleet is the hosts of a fleet source that came beside the frame (caller
+ * unrefs), or NULL. */
+struct frame *sampler_tick(struct sampler *s, struct fleet **fleet);
+/* Paced frames (live, one backend, the real clock), the other way to run a
+ * sampler than ticks: instead of a tick waking the worker and waiting for
+ * it, the worker polls when a frame is due and hands the composed frame
+ * over itself, so a healthy poll wakes one thread, not three. The caller's
+ * thread is the watchdog: it sleeps on a timer the worker pushes on after
+ * every frame, and wakes only when a frame is wait_ms overdue (a hung call)
+ * to compose one from what is known, every interval until the worker
+ * answers again, so a hung backend never freezes the frames. */
+struct sampler_run_opts {
 	uint64_t first_due_ms; /* the first frame, after this */
 	double interval_s;
-	/* Takes each frame (the callee unrefs it), from the worker's thread or
-	 * the watchdog's, never two at once; false: no more frames. */
-	bool (*frame)(void *ctx, struct frame *fr);
+	/* Takes each frame and the fleet beside it, or NULL (the callee unrefs
+	 * both), from the worker's thread or the watchdog's, never two at once;
+	 * false: no more frames. */
+	bool (*frame)(void *ctx, struct frame *fr, struct fleet *fl);
 	void *ctx;
 };
 /* True when s can pace: exactly one backend. */
 bool sampler_can_pace(const struct sampler *s);
-/* Paces frames until p->frame returns false (0), sampler_pace_stop() (1),
- * or the timer cannot be made (-errno, nothing started). Returns with
+/* Runs paced frames until p->frame returns false (0), sampler_stop_run()
+ * (1), or the timer cannot be made (-errno, nothing started). Returns with
  * pacing off: no callback runs after it. */
-int sampler_pace_run(struct sampler *s, const struct sampler_pace *p);
-/* Ends sampler_pace_run from any thread (also one not begun yet), at once,
+int sampler_run(struct sampler *s, const struct sampler_run_opts *p);
+/* Ends sampler_run() from any thread (also one not begun yet), at once,
  * even while the worker's call hangs. */
-void sampler_pace_stop(struct sampler *s);
-/* A new interval, from any thread; the next frame is due that long after
- * the last. */
-void sampler_pace_interval(struct sampler *s, double interval_s);
+void sampler_stop_run(struct sampler *s);
+/* A new interval for sampler_run(), from any thread; the next frame is due
+ * that long after the last. */
+void sampler_set_interval(struct sampler *s, double interval_s);
 /* Where detection stands: backends open, failed to open (and not trying
  * now), and still trying (first attempt not answered yet). */
 struct sampler_census {

@@ -30,12 +30,12 @@ static void arm(const struct sampler *s, uint64_t at_ns)
 	timerfd_settime(s->tfd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 
-/* Hands out the frame just composed and sets when the next is due: an
- * interval after this one was (no burst to catch up when late). Under
- * tick_mu. */
-static void hand_over(struct sampler *s, struct frame *out)
+/* Hands out the frame just composed (and the fleet beside it, or NULL) and
+ * sets when the next is due: an interval after this one was (no burst to
+ * catch up when late). Under tick_mu. */
+static void hand_over(struct sampler *s, struct frame *out, struct fleet *fl)
 {
-	bool more = s->pace.frame(s->pace.ctx, out);
+	bool more = s->pace.frame(s->pace.ctx, out, fl);
 	uint64_t t = clock_mono_ns();
 	uint64_t due = s->due_ns + s->interval_ns;
 
@@ -70,26 +70,16 @@ bool sampler_pace_turn(struct worker *w)
 			pthread_mutex_unlock(&s->mu);
 			return true;
 		}
-		w->job = job;
-		w->state = W_BUSY;
-		uint64_t started = w->busy_since = sampler_now_ms(s);
-		pthread_mutex_unlock(&s->mu);
-		int rc;
-		struct frame *fr = sampler_run_job(w, job, started, &rc);
-		pthread_mutex_lock(&s->mu);
-		if (w->abandoned) {
-			pthread_mutex_unlock(&s->mu);
-			frame_unref(fr);
-			sampler_worker_free(w);
-			return false;
-		}
-		sampler_job_done(w, fr, rc);
+		if (!sampler_worker_run_job(w, job))
+			return false; /* abandoned: freed itself */
 		pthread_mutex_unlock(&s->mu);
 	}
 	pthread_mutex_lock(&s->tick_mu);
 	if (s->pacing) {
 		uint64_t idle = 0; /* the one worker: this one, done */
-		hand_over(s, sampler_compose(s, t0, &idle));
+		struct fleet *fl;
+		struct frame *out = sampler_compose(s, t0, &idle, &fl);
+		hand_over(s, out, fl);
 	}
 	pthread_mutex_unlock(&s->tick_mu);
 	return true;
@@ -100,7 +90,7 @@ bool sampler_can_pace(const struct sampler *s)
 	return s->nw == 1;
 }
 
-void sampler_pace_interval(struct sampler *s, double interval_s)
+void sampler_set_interval(struct sampler *s, double interval_s)
 {
 	uint64_t iv = (uint64_t)(interval_s * 1e9);
 
@@ -136,16 +126,17 @@ static void watch(struct sampler *s)
 		longest = busy[i] > longest ? busy[i] : longest;
 	}
 	pthread_mutex_unlock(&s->mu);
-	struct frame *out = sampler_compose(s, t, busy);
+	struct fleet *fl;
+	struct frame *out = sampler_compose(s, t, busy, &fl);
 	/* The header's "poll" is how long the poll behind the frame has taken:
 	 * here the one still in its call, not this frame's composing. */
 	if (out->poll_us < longest * 1000u)
 		out->poll_us = longest * 1000u;
-	hand_over(s, out);
+	hand_over(s, out, fl);
 	free(busy);
 }
 
-int sampler_pace_run(struct sampler *s, const struct sampler_pace *p)
+int sampler_run(struct sampler *s, const struct sampler_run_opts *p)
 {
 	int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	if (tfd < 0)
@@ -201,7 +192,7 @@ int sampler_pace_run(struct sampler *s, const struct sampler_pace *p)
 	return rc;
 }
 
-void sampler_pace_stop(struct sampler *s)
+void sampler_stop_run(struct sampler *s)
 {
 	pthread_mutex_lock(&s->tick_mu);
 	s->pace_stop = true;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "backend/composite.h"
+#include "model/fleet.h"
 #include "proc/procinfo.h"
 #include "proc/sysstat.h"
 #include "sampler.h"
@@ -31,11 +32,13 @@ struct worker {
 	uint64_t done_seq;    /* bumps when a job finishes */
 	int rc;               /* result of the last finished job */
 	struct frame *result; /* finished poll not yet taken by a tick */
+	struct fleet *result_fleet; /* the hosts beside result, from a fleet source */
 	/* Tick side only: */
 	bool open;            /* detected and usable */
 	bool ever_open;       /* opened once: a later open is a come-back */
 	bool tried;           /* an open has finished (and failed, unless open) */
 	struct frame *last;   /* last successful poll: identity, driver, slow answers */
+	struct fleet *last_fleet; /* the hosts beside last, or NULL */
 	uint64_t last_seq;    /* done_seq of `last` */
 	uint64_t seen_seq;
 	bool asked;           /* requested in the current tick */
@@ -57,13 +60,13 @@ struct sampler {
 	struct system_stats sys; /* the last reading of the host's figures */
 	uint64_t sys_at;         /* clock ms of it, 0 = none */
 	bool sys_ok;
-	/* Pacing (sampler_pace_run): one worker polls on its own clock and
+	/* Pacing (sampler_run): one worker polls on its own clock and
 	 * hands over each frame; the caller's thread only watches. */
 	pthread_mutex_t tick_mu;   /* one composition at a time; taken before mu */
 	bool pacing;               /* written under tick_mu and mu */
 	bool pace_done;            /* the frame callback wants no more (tick_mu) */
-	bool pace_stop;            /* sampler_pace_stop() was called (tick_mu) */
-	struct sampler_pace pace;  /* tick_mu */
+	bool pace_stop;            /* sampler_stop_run() was called (tick_mu) */
+	struct sampler_run_opts pace;  /* tick_mu */
 	uint64_t due_ns;           /* the next frame is due (monotonic); written under tick_mu and mu */
 	uint64_t interval_ns;      /* written under tick_mu and mu */
 	int tfd;                   /* the watchdog's timer (timerfd), -1 when not pacing */
@@ -71,17 +74,20 @@ struct sampler {
 
 /* The sampler's clock (ms). */
 uint64_t sampler_now_ms(const struct sampler *s);
-/* Runs one job on w's backend (no lock held): the polled frame (with its
- * processes filled) or NULL, and the result code. started: clock ms. */
-struct frame *sampler_run_job(struct worker *w, enum job job, uint64_t started, int *rc);
-/* Stores a finished job's outcome (under s->mu, which the caller holds). */
-void sampler_job_done(struct worker *w, struct frame *fr, int rc);
+/* Runs job on w's backend and stores its outcome (the polled frame, the
+ * result code) for the next composition: the one job-run sequence of a
+ * requested job and of a paced turn. Called with s->mu held; the lock is
+ * let go for the backend's call, which may hang. Returns true with s->mu
+ * held again, or false when the sampler was freed while the call ran: w
+ * was abandoned, has freed itself, and holds no lock (its thread ends). */
+bool sampler_worker_run_job(struct worker *w, enum job job);
 /* The job an idle, unrequested worker is due for at now (tick side: under
  * tick_mu); false when none (waiting out a backoff). */
 bool sampler_next_job(struct sampler *s, struct worker *w, uint64_t now, enum job *job);
 /* Harvests every worker and composes the frame (under tick_mu). busy_ms:
- * how long each worker's current call has run (0: idle). */
-struct frame *sampler_compose(struct sampler *s, uint64_t t0_ns, const uint64_t *busy_ms);
+ * how long each worker's current call has run (0: idle). *fleet: the
+ * hosts of a fleet source beside the frame (caller unrefs), or NULL. */
+struct frame *sampler_compose(struct sampler *s, uint64_t t0_ns, const uint64_t *busy_ms, struct fleet **fleet);
 void sampler_worker_free(struct worker *w);
 /* A paced worker's turn (its frame is due): called without s->mu. False
  * when the worker was abandoned and has freed itself (its thread ends). */

@@ -68,6 +68,11 @@ int backend_reinit(struct backend *b)
 	return b->ops->reinit ? b->ops->reinit(b) : 0;
 }
 
+struct fleet *backend_fleet(struct backend *b)
+{
+	return b->priv && b->ops->fleet ? b->ops->fleet(b) : NULL;
+}
+
 bool backend_can_signal(const struct backend *b)
 {
 	return b->ops->can_signal ? b->ops->can_signal(b) : false;

@@ -13,6 +13,7 @@
 
 #define BACKEND_ERRLEN 256
 
+struct fleet;
 /* Where a backend reads the machine from; owned by the caller. */
 struct pidwant;
 
@@ -48,6 +49,11 @@ struct backend_ops {
 	/* Re-initialises the library while a GPU is lost, keeping handles of
 	 * healthy ones where it can. Optional. 0 or -errno. */
 	int (*reinit)(struct backend *b);
+	/* A fleet source's hosts (model/fleet.h) as its last poll read them, or
+	 * kept them from the last good poll: they travel beside the poll's
+	 * frame, which holds only what is the source's own (its driver string,
+	 * its events). A new reference the caller unrefs. Optional: NULL. */
+	struct fleet *(*fleet)(struct backend *b);
 	/* Whether pids in its rows are this machine's and may be signalled. */
 	bool (*can_signal)(const struct backend *b);
 	/* Whether its pids are this machine's (default: yes). A remote
@@ -74,6 +80,9 @@ void backend_free(struct backend *b);
 int backend_open(struct backend *b, const struct backend_env *env);
 int backend_poll(struct backend *b, struct frame *f);
 int backend_reinit(struct backend *b);
+/* After a poll: the fleet it read (caller unrefs), or NULL (an open backend
+ * of one machine, or a closed one). */
+struct fleet *backend_fleet(struct backend *b);
 bool backend_can_signal(const struct backend *b);
 bool backend_is_local(const struct backend *b);
 void backend_close(struct backend *b);

@@ -3,7 +3,6 @@
 
 #include <string.h>
 
-#include "model/fleet.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
 
@@ -126,13 +125,8 @@ void composite_compose(struct composite *c, const struct composite_child *kids, 
 	bool placed[FRAME_MAX_GPUS] = {false};
 	struct buf names, drivers, line;
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		compose_child(c, i, &kids[i], out, placed);
-		/* A fleet source's hosts go along as they are: it keeps its
-		 * last good hosts itself, marked stale (backend/prometheus.c). */
-		if (!out->fleet && kids[i].mode != COMPOSITE_LOST && kids[i].last && kids[i].last->fleet)
-			out->fleet = fleet_ref(kids[i].last->fleet);
-	}
 	while (out->ngpus < c->nslots)
 		frame_add_gpu(out);
 	/* Devices not in their child's answer (child lost, or gone after

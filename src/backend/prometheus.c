@@ -107,6 +107,7 @@ struct prom {
 	char *match;
 	const struct clock *clock;
 	struct fleet *good;          /* the last good poll's hosts, or NULL */
+	struct fleet *polled;        /* the last poll's hosts (fresh or stale), or NULL */
 	bool failing;                /* the last try failed */
 	uint64_t next_try_ms;        /* monotonic; 0: poll now */
 	uint32_t backoff_ms;
@@ -262,6 +263,7 @@ static void prom_free(struct prom *pr)
 	free(pr->base);
 	free(pr->match);
 	fleet_unref(pr->good);
+	fleet_unref(pr->polled);
 	free(pr);
 }
 
@@ -359,6 +361,13 @@ static struct fleet *stale_fleet(struct backend *b, uint64_t now_mono, uint64_t 
 	return fl;
 }
 
+/* The hosts of this poll (fl: consumed), handed out by prom_fleet(). */
+static void set_polled(struct prom *pr, struct fleet *fl)
+{
+	fleet_unref(pr->polled);
+	pr->polled = fl;
+}
+
 /* Every query of a poll, within one time budget, at one evaluation time.
  * A failure keeps the last good hosts (stale) and retries with backoff:
  * 1 s doubling to 30 s, reset by an answer. Never -ENODEV: the source
@@ -373,7 +382,7 @@ static int prom_poll(struct backend *b, struct frame *f)
 	f->driver = frame_str(f, pr->base);
 	frame_set(f, FRAME_F_DRIVER);
 	if (pr->next_try_ms && now < pr->next_try_ms) {
-		f->fleet = stale_fleet(b, now, wall);
+		set_polled(pr, stale_fleet(b, now, wall));
 		return 0;
 	}
 	for (int m = 0; m < PROM_M__COUNT; m++)
@@ -420,19 +429,26 @@ static int prom_poll(struct backend *b, struct frame *f)
 		pr->backoff_ms = PROM_BACKOFF_MIN_MS;
 		fleet_unref(pr->good);
 		pr->good = fleet_ref(fl);
-		f->fleet = fl;
+		set_polled(pr, fl);
 	} else {
 		snprintf(pr->error, sizeof(pr->error), "%s", b->error);
 		pr->next_try_ms = clock_mono(pr->clock) + pr->backoff_ms;
 		if (!pr->failing)
 			frame_note(f, EVENT_NOTE, "%s (retrying with backoff; the last good data stays shown)", pr->error);
 		pr->failing = true;
-		f->fleet = stale_fleet(b, clock_mono(pr->clock), wall);
+		set_polled(pr, stale_fleet(b, clock_mono(pr->clock), wall));
 		pr->backoff_ms = pr->backoff_ms * 2 > PROM_BACKOFF_MAX_MS ? PROM_BACKOFF_MAX_MS : pr->backoff_ms * 2;
 	}
 	for (int m = 0; m < PROM_M__COUNT; m++)
 		prom_result_free(&r[m]);
 	return 0;
+}
+
+static struct fleet *prom_fleet(struct backend *b)
+{
+	struct prom *pr = b->priv;
+
+	return pr->polled ? fleet_ref(pr->polled) : NULL;
 }
 
 static bool prom_can_signal(const struct backend *b)
@@ -457,6 +473,7 @@ const struct backend_ops BACKEND_PROMETHEUS = {
 	.name = "prometheus",
 	.open = prom_open,
 	.poll = prom_poll,
+	.fleet = prom_fleet,
 	.can_signal = prom_can_signal,
 	.is_remote = prom_is_remote,
 	.close = prom_close,

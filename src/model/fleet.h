@@ -1,7 +1,9 @@
 /* fleet: what a fleet source (--prometheus) read in one poll — one frame per
- * host, each a complete record of its own (--json and --log write one record
- * per host per poll) — and where the source stands (its URL, the last failure, the
- * next retry). Shared read-only once published, through a reference count. */
+ * host, each a complete record of its own, so that a recording holds one
+ * record per host per poll and the record limits hold at any fleet size —
+ * and where the source stands (its URL, the last failure, the next retry).
+ * It travels beside the poll's own frame, never inside it, and is shared
+ * read-only once published, through a reference count. */
 #ifndef GPUR_FLEET_H
 #define GPUR_FLEET_H
 

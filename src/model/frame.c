@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/fleet.h"
 #include "util/xalloc.h"
 
 
@@ -52,7 +51,6 @@ void frame_unref(struct frame *f)
 {
 	if (!f || atomic_fetch_sub(&f->refs, 1) != 1)
 		return;
-	fleet_unref(f->fleet);
 	arena_fini(&f->arena);
 	free(f->gpus);
 	free(f->procs);
@@ -70,8 +68,6 @@ void frame_reset(struct frame *f)
 	f->ngpus = f->nprocs = f->nevents = 0;
 	f->poll_us = 0;
 	f->seen = NULL;
-	fleet_unref(f->fleet);
-	f->fleet = NULL;
 }
 
 static void *grow(void *arr, size_t *cap, size_t n, size_t size)

@@ -15,13 +15,11 @@
 #include "model/process.h"
 #include "util/arena.h"
 
-/* Record limits (docs/record-format.md, "Lines"): a record with more is
- * skipped by readers; the live side obeys them too. */
+/* Record limits: a recorded line with more GPUs, processes or events is
+ * skipped (docs/record-format.md, rule 5), and the live side obeys them too. */
 #define FRAME_MAX_GPUS 1024
 #define FRAME_MAX_PROCESSES 16384
 #define FRAME_MAX_EVENTS 1024
-
-struct fleet;
 
 enum system_field { SYS_F_CPU, SYS_F_MEM_USED, SYS_F_MEM_TOTAL, SYS_F_LOAD1, SYS_F__COUNT };
 
@@ -68,10 +66,6 @@ struct frame {
 	/* For each GPU, its last ok readings (see model/seen.h), or NULL; in
 	 * the arena. Filled by the frame pipeline for lost/suspended GPUs. */
 	struct gpu_seen *seen;
-	/* A fleet source's hosts (model/fleet.h), each a frame of its own; a
-	 * reference, or NULL. Not recorded as such: a sink writes one record
-	 * per host. */
-	struct fleet *fleet;
 	atomic_int refs;
 };
 
@@ -125,13 +119,13 @@ void frame_copy_event(struct frame *f, struct event *dst, const struct event *sr
 void frame_keep_gpus(struct frame *f, const bool *keep);
 /* Drops the process rows of GPUs at or past position k, and takes the GPU
  * index off events that name one (what they say stays): a row is never
- * drawn against a device the frame does not have (the record format's rule
- * 4). */
+ * drawn against a device the frame does not have (docs/record-format.md,
+ * rule 4). */
 void frame_drop_rows_from(struct frame *f, size_t k);
-/* Applies the record format's rules (docs/record-format.md §8): readings of
- * lost/suspended GPUs are omitted; rows
- * whose gpu_index is not below ngpus are dropped; events whose gpu_index is
- * not below ngpus lose it. */
+/* Applies the record format's rules (docs/record-format.md, rules 4 and 6):
+ * readings of lost or suspended GPUs are omitted, rows whose gpu_index is
+ * not below ngpus are dropped, and events whose gpu_index is not below
+ * ngpus lose it. */
 void frame_normalize(struct frame *f);
 
 #endif

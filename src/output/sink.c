@@ -71,14 +71,13 @@ static bool write_record(struct sink *s, const struct frame *f)
 	return ok;
 }
 
-/* A fleet poll is one record per host (so the record limits hold at any
- * fleet size), stamped with the poll's
- * time; the poll's own events go in the first. Hosts kept from the last
- * good poll while the source fails keep identity and state only: a
- * recording never holds an old reading as if it were read now. */
-static bool write_fleet(struct sink *s, const struct frame *f)
+/* A fleet poll is one record per host, stamped with the poll's time, so
+ * the record limits hold at any fleet size; the poll's own events go in
+ * the first. Hosts kept from the last good poll while the source fails
+ * keep identity and state only: a recording never holds an old reading as
+ * if it were read now. */
+static bool write_fleet(struct sink *s, const struct frame *f, const struct fleet *fl)
 {
-	const struct fleet *fl = f->fleet;
 	struct frame *tmp = frame_new();
 	bool ok = true;
 
@@ -103,18 +102,18 @@ static bool write_fleet(struct sink *s, const struct frame *f)
 	return ok;
 }
 
-static bool write_records(struct sink *s, const struct frame *f)
+static bool write_records(struct sink *s, const struct frame *f, const struct fleet *fl)
 {
 	if (!s->log && !s->json)
 		return true; /* nowhere to write: do not encode */
-	if (f->fleet && f->fleet->nhosts)
-		return write_fleet(s, f);
+	if (fl && fl->nhosts)
+		return write_fleet(s, f, fl);
 	return write_record(s, f);
 }
 
-bool sink_emit(struct sink *s, const struct frame *f)
+bool sink_emit(struct sink *s, const struct frame *f, const struct fleet *fl)
 {
-	bool ok = write_records(s, f);
+	bool ok = write_records(s, f, fl);
 
 	if (s->serve)
 		serve_publish(s->serve, f, (s->log ? recorder_dropped(s->log) : 0) + (s->json ? recorder_dropped(s->json) : 0),

@@ -13,6 +13,7 @@
 #include "record/recorder.h"
 #include "util/buf.h"
 
+struct fleet;
 struct serve;
 
 struct sink {
@@ -29,9 +30,11 @@ struct sink {
 void sink_init(struct sink *s);
 /* Frees the recorders and the buffer. */
 void sink_fini(struct sink *s);
-/* Writes f to every output and publishes it to the exporter. False when
- * stdout went away (stop quietly). */
-bool sink_emit(struct sink *s, const struct frame *f);
+/* Writes f to every output and publishes it to the exporter. fl: the hosts
+ * of a fleet source that came beside f, or NULL; with hosts, one record per
+ * host is written instead of f. False when stdout went away (stop
+ * quietly). */
+bool sink_emit(struct sink *s, const struct frame *f, const struct fleet *fl);
 /* Copies the latest failure message ("" if none) into out. */
 void sink_note(struct sink *s, char *out, size_t n);
 

@@ -129,11 +129,15 @@ static void add_events(struct tui *t, const struct frame *f)
  * to 0) is shown but not counted twice. */
 static bool take_frame(struct tui *t)
 {
-	uint64_t seq, seeks;
+	uint64_t seq, seeks, fleet_seq;
 	struct frame *f = feed_latest_seeks(t->feed, &seq, &seeks);
+	struct fleet *fl = feed_latest_fleet(t->feed, &fleet_seq);
 
-	if (!f || seq == t->seq) {
+	/* Another seq: a newer frame came between the two calls, and its
+	 * wake-up takes it with its own fleet. */
+	if (!f || seq == t->seq || fleet_seq != seq) {
 		frame_unref(f);
+		fleet_unref(fl);
 		return false;
 	}
 	bool fresh = seq != t->counted_seq;
@@ -148,9 +152,9 @@ static bool take_frame(struct tui *t)
 		add_events(t, f); /* a fleet poll's events are the source's, not a host's */
 	/* A fleet's frame taken again may show another host's GPUs: those
 	 * are new to the history. */
-	bool count = fresh || f->fleet;
-	if (f->fleet)
-		f = tui_fleet_take(t, f, !t->frozen); /* paused: the summary holds too */
+	bool count = fresh || fl;
+	if (fl)
+		f = tui_fleet_take(t, f, fl, !t->frozen); /* paused: the summary holds too */
 	/* A recording's cadence is known from its first frame on: the
 	 * history covers the same span whatever it is. */
 	if (t->st.interval != t->hist_interval) {

@@ -156,9 +156,9 @@ struct tui {
 	char iv_str[32];
 	time_t clock_at; /* the second t->clock shows */
 	char clock[16];
-	/* --prometheus (view_fleet.c): the latest frame with the fleet, the
-	 * summary's rows, order and filter, and the host opened with Enter. */
-	struct frame *fleet_frame;
+	/* --prometheus (view_fleet.c): the latest fleet, the summary's rows,
+	 * order and filter, and the host opened with Enter. */
+	struct fleet *fleet;
 	struct fleet_row *frows;
 	size_t nfrows, frows_cap, fsel, ftop;
 	char fsel_host[FLEET_NAME_MAX + 1];
@@ -243,10 +243,10 @@ void dialog_signal_draw(struct tui *t);
 void tui_details_draw(struct tui *t);
 
 /* view_fleet.c */
-/* A new frame f (consumed) from a fleet source: keeps it for the summary
- * when keep, and returns what the screen shows (a reference): the opened
- * host's frame, or f itself. */
-struct frame *tui_fleet_take(struct tui *t, struct frame *f, bool keep);
+/* A new frame f and the fleet fl beside it (both consumed) from a fleet
+ * source: keeps fl for the summary when keep, and returns what the screen
+ * shows (a reference): the opened host's frame, or f itself. */
+struct frame *tui_fleet_take(struct tui *t, struct frame *f, struct fleet *fl, bool keep);
 /* Whether the fleet summary is on the screen (a fleet, no host opened). */
 bool tui_fleet_listing(const struct tui *t);
 /* Keys of the summary (select, sort, filter, Enter opens a host) and of an

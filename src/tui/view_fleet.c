@@ -24,7 +24,7 @@ static uint64_t now_ms(void)
 
 static const struct fleet *fleet_of(const struct tui *t)
 {
-	return t->fleet_frame ? t->fleet_frame->fleet : NULL;
+	return t->fleet;
 }
 
 /* The rows for the current fleet, order and filter; the selection follows
@@ -57,20 +57,19 @@ static void remember(struct tui *t)
 		snprintf(t->fsel_host, sizeof(t->fsel_host), "%s", fl->hosts[t->frows[t->fsel].host].name);
 }
 
-struct frame *tui_fleet_take(struct tui *t, struct frame *f, bool keep)
+struct frame *tui_fleet_take(struct tui *t, struct frame *f, struct fleet *fl, bool keep)
 {
 	if (keep) {
-		frame_unref(t->fleet_frame);
-		t->fleet_frame = frame_ref(f);
+		fleet_unref(t->fleet);
+		t->fleet = fleet_ref(fl);
 	}
-	if (t->host_open) {
-		const struct fleet_host *h = fleet_find(f->fleet, t->host);
-		if (h) {
-			struct frame *hf = frame_ref(h->frame);
-			frame_unref(f);
-			return hf;
-		}
+	const struct fleet_host *h = t->host_open ? fleet_find(fl, t->host) : NULL;
+	if (h) {
+		struct frame *hf = frame_ref(h->frame);
+		frame_unref(f);
+		f = hf;
 	}
+	fleet_unref(fl);
 	return f;
 }
 
@@ -318,8 +317,8 @@ void tui_fleet_draw_keys(struct tui *t, int y)
 
 void tui_fleet_free(struct tui *t)
 {
-	frame_unref(t->fleet_frame);
-	t->fleet_frame = NULL;
+	fleet_unref(t->fleet);
+	t->fleet = NULL;
 	free(t->frows);
 	t->frows = NULL;
 	t->nfrows = t->frows_cap = 0;

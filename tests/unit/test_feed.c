@@ -18,6 +18,7 @@
 
 #include "feed.h"
 #include "record/recorder.h"
+#include "record/replay.h"
 #include "testutil.h"
 
 struct fx {

@@ -189,8 +189,8 @@ static void test_view(void **st)
 	fleet_unref(fl);
 }
 
-/* The records a sink writes for f, parsed. */
-static json_t *emit(struct frame *f)
+/* The records a sink writes for f and the fleet fl beside it, parsed. */
+static json_t *emit(struct frame *f, const struct fleet *fl)
 {
 	char *dir = testutil_tmpdir(), *path = testutil_path(dir, "out.jsonl");
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -199,7 +199,7 @@ static json_t *emit(struct frame *f)
 	assert_true(fd >= 0);
 	sink_init(&s);
 	s.json = recorder_fdopen(fd, "out");
-	assert_true(sink_emit(&s, f));
+	assert_true(sink_emit(&s, f, fl));
 	sink_fini(&s);
 	size_t len;
 	char *text = testutil_read_file(path, &len);
@@ -221,12 +221,12 @@ static void test_sink_per_host(void **st)
 {
 	(void)st;
 	struct frame *f = frame_new();
+	struct fleet *fl = sample_fleet();
 
-	f->fleet = sample_fleet();
 	f->ts_ms = 2000;
 	frame_set(f, FRAME_F_TS);
 	frame_note(f, EVENT_NOTE, "poll note");
-	json_t *recs = emit(f);
+	json_t *recs = emit(f, fl);
 	assert_int_equal(json_array_size(recs), 2);
 	json_t *a = json_array_get(recs, 0), *b = json_array_get(recs, 1);
 	assert_string_equal(json_string_value(json_object_get(a, "host")), "a");
@@ -239,16 +239,17 @@ static void test_sink_per_host(void **st)
 	json_decref(recs);
 
 	/* Stale: identity and state only. */
-	f->fleet->stale = true;
-	f->fleet->error = "down";
-	recs = emit(f);
+	fl->stale = true;
+	fl->error = "down";
+	recs = emit(f, fl);
 	b = json_array_get(recs, 1);
 	g0 = json_array_get(json_object_get(b, "gpus"), 0);
 	assert_null(json_object_get(g0, "util_pct"));
 	assert_string_equal(json_string_value(json_object_get(g0, "device_id")), "GPU-b0");
 	assert_string_equal(json_string_value(json_object_get(g0, "state")), "ok");
 	json_decref(recs);
-	frame_unref(f); /* drops the fleet and its hosts */
+	frame_unref(f);
+	fleet_unref(fl); /* drops its hosts */
 }
 
 int main(void)

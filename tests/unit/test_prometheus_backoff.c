@@ -67,11 +67,14 @@ struct rig {
 	char url[64];
 };
 
-static struct frame *poll_once(struct rig *r)
+/* One poll: its frame, and the fleet beside it in *fl (the caller unrefs
+ * both). */
+static struct frame *poll_once(struct rig *r, struct fleet **fl)
 {
 	struct frame *f = frame_new();
 	assert_int_equal(backend_poll(r->b, f), 0); /* never -ENODEV: the source says what is wrong */
-	assert_non_null(f->fleet);
+	*fl = backend_fleet(r->b);
+	assert_non_null(*fl);
 	return f;
 }
 
@@ -102,58 +105,65 @@ static void test_backoff(void **st)
 	}
 	assert_int_equal(rc, 0);
 
-	struct frame *f = poll_once(&r);
-	assert_null(f->fleet->error);
-	assert_int_equal(f->fleet->nhosts, 1);
-	assert_string_equal(f->fleet->hosts[0].name, "h1");
+	struct fleet *fl;
+	struct frame *f = poll_once(&r, &fl);
+	assert_null(fl->error);
+	assert_int_equal(fl->nhosts, 1);
+	assert_string_equal(fl->hosts[0].name, "h1");
 	frame_unref(f);
+	fleet_unref(fl);
 
 	/* Fails: stale, the reason names the URL, retry in 1 s. */
 	atomic_store(&mode_fail, 1);
 	int before = atomic_load(&requests);
-	f = poll_once(&r);
+	f = poll_once(&r, &fl);
 	/* A try is one poll: all its queries, at once. */
 	assert_int_equal(atomic_load(&requests), before + PROM_M__COUNT);
-	assert_true(f->fleet->stale);
-	assert_non_null(strstr(f->fleet->error, r.url));
-	assert_non_null(strstr(f->fleet->error, "HTTP 500"));
-	assert_int_equal(f->fleet->nhosts, 1); /* the last good host stays */
-	assert_true(f->fleet->hosts[0].frame->gpus[0].util_pct == 5);
+	assert_true(fl->stale);
+	assert_non_null(strstr(fl->error, r.url));
+	assert_non_null(strstr(fl->error, "HTTP 500"));
+	assert_int_equal(fl->nhosts, 1); /* the last good host stays */
+	assert_true(fl->hosts[0].frame->gpus[0].util_pct == 5);
 	assert_int_equal(f->nevents, 1); /* one note for the failure */
 	uint64_t wall = clock_wall(&r.clock.c);
-	assert_true(f->fleet->retry_ms == wall + 1000);
+	assert_true(fl->retry_ms == wall + 1000);
 	frame_unref(f);
+	fleet_unref(fl);
 
 	/* 1 s, then 2 s, then 4 s: no request before the retry time. */
 	static const uint64_t backoff[] = {1000, 2000, 4000};
 	for (size_t i = 0; i < 3; i++) {
 		before = atomic_load(&requests);
 		clock_virtual_advance(&r.clock, backoff[i] - 1);
-		f = poll_once(&r);
+		f = poll_once(&r, &fl);
 		assert_int_equal(atomic_load(&requests), before);
-		assert_true(f->fleet->stale);
+		assert_true(fl->stale);
 		assert_int_equal(f->nevents, 0); /* the failure is noted once */
 		frame_unref(f);
+		fleet_unref(fl);
 		clock_virtual_advance(&r.clock, 1);
-		f = poll_once(&r);
+		f = poll_once(&r, &fl);
 		assert_int_equal(atomic_load(&requests), before + PROM_M__COUNT);
 		uint64_t next = i + 1 < 3 ? backoff[i + 1] : 8000;
-		assert_true(f->fleet->retry_ms == clock_wall(&r.clock.c) + next);
+		assert_true(fl->retry_ms == clock_wall(&r.clock.c) + next);
 		frame_unref(f);
+		fleet_unref(fl);
 	}
 
 	/* An answer: fresh, noted, and the backoff starts again at 1 s. */
 	atomic_store(&mode_fail, 0);
 	clock_virtual_advance(&r.clock, 8000);
-	f = poll_once(&r);
-	assert_null(f->fleet->error);
-	assert_false(f->fleet->stale);
+	f = poll_once(&r, &fl);
+	assert_null(fl->error);
+	assert_false(fl->stale);
 	assert_int_equal(f->nevents, 1); /* "... answered again" */
 	frame_unref(f);
+	fleet_unref(fl);
 	atomic_store(&mode_fail, 1);
-	f = poll_once(&r);
-	assert_true(f->fleet->retry_ms == clock_wall(&r.clock.c) + 1000);
+	f = poll_once(&r, &fl);
+	assert_true(fl->retry_ms == clock_wall(&r.clock.c) + 1000);
 	frame_unref(f);
+	fleet_unref(fl);
 
 	backend_free(r.b);
 	shutdown(listen_fd, SHUT_RDWR);

@@ -85,7 +85,7 @@ static const struct event *find_event(const struct frame *f, const char *kind)
 static struct frame *tick_after(struct fixture *fx, unsigned long long ms)
 {
 	fake_clock_advance(&fx->clk, ms);
-	return sampler_tick(fx->s);
+	return sampler_tick(fx->s, NULL);
 }
 
 static void set_lost1(struct script *sc, void *arg)
@@ -142,7 +142,7 @@ static void test_process_details_filled_once_for_local_rows(void **state)
 	script_set(&fx->a, set_pid_base, &me);
 	script_set(&fx->b, set_pid_base, &me);
 	script_set(&fx->b, set_remote, &on);
-	frame_unref(sampler_tick(fx->s));
+	frame_unref(sampler_tick(fx->s, NULL));
 	struct frame *f = tick_after(fx, 1000);
 
 	assert_int_equal(f->nprocs, 2);
@@ -174,7 +174,7 @@ static void test_compose_two_backends(void **state)
 	struct fixture *fx = setup(2, 1, 5000);
 	bool on = true;
 	script_set(&fx->b, set_stray, &on);
-	struct frame *f = sampler_tick(fx->s);
+	struct frame *f = sampler_tick(fx->s, NULL);
 
 	assert_int_equal(f->ngpus, 3);
 	assert_string_equal(f->gpus[0].device_id, "GPU-alpha-0");
@@ -204,7 +204,7 @@ static void test_gpu_lost_and_back(void **state)
 	(void)state;
 	struct fixture *fx = setup(3, 1, 5000);
 	bool on = true, off = false;
-	frame_unref(sampler_tick(fx->s));
+	frame_unref(sampler_tick(fx->s, NULL));
 
 	script_set(&fx->a, set_lost1, &on);
 	struct frame *f = tick_after(fx, 100);
@@ -256,7 +256,7 @@ static void test_backend_lost_redetect_backoff(void **state)
 	struct fixture *fx = setup(2, 1, 5000);
 	bool on = true, off = false;
 	int fails = 7;
-	frame_unref(sampler_tick(fx->s));
+	frame_unref(sampler_tick(fx->s, NULL));
 
 	script_set(&fx->a, set_fail, &on);
 	script_set(&fx->a, set_open_failures, &fails);
@@ -310,7 +310,7 @@ static void test_hang_stalls_only_its_backend(void **state)
 	(void)state;
 	struct fixture *fx = setup(1, 1, 200);
 	bool on = true;
-	frame_unref(sampler_tick(fx->s));
+	frame_unref(sampler_tick(fx->s, NULL));
 
 	script_set(&fx->a, set_hang, &on);
 	struct frame *f = tick_after(fx, 100);
@@ -363,7 +363,7 @@ static void test_positions_are_stable(void **state)
 	(void)state;
 	struct fixture *fx = setup(1, 1, 5000);
 	size_t two = 2, zero = 0;
-	frame_unref(sampler_tick(fx->s));
+	frame_unref(sampler_tick(fx->s, NULL));
 
 	script_set(&fx->a, set_ngpus, &two);
 	struct frame *f = tick_after(fx, 100);
@@ -413,18 +413,18 @@ static void test_absent_backend_is_detected_later(void **state)
 	struct sampler_census c;
 	sampler_census(s, &c);
 	assert_int_equal(c.pending, 1); /* not tried yet */
-	struct frame *f = sampler_tick(s); /* attempt 1 fails */
+	struct frame *f = sampler_tick(s, NULL); /* attempt 1 fails */
 	assert_int_equal(f->ngpus, 0);
 	frame_unref(f);
 	sampler_census(s, &c);
 	assert_int_equal(c.failed, 1);
 	assert_int_equal(c.open, 0);
 	fake_clock_advance(&clk, 999);
-	f = sampler_tick(s);
+	f = sampler_tick(s, NULL);
 	assert_int_equal(sc.opens, 1);
 	frame_unref(f);
 	fake_clock_advance(&clk, 1);
-	f = sampler_tick(s);
+	f = sampler_tick(s, NULL);
 	assert_int_equal(sc.opens, 2);
 	assert_int_equal(f->ngpus, 1);
 	assert_int_equal(count_events(f, EVENT_BACKEND_BACK), 0);
@@ -463,13 +463,13 @@ static void test_drop_absent(void **state)
 	struct sampler *s = sampler_new(bs, 2, &o);
 	int reported = 0;
 
-	frame_unref(sampler_tick(s));
+	frame_unref(sampler_tick(s, NULL));
 	assert_int_equal(sampler_drop_absent(s, count_report, &reported), 1);
 	assert_int_equal(reported, 1);
 	assert_int_equal(sampler_nbackends(s), 1);
 	assert_string_equal(sampler_backend_name(s, 0), "epsilon");
 	fake_clock_advance(&clk, 60000);
-	struct frame *f = sampler_tick(s);
+	struct frame *f = sampler_tick(s, NULL);
 	assert_int_equal(f->ngpus, 2);
 	assert_string_equal(f->gpus[0].device_id, "GPU-epsilon-0");
 	assert_string_equal(f->backend, "epsilon");

@@ -1,4 +1,4 @@
-/* test_sampler_pace: frames paced by the worker itself (sampler_pace_run) —
+/* test_sampler_pace: frames paced by the worker itself (sampler_run) —
  * handed over from the worker's thread, one poll each; a hung call watched
  * by the caller's thread, which goes on composing frames (values kept, then
  * identity only, with the "no answer" note) until the backend answers; the
@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "model/fleet.h"
 #include "sampler.h"
 #include "scripted_backend.h"
 
@@ -36,7 +37,7 @@ struct collect {
 	struct seen_frame f[MAXF];
 	size_t n;
 	size_t want; /* the callback says "no more" at this count (0: never) */
-	bool after_end; /* a callback came after sampler_pace_run returned */
+	bool after_end; /* a callback came after sampler_run returned */
 	bool ended;
 };
 
@@ -46,9 +47,9 @@ struct fixture {
 	struct backend_env env;
 	struct sampler *s;
 	struct collect c;
-	/* The runner: the thread in sampler_pace_run (the watchdog). */
+	/* The runner: the thread in sampler_run (the watchdog). */
 	pthread_t runner;
-	struct sampler_pace p;
+	struct sampler_run_opts p;
 	int rc;
 	bool running;
 };
@@ -61,7 +62,7 @@ static bool has_note(const struct frame *fr, const char *text)
 	return false;
 }
 
-static bool on_frame(void *ctx, struct frame *fr)
+static bool on_frame(void *ctx, struct frame *fr, struct fleet *fl)
 {
 	struct collect *c = ctx;
 
@@ -82,6 +83,7 @@ static bool on_frame(void *ctx, struct frame *fr)
 	pthread_cond_broadcast(&c->cv);
 	pthread_mutex_unlock(&c->mu);
 	frame_unref(fr);
+	fleet_unref(fl); /* NULL: the scripted backend is no fleet source */
 	return more;
 }
 
@@ -113,7 +115,7 @@ static void *runner_main(void *arg)
 {
 	struct fixture *fx = arg;
 
-	fx->rc = sampler_pace_run(fx->s, &fx->p);
+	fx->rc = sampler_run(fx->s, &fx->p);
 	pthread_mutex_lock(&fx->c.mu);
 	fx->c.ended = true;
 	pthread_mutex_unlock(&fx->c.mu);
@@ -146,7 +148,7 @@ static struct fixture *setup(double interval_s, uint64_t wait_ms, size_t want)
 	pthread_mutex_init(&fx->c.mu, NULL);
 	pthread_cond_init(&fx->c.cv, NULL);
 	fx->c.want = want;
-	fx->p = (struct sampler_pace){.first_due_ms = 0, .interval_s = interval_s, .frame = on_frame, .ctx = &fx->c};
+	fx->p = (struct sampler_run_opts){.first_due_ms = 0, .interval_s = interval_s, .frame = on_frame, .ctx = &fx->c};
 	return fx;
 }
 
@@ -165,7 +167,7 @@ static void join(struct fixture *fx)
 /* Stops the run from this thread and joins it. */
 static void stop(struct fixture *fx)
 {
-	sampler_pace_stop(fx->s);
+	sampler_stop_run(fx->s);
 	join(fx);
 }
 
@@ -322,7 +324,7 @@ static void test_new_interval_applies_to_the_next_frame(void **state)
 	start(fx);
 	assert_true(wait_frames(&fx->c, 1));
 	assert_int_equal(polls(&fx->a), 1);
-	sampler_pace_interval(fx->s, 0.01);
+	sampler_set_interval(fx->s, 0.01);
 	join(fx);
 	assert_int_equal(fx->rc, 0);
 	assert_int_equal(frames(&fx->c), 4);
