@@ -38,18 +38,6 @@ static enum tui_color temp_color(const struct gpu *g)
 	return TC_NONE;
 }
 
-/* A GPU is idle when its utilisation is 0 or unknown and no process uses it. */
-static bool idle(const struct frame *f, size_t i)
-{
-	const struct gpu *g = &f->gpus[i];
-	if (known(g, GPU_F_UTIL) && g->util_pct > 0)
-		return false;
-	for (size_t p = 0; p < f->nprocs; p++)
-		if (f->procs[p].gpu_index == i)
-			return false;
-	return true;
-}
-
 /* Memory no listed process accounts for; false when that is not known. */
 static bool unattributed(const struct frame *f, size_t i, uint64_t *out)
 {
@@ -704,7 +692,7 @@ void tui_draw(struct tui *t)
 	}
 	if (f) {
 		for (size_t i = 0; i < f->ngpus; i++)
-			if (!t->hide_idle || !idle(f, i))
+			if (!t->hide_idle || !gpu_is_idle(f, i))
 				shown[nshown++] = i;
 		int avail = bottom - y;
 		/* Processes keep at least a third of the screen (and 5 rows). */

@@ -4,25 +4,16 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "tui/tui_priv.h"
+#include "util/clock.h"
 #include "util/xalloc.h"
 
 /* The time the table's TIME column counts to: the frame's own time (a
  * replay shows ages as recorded), else now. */
-static uint64_t table_now(const struct frame *f);
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 static uint64_t table_now(const struct frame *f)
 {
-	return f && frame_has(f, FRAME_F_TS) ? f->ts_ms : now_ms();
+	return f && frame_has(f, FRAME_F_TS) ? f->ts_ms : clock_wall_ms();
 }
 
 void tui_build_view(struct tui *t)

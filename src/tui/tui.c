@@ -58,19 +58,12 @@ static void resize_to_terminal(struct tui *t)
 #undef CTRL
 #define CTRL(c) ((c) & 0x1f)
 
-static uint64_t wall_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 void tui_set_status(struct tui *t, const char *msg)
 {
 	size_t n = strlen(msg) < sizeof(t->status) - 1 ? strlen(msg) : sizeof(t->status) - 1;
 	memcpy(t->status, msg, n);
 	t->status[n] = '\0';
-	t->status_until = wall_ms() + 5000;
+	t->status_until = clock_wall_ms() + 5000;
 }
 
 static size_t history_capacity(double interval)
@@ -168,13 +161,8 @@ static bool take_frame(struct tui *t)
 	}
 	frame_unref(t->frame);
 	t->frame = f;
-	for (size_t i = 0; i < f->ngpus && i < FRAME_MAX_GPUS; i++) {
-		const struct gpu *g = &f->gpus[i];
-		bool busy = gpu_has(g, GPU_F_UTIL) && g->util_pct > 0;
-		for (size_t p = 0; p < f->nprocs && !busy; p++)
-			busy = f->procs[p].gpu_index == i;
-		t->hidden_gpu[i] = !busy;
-	}
+	for (size_t i = 0; i < f->ngpus && i < FRAME_MAX_GPUS; i++)
+		t->hidden_gpu[i] = gpu_is_idle(f, i);
 	tui_build_view(t);
 	return true;
 }
@@ -694,7 +682,7 @@ int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, s
 	int idle_reads = 0;
 	uint64_t last_second = 0, last_draw = 0, last_frame = 0;
 	while (running && !(opts->stop && *opts->stop)) {
-		uint64_t now = wall_ms();
+		uint64_t now = clock_wall_ms();
 		if (resized) {
 			resize_to_terminal(&t);
 			dirty = true;
@@ -735,14 +723,14 @@ int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, s
 			canvas_flush(&t);
 			update_want(&t);
 			dirty = false;
-			last_draw = wall_ms();
+			last_draw = clock_wall_ms();
 		}
 		struct pollfd pfd[2] = {{STDIN_FILENO, POLLIN, 0}, {feed_fd(feed), POLLIN, 0}};
 		/* Wake for the clock at each second, but not while frames come
 		 * at least once a second: each one redraws the clock too. Once
 		 * they stop (paused, a hang, the end of a replay) the clock
 		 * ticks alone again within 1.5 s. */
-		uint64_t w = wall_ms(), mono = clock_mono_ns() / 1000000u;
+		uint64_t w = clock_wall_ms(), mono = clock_mono_ns() / 1000000u;
 		int timeout = (int)(1000 - w % 1000) + 1;
 		if (last_frame && mono < last_frame + 1100 && t.st.interval <= 1.0)
 			timeout = (int)(last_frame + 1500 - mono); /* 400 to 1500 ms */

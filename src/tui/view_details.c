@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "tui/tui_priv.h"
+#include "util/clock.h"
 
 #define LABEL_W 12
 
@@ -168,7 +169,7 @@ void tui_details_draw(struct tui *t)
 		tui_text(t, r, ix, "(no process selected)", iw);
 		return;
 	}
-	uint64_t now = f && frame_has(f, FRAME_F_TS) ? f->ts_ms : (uint64_t)time(NULL) * 1000u;
+	uint64_t now = f && frame_has(f, FRAME_F_TS) ? f->ts_ms : clock_wall_ms();
 
 	proctable_cell(f, p, PROCTABLE_USER, now, a, sizeof(a));
 	if (process_has(p, PROC_F_CONTAINER_PID))

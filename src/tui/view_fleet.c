@@ -5,22 +5,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "model/fleet.h"
 #include "tui/tui_priv.h"
+#include "util/clock.h"
 #include "util/xalloc.h"
 
 #define KEY_ESC 27
 #undef CTRL
 #define CTRL(c) ((c) & 0x1f)
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 static const struct fleet *fleet_of(const struct tui *t)
 {
@@ -84,7 +77,7 @@ const char *tui_fleet_problem(const struct tui *t, char *buf, size_t n)
 	const struct fleet *fl = fleet_of(t);
 	if (!fl || !fl->error || !t->host_open) /* the summary has a line of its own */
 		return NULL;
-	uint64_t now = now_ms();
+	uint64_t now = clock_wall_ms();
 	uint64_t retry = fl->retry_ms > now ? (fl->retry_ms - now + 999) / 1000 : 0;
 	if (fl->good_ts_ms)
 		snprintf(buf, n, "STALE (data from %" PRIu64 " s ago, retry in %" PRIu64 " s): %s",
@@ -260,7 +253,7 @@ void tui_fleet_draw(struct tui *t, int y, int h)
 	rebuild(t);
 	widths(t, w);
 	/* The fleet in one line; what is wrong with the source, in red. */
-	fleet_status(fl, now_ms(), buf, sizeof(buf));
+	fleet_status(fl, clock_wall_ms(), buf, sizeof(buf));
 	if (fl->error)
 		tui_attr(t, TC_CRIT, true);
 	tui_text(t, y++, 0, buf, t->cols);
