@@ -105,7 +105,7 @@ static void draw_header(struct tui *t, const struct frame *f)
 	}
 	const char *when = t->clock;
 	tui_attr(t, TC_HEAD, true);
-	canvas_hline(t, 0, 0, ' ', t->cols);
+	canvas_hline(&t->canvas, 0, 0, ' ', t->cols);
 	int x = tui_text(t, 0, 0, "gpur ", 5);
 	x += tui_text(t, 0, x, f && frame_has(f, FRAME_F_HOST) ? f->host : "", 32);
 	tui_attr(t, TC_HEAD, false);
@@ -156,7 +156,7 @@ static void draw_header(struct tui *t, const struct frame *f)
 	tui_attr(t, TC_HEAD, false);
 
 	/* Line 2: the host (from the record) and gpur itself. */
-	canvas_hline(t, 1, 0, ' ', t->cols);
+	canvas_hline(&t->canvas, 1, 0, ' ', t->cols);
 	x = 0;
 	if (f && frame_has(f, FRAME_F_SYSTEM)) {
 		const struct system_stats *s = &f->system;
@@ -252,13 +252,13 @@ static void draw_low_msg(struct tui *t, int y)
 	memcpy(head, msg, cut);
 	head[cut] = '\0';
 	tui_attr(t, t->low_color, true);
-	canvas_hline(t, y, 0, ' ', t->cols);
+	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
 	tui_text(t, y, 0, head, t->cols);
 	if (msg[cut]) {
 		const char *rest = msg + cut;
 		while (*rest == ' ')
 			rest++;
-		canvas_hline(t, y + 1, 0, ' ', t->cols);
+		canvas_hline(&t->canvas, y + 1, 0, ' ', t->cols);
 		tui_text(t, y + 1, 0, rest, t->cols);
 	}
 	tui_attr(t, t->low_color, false);
@@ -587,12 +587,12 @@ static int draw_charts(struct tui *t, const struct frame *f, const size_t *shown
 			} else if (v != HISTORY_UNKNOWN) {
 				ch = (unsigned char)ascii[v >= 100 ? 9 : v * 9 / 100];
 			}
-			canvas_put(t, y + 1 + (int)r, cx + (int)k, ch, 1);
+			canvas_put(&t->canvas, y + 1 + (int)r, cx + (int)k, ch, 1);
 		}
 	}
 	/* Time axis. */
 	int ay = y + 1 + (int)rows;
-	canvas_hline(t, ay, 4, t->utf8 ? 0x2500 : '-', w);
+	canvas_hline(&t->canvas, ay, 4, t->utf8 ? 0x2500 : '-', w);
 	l.n = 0;
 	buf[0] = '\0';
 	put_s(&l, "-");
@@ -605,7 +605,7 @@ static int draw_charts(struct tui *t, const struct frame *f, const size_t *shown
 
 static void draw_events_line(struct tui *t, int y)
 {
-	canvas_hline(t, y, 0, ' ', t->cols);
+	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
 	if (!t->nevents)
 		return;
 	const struct tui_event *e = &t->events[(t->nevents - 1) % TUI_EVENTS];
@@ -641,7 +641,7 @@ static void draw_footer(struct tui *t, int y)
 		keys = ascii;
 	}
 	tui_attr(t, TC_SEL, true);
-	canvas_hline(t, y, 0, ' ', t->cols);
+	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
 	if (t->editing) {
 		char buf[200];
 		snprintf(buf, sizeof(buf), "filter: %s_   (Enter keep, Esc clear)", t->filter);
@@ -667,7 +667,7 @@ void tui_draw(struct tui *t)
 	const struct frame *f = t->frame;
 	size_t shown[FRAME_MAX_GPUS], nshown = 0;
 
-	canvas_begin(t);
+	canvas_begin(&t->canvas, t->rows, t->cols);
 	t->low_msg[0] = '\0';
 	if (t->rows < MIN_ROWS || t->cols < MIN_COLS) {
 		char buf[80];

@@ -180,7 +180,7 @@ void tui_draw_procs(struct tui *t, int y, int h)
 	t->ncols_shown = n;
 
 	tui_attr(t, TC_SEL, true);
-	canvas_hline(t, y, 0, ' ', t->cols);
+	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
 	for (int i = 0; i < n; i++) {
 		enum proctable_col c = t->col_of[i];
 		const char *arrow = "";
@@ -211,7 +211,7 @@ void tui_draw_procs(struct tui *t, int y, int h)
 		bool sel = vi == t->sel;
 		if (sel) {
 			tui_attr(t, TC_SEL, true);
-			canvas_hline(t, y + 1 + r, 0, ' ', t->cols);
+			canvas_hline(&t->canvas, y + 1 + r, 0, ' ', t->cols);
 		}
 		for (int i = 0; i < n; i++) {
 			enum proctable_col c = t->col_of[i];
@@ -243,21 +243,21 @@ bool tui_box(struct tui *t, int y, int x, int h, int w, const char *title)
 	if (h < 3 || w < 10 || y + h > t->rows || x + w > t->cols)
 		return false;
 	for (int r = 0; r < h; r++)
-		canvas_hline(t, y + r, x, ' ', w);
+		canvas_hline(&t->canvas, y + r, x, ' ', w);
 	if (t->utf8) {
-		canvas_hline(t, y, x, 0x2500, w);
-		canvas_hline(t, y + h - 1, x, 0x2500, w);
-		canvas_vline(t, y, x, 0x2502, h);
-		canvas_vline(t, y, x + w - 1, 0x2502, h);
-		canvas_put(t, y, x, 0x250c, 1);
-		canvas_put(t, y, x + w - 1, 0x2510, 1);
-		canvas_put(t, y + h - 1, x, 0x2514, 1);
-		canvas_put(t, y + h - 1, x + w - 1, 0x2518, 1);
+		canvas_hline(&t->canvas, y, x, 0x2500, w);
+		canvas_hline(&t->canvas, y + h - 1, x, 0x2500, w);
+		canvas_vline(&t->canvas, y, x, 0x2502, h);
+		canvas_vline(&t->canvas, y, x + w - 1, 0x2502, h);
+		canvas_put(&t->canvas, y, x, 0x250c, 1);
+		canvas_put(&t->canvas, y, x + w - 1, 0x2510, 1);
+		canvas_put(&t->canvas, y + h - 1, x, 0x2514, 1);
+		canvas_put(&t->canvas, y + h - 1, x + w - 1, 0x2518, 1);
 	} else {
-		canvas_hline(t, y, x, '-', w);
-		canvas_hline(t, y + h - 1, x, '-', w);
-		canvas_vline(t, y + 1, x, '|', h - 2);
-		canvas_vline(t, y + 1, x + w - 1, '|', h - 2);
+		canvas_hline(&t->canvas, y, x, '-', w);
+		canvas_hline(&t->canvas, y + h - 1, x, '-', w);
+		canvas_vline(&t->canvas, y + 1, x, '|', h - 2);
+		canvas_vline(&t->canvas, y + 1, x + w - 1, '|', h - 2);
 	}
 	tui_attr(t, TC_HEAD, true);
 	tui_text(t, y, x + 2, title, w - 4);

@@ -42,7 +42,7 @@ static int render(struct tui *t, int y, int x, const char *s, int w, bool draw)
 		if (cols + cw > w)
 			break;
 		if (draw)
-			canvas_put(t, y, x + cols, cp, cw);
+			canvas_put(&t->canvas, y, x + cols, cp, cw);
 		cols += cw;
 	}
 	return cols;
@@ -90,19 +90,19 @@ void tui_attr(struct tui *t, enum tui_color c, bool on)
 	}
 	if (c == TC_SEL)
 		a |= A_REVERSE;
-	canvas_attr(t, a, on);
+	canvas_attr(&t->canvas, a, on);
 }
 
 void tui_bar(struct tui *t, int y, int x, int w, double pct, enum tui_color c)
 {
 	if (w < 3 || y >= t->rows || x + w > t->cols)
 		return;
-	canvas_put(t, y, x, '[', 1);
-	canvas_put(t, y, x + w - 1, ']', 1);
+	canvas_put(&t->canvas, y, x, '[', 1);
+	canvas_put(&t->canvas, y, x + w - 1, ']', 1);
 	int inner = w - 2;
 	if (pct < 0) {
 		tui_attr(t, TC_DIM, true);
-		canvas_hline(t, y, x + 1, '.', inner);
+		canvas_hline(&t->canvas, y, x + 1, '.', inner);
 		tui_attr(t, TC_DIM, false);
 		return;
 	}
@@ -115,7 +115,7 @@ void tui_bar(struct tui *t, int y, int x, int w, double pct, enum tui_color c)
 	for (int i = 0; i < inner; i++) {
 		int fill = eighths - i * 8;
 		fill = fill < 0 ? 0 : fill > 8 ? 8 : fill;
-		canvas_put(t, y, x + 1 + i, t->utf8 ? parts[fill] : fill >= 4 ? '|' : ' ', 1);
+		canvas_put(&t->canvas, y, x + 1 + i, t->utf8 ? parts[fill] : fill >= 4 ? '|' : ' ', 1);
 	}
 	tui_attr(t, c, false);
 }

@@ -53,7 +53,7 @@ static void resize_to_terminal(struct tui *t)
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
 		resizeterm(ws.ws_row, ws.ws_col);
 	getmaxyx(stdscr, t->rows, t->cols);
-	canvas_invalidate(t);
+	canvas_invalidate(&t->canvas);
 }
 #undef CTRL
 #define CTRL(c) ((c) & 0x1f)
@@ -345,11 +345,11 @@ static bool on_key(struct tui *t, int ch)
 		/* curses resized itself; calling resizeterm() here would queue
 		 * another KEY_RESIZE, for ever. */
 		getmaxyx(stdscr, t->rows, t->cols);
-		canvas_invalidate(t);
+		canvas_invalidate(&t->canvas);
 		return true;
 	}
 	if (ch == CTRL('l')) { /* the terminal was scribbled on: draw it all again */
-		canvas_invalidate(t);
+		canvas_invalidate(&t->canvas);
 		return true;
 	}
 	if (t->editing) {
@@ -557,7 +557,9 @@ static void init_colors(struct tui *t)
 		for (int c = TC_NONE + 1; c < TC__COUNT; c++)
 			init_pair((short)c, fg[c], bg[c]);
 	}
-	canvas_setup(t, t->color ? fg : NULL, t->color ? bg : NULL);
+	struct canvas_caps caps;
+	canvas_caps_terminfo(&caps, t->color ? fg : NULL, t->color ? bg : NULL, TC__COUNT);
+	canvas_init(&t->canvas, &caps, t->utf8, STDOUT_FILENO);
 }
 
 static void load_settings(struct tui *t)
@@ -689,7 +691,7 @@ int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, s
 		}
 		if (continued) {
 			continued = 0;
-			canvas_invalidate(&t);
+			canvas_invalidate(&t.canvas);
 			dirty = true;
 		}
 		if (now / 1000 != last_second) {
@@ -720,7 +722,7 @@ int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, s
 		}
 		if (dirty) {
 			tui_draw(&t);
-			canvas_flush(&t);
+			canvas_flush(&t.canvas);
 			update_want(&t);
 			dirty = false;
 			last_draw = clock_wall_ms();
@@ -764,7 +766,7 @@ int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, s
 			dirty = true;
 		}
 	}
-	canvas_end(&t);
+	canvas_end(&t.canvas, t.rows - 1);
 	if (t.want)
 		pidwant_all(t.want);
 	sigaction(SIGCONT, &(struct sigaction){.sa_handler = SIG_DFL}, NULL);
@@ -779,7 +781,7 @@ int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, s
 	history_free(t.hist);
 	prochist_free(t.phist);
 	session_free(t.sess);
-	canvas_free(&t);
+	canvas_fini(&t.canvas);
 	if (t.statm_fd >= 0)
 		close(t.statm_fd);
 	return 0;

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "feed.h"
+#include "tui/canvas.h"
 #include "model/frame.h"
 #include "output/sink.h"
 #include "tui/tui.h"
@@ -27,39 +28,12 @@
 #define TUI_EVENTS 32
 
 enum tui_color { TC_NONE, TC_HEAD, TC_OK, TC_WARN, TC_CRIT, TC_DIM, TC_SEL, TC_BAR, TC__COUNT };
+_Static_assert(TC__COUNT <= CANVAS_PAIRS, "each colour is a pair of the canvas");
 
 struct tui_event {
 	uint64_t ts_ms;
 	char text[200];
 	bool bad; /* gpu_lost, backend_lost */
-};
-
-/* One cell of the canvas: a code point (or the right half of a wide one)
- * and its curses attributes, colour pair included. */
-struct canvas_cell {
-	uint32_t ch;
-	attr_t attr;
-};
-
-/* An escape sequence that sets some attributes, made once. */
-struct canvas_sgr {
-	attr_t attr;
-	uint8_t len;
-	char seq[119];
-};
-
-/* The terminal as the canvas writes to it (terminfo strings, colours, the
- * cursor and attributes it has now, the output of a flush). */
-struct canvas_term {
-	const char *cup, *clear, *sgr0, *op, *bold, *dim, *rev, *setaf, *setab;
-	bool ansi_cup, corner_ok;
-	short fg[TC__COUNT], bg[TC__COUNT]; /* each pair's colours; -1 default */
-	struct canvas_sgr sgr[16];
-	int nsgr;
-	attr_t attr;
-	bool attr_known;
-	int cy, cx; /* -1: not known */
-	struct buf out;
 };
 
 #define DIALOG_SIGNAL_COUNT 6
@@ -140,12 +114,7 @@ struct tui {
 	enum proctable_col col_of[PROCTABLE__COUNT];
 	int ncols_shown;
 	uint32_t shown_columns; /* the columns on screen (narrow terminals hide some) */
-	/* The canvas (canvas.c): this frame's cells, and what curses has. */
-	struct canvas_cell *cells, *sent;
-	int crows, ccols;
-	attr_t cur_attr;
-	bool repaint; /* send every cell at the next flush */
-	struct canvas_term term;
+	struct canvas canvas; /* the screen (canvas.c) */
 	WINDOW *keys; /* a pad keys are read from (never drawn) */
 	int statm_fd; /* /proc/self/statm, held */
 	struct pidwant *want; /* whose /proc figures the screen needs (NULL: not asked) */
@@ -167,27 +136,6 @@ struct tui {
 	char ffilter[128];
 	char host[FLEET_NAME_MAX + 1]; /* the opened host */
 };
-
-/* canvas.c */
-/* After curses has set the terminal up: its strings, and the colours of
- * each pair (fg, bg: TC__COUNT each, -1 the default; NULL: no colour). */
-void canvas_setup(struct tui *t, const short *fg, const short *bg);
-/* Before endwin(): default attributes, the cursor on the last line. */
-void canvas_end(struct tui *t);
-/* Starts a frame: a blank canvas of the terminal's size. */
-void canvas_begin(struct tui *t);
-/* Writes what changed since the last flush to the terminal. */
-void canvas_flush(struct tui *t);
-/* The next flush sends everything and redraws the terminal (resize). */
-void canvas_invalidate(struct tui *t);
-void canvas_free(struct tui *t);
-/* Turns curses attributes on or off for what is drawn next. */
-void canvas_attr(struct tui *t, attr_t a, bool on);
-/* Puts code point ch, w (1 or 2) columns wide, at (y, x); nothing when it
- * does not fit. ch must be safe to show. */
-void canvas_put(struct tui *t, int y, int x, uint32_t ch, int w);
-void canvas_hline(struct tui *t, int y, int x, uint32_t ch, int n);
-void canvas_vline(struct tui *t, int y, int x, uint32_t ch, int n);
 
 /* text.c */
 /* Draws s at (y, x) in at most w columns, made safe: control characters

@@ -127,14 +127,14 @@ static void draw_chart(struct tui *t, const struct gpu_process *p, int y, int x,
 		for (size_t i = 0; i < k; i++) {
 			if (isnan(v[i])) {
 				tui_attr(t, TC_DIM, true);
-				canvas_put(t, y + 1 + m, cx + (int)i, t->utf8 ? 0x00b7 : '.', 1);
+				canvas_put(&t->canvas, y + 1 + m, cx + (int)i, t->utf8 ? 0x00b7 : '.', 1);
 				tui_attr(t, TC_DIM, false);
 				continue;
 			}
 			double f = peak > 0 ? v[i] / peak : 0;
 			int b = (int)ceil(f * 8) - 1; /* any use shows; 0 the lowest block */
 			b = b < 0 ? 0 : b > 7 ? 7 : b;
-			canvas_put(t, y + 1 + m, cx + (int)i, t->utf8 ? blocks[b] : (uint32_t)(unsigned char)ascii[b], 1);
+			canvas_put(&t->canvas, y + 1 + m, cx + (int)i, t->utf8 ? blocks[b] : (uint32_t)(unsigned char)ascii[b], 1);
 		}
 		fmt_metric(buf, sizeof(buf), (enum prochist_metric)m, k ? v[k - 1] : NAN);
 		tui_text_right(t, y + 1 + m, x + LABEL_W + cw + 1, buf, 9);
@@ -146,7 +146,7 @@ static void draw_chart(struct tui *t, const struct gpu_process *p, int y, int x,
 	tui_text(t, y, x, buf, w);
 	tui_attr(t, TC_HEAD, false);
 	int ay = y + 1 + PROCHIST__COUNT;
-	canvas_hline(t, ay, x + LABEL_W, t->utf8 ? 0x2500 : '-', cw);
+	canvas_hline(&t->canvas, ay, x + LABEL_W, t->utf8 ? 0x2500 : '-', cw);
 	snprintf(buf, sizeof(buf), "-%.0fs", span);
 	tui_text(t, ay, x + LABEL_W, buf, 10);
 	tui_text_right(t, ay, x + LABEL_W + cw - 4, "now", 4);

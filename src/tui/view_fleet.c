@@ -221,7 +221,7 @@ static void draw_row(struct tui *t, int y, const int *w, const struct fleet_row 
 
 	if (sel) {
 		tui_attr(t, TC_SEL, true);
-		canvas_hline(t, y, 0, ' ', t->cols);
+		canvas_hline(&t->canvas, y, 0, ' ', t->cols);
 	}
 	bool bad = r->lost || r->suspended;
 	for (int c = 0; c < FLEET__COUNT; c++) {
@@ -260,7 +260,7 @@ void tui_fleet_draw(struct tui *t, int y, int h)
 	if (fl->error)
 		tui_attr(t, TC_CRIT, false);
 	tui_attr(t, TC_HEAD, true);
-	canvas_hline(t, y, 0, ' ', t->cols);
+	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
 	int x = 0;
 	for (int c = 0; c < FLEET__COUNT; c++) {
 		if (w[c] <= 0)
@@ -298,7 +298,7 @@ void tui_fleet_draw_keys(struct tui *t, int y)
 	char buf[300];
 
 	tui_attr(t, TC_SEL, true);
-	canvas_hline(t, y, 0, ' ', t->cols);
+	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
 	if (t->fediting)
 		snprintf(buf, sizeof(buf), "filter hosts: %s_   (Enter keep, Esc clear)", t->ffilter);
 	else

@@ -142,7 +142,7 @@ int tui_groups_title(struct tui *t, int y)
 	else
 		snprintf(buf, sizeof(buf), "grouped by %s: %zu group%s   (Enter opens, g: next grouping)",
 			 group_name(t->group_by), t->groups.ngroups, t->groups.ngroups == 1 ? "" : "s");
-	canvas_hline(t, y, 0, ' ', t->cols);
+	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
 	tui_attr(t, TC_HEAD, true);
 	tui_text(t, y, 0, buf, t->cols); /* the label is made safe here */
 	tui_attr(t, TC_HEAD, false);
@@ -223,7 +223,7 @@ void tui_groups_draw(struct tui *t, int y, int h)
 	x[GC__COUNT] = t->cols;
 	int sorted = sorted_column(t->set.sort);
 	tui_attr(t, TC_SEL, true);
-	canvas_hline(t, y, 0, ' ', t->cols);
+	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
 	for (int c = 0; c < GC__COUNT; c++) {
 		const char *arrow = c != sorted ? "" : t->set.reverse ? (t->utf8 ? "\u25b2" : "^") : (t->utf8 ? "\u25bc" : "v");
 		const char *name = GCOLS[c].title;
@@ -256,7 +256,7 @@ void tui_groups_draw(struct tui *t, int y, int h)
 		bool sel = gi == t->gsel;
 		if (sel) {
 			tui_attr(t, TC_SEL, true);
-			canvas_hline(t, y + 1 + r, 0, ' ', t->cols);
+			canvas_hline(&t->canvas, y + 1 + r, 0, ' ', t->cols);
 		}
 		for (int c = 0; c < GC__COUNT; c++) {
 			int w = (c + 1 < GC__COUNT ? x[c + 1] : t->cols + 1) - x[c] - 1;
