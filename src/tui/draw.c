@@ -643,16 +643,11 @@ static void draw_footer(struct tui *t, int y)
 	tui_attr(t, TC_SEL, true);
 	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
 	if (t->editing) {
-		char buf[200];
-		snprintf(buf, sizeof(buf), "filter: %s_   (Enter keep, Esc clear)", t->filter);
-		tui_text(t, y, 0, buf, t->cols);
-	} else if (t->jumping || t->jump_err[0]) {
-		char buf[200];
-		if (t->jumping)
-			snprintf(buf, sizeof(buf), "jump to time (HH:MM[:SS], this record's day): %s_   (Enter go, Esc cancel)", t->jump);
-		else
-			snprintf(buf, sizeof(buf), "%s", t->jump_err);
-		tui_text(t, y, 0, buf, t->cols);
+		tui_prompt(t, y, "filter", &t->filter, "(Enter keep, Esc clear)");
+	} else if (t->jumping) {
+		tui_prompt(t, y, "jump to time (HH:MM[:SS], this record's day)", &t->jump, "(Enter go, Esc cancel)");
+	} else if (t->jump_err[0]) {
+		tui_text(t, y, 0, t->jump_err, t->cols);
 	} else {
 		int x = 0;
 		if (t->host_open) /* a fleet's host: the way back first */

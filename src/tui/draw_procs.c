@@ -22,7 +22,7 @@ void tui_build_view(struct tui *t)
 	struct proctable_opts o = {
 		.sort = t->set.sort,
 		.reverse = t->set.reverse,
-		.filter = t->filter[0] ? t->filter : NULL,
+		.filter = lineedit_empty(&t->filter) ? NULL : lineedit_text(&t->filter),
 		.only_user = t->only_mine ? t->me : NULL,
 		.hidden_gpu = t->hide_idle ? t->hidden_gpu : NULL,
 		.now_ms = table_now(f),

@@ -140,3 +140,12 @@ void tui_size(char *buf, size_t n, bool known, uint64_t bytes)
 		buf[at + 1] = '\0';
 	}
 }
+
+void tui_prompt(struct tui *t, int y, const char *title, const struct lineedit *e, const char *hints)
+{
+	char buf[LINEEDIT_MAX + 256];
+
+	snprintf(buf, sizeof(buf), "%s: %.*s_%s   %s", title, (int)e->cur, lineedit_text(e), lineedit_text(e) + e->cur,
+		 hints);
+	tui_text(t, y, 0, buf, t->cols);
+}

@@ -266,23 +266,15 @@ static void on_mouse(struct tui *t)
 
 static bool on_filter_key(struct tui *t, int ch)
 {
-	size_t n = strlen(t->filter);
-
 	if (ch == KEY_ESC) {
-		t->filter[0] = '\0';
+		lineedit_clear(&t->filter);
 		t->editing = false;
 	} else if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
 		t->editing = false;
 	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h')) {
-		/* Remove one whole UTF-8 character. */
-		while (n > 0 && ((unsigned char)t->filter[n - 1] & 0xC0) == 0x80)
-			n--;
-		if (n > 0)
-			n--;
-		t->filter[n] = '\0';
-	} else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f && n + 1 < sizeof(t->filter)) {
-		t->filter[n] = (char)ch;
-		t->filter[n + 1] = '\0';
+		lineedit_backspace(&t->filter);
+	} else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f) {
+		lineedit_byte(&t->filter, (unsigned char)ch);
 	} else {
 		return false;
 	}
@@ -313,24 +305,21 @@ static void seek_by(struct tui *t, int64_t delta_ms)
 /* The clock time typed after J: a time on the shown record's local day. */
 static void on_jump_key(struct tui *t, int ch)
 {
-	size_t n = strlen(t->jump);
-
 	if (ch == KEY_ESC) {
 		t->jumping = false;
 	} else if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
 		struct when w = {.set = true, .clock = true};
+		const char *typed = lineedit_text(&t->jump);
 		t->jumping = false;
-		if (!when_parse_clock(t->jump, &w.secs)) {
-			snprintf(t->jump_err, sizeof(t->jump_err), "not a time: '%s' (HH:MM or HH:MM:SS)", t->jump);
+		if (!when_parse_clock(typed, &w.secs)) {
+			snprintf(t->jump_err, sizeof(t->jump_err), "not a time: '%.15s' (HH:MM or HH:MM:SS)", typed);
 		} else if (t->frame && frame_has(t->frame, FRAME_F_TS)) {
 			seek_to(t, when_resolve(&w, t->frame->ts_ms));
 		}
 	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h')) {
-		if (n)
-			t->jump[n - 1] = '\0';
-	} else if (((ch >= '0' && ch <= '9') || ch == ':') && n + 1 < sizeof(t->jump)) {
-		t->jump[n] = (char)ch;
-		t->jump[n + 1] = '\0';
+		lineedit_backspace(&t->jump);
+	} else if ((ch >= '0' && ch <= '9') || ch == ':') {
+		lineedit_byte(&t->jump, (unsigned char)ch);
 	}
 }
 
@@ -433,7 +422,7 @@ static bool on_key(struct tui *t, int ch)
 		t->editing = true;
 		break;
 	case KEY_ESC:
-		t->filter[0] = '\0';
+		lineedit_clear(&t->filter);
 		tui_build_view(t);
 		break;
 	case 'u':
@@ -516,7 +505,7 @@ static bool on_key(struct tui *t, int ch)
 	case 'J':
 		if (t->st.replay) {
 			t->jumping = true;
-			t->jump[0] = '\0';
+			lineedit_clear(&t->jump);
 		}
 		break;
 	case KEY_HOME:
@@ -617,6 +606,9 @@ int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, s
 
 	memset(&t, 0, sizeof(t));
 	t.statm_fd = -1;
+	lineedit_init(&t.filter, LINEEDIT_MAX);
+	lineedit_init(&t.ffilter, LINEEDIT_MAX);
+	lineedit_init(&t.jump, 15);
 	t.want = want;
 	t.opts = opts;
 	t.feed = feed;

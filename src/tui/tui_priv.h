@@ -19,6 +19,7 @@
 #include "util/buf.h"
 #include "output/fleet_view.h"
 #include "view/history.h"
+#include "view/lineedit.h"
 #include "view/prochist.h"
 #include "view/proctable.h"
 #include "model/group.h"
@@ -61,10 +62,10 @@ struct tui {
 	struct feed_status st;
 	struct settings set;
 	bool set_dirty;
-	char filter[128];
+	struct lineedit filter; /* the process filter (/) */
 	bool editing;        /* typing the filter */
 	bool jumping;        /* typing a clock time to jump to (replay) */
-	char jump[16];
+	struct lineedit jump; /* the clock time typed after J */
 	char jump_err[64];   /* why the last time typed was not taken */
 	bool seek_req;       /* a time seek was asked for while frame seq_req was shown */
 	uint64_t seek_target, seek_req_seq;
@@ -133,7 +134,7 @@ struct tui {
 	char fsel_host[FLEET_NAME_MAX + 1];
 	enum fleet_col fsort;
 	bool freverse, fediting, host_open;
-	char ffilter[128];
+	struct lineedit ffilter;
 	char host[FLEET_NAME_MAX + 1]; /* the opened host */
 };
 
@@ -149,6 +150,8 @@ int tui_text_width(struct tui *t, const char *s);
 void tui_attr(struct tui *t, enum tui_color c, bool on);
 /* A bar of w columns filled to pct (0..100; <0 unknown). */
 void tui_bar(struct tui *t, int y, int x, int w, double pct, enum tui_color c);
+/* A prompt on row y: "title: text_   (hints)", the cursor as '_'. */
+void tui_prompt(struct tui *t, int y, const char *title, const struct lineedit *e, const char *hints);
 /* "12.3G"-style size, "--" when !known. */
 void tui_size(char *buf, size_t n, bool known, uint64_t bytes);
 

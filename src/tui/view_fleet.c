@@ -31,7 +31,7 @@ static void rebuild(struct tui *t)
 		t->frows = xreallocarray(t->frows, n, sizeof(*t->frows));
 		t->frows_cap = n;
 	}
-	struct fleet_view_opts o = {.sort = t->fsort, .reverse = t->freverse, .filter = t->ffilter};
+	struct fleet_view_opts o = {.sort = t->fsort, .reverse = t->freverse, .filter = lineedit_text(&t->ffilter)};
 	t->nfrows = fl ? fleet_view(fl, &o, t->frows) : 0;
 	if (t->fsel_host[0])
 		for (size_t i = 0; i < t->nfrows; i++)
@@ -95,25 +95,21 @@ static void open_host(struct tui *t)
 	snprintf(t->host, sizeof(t->host), "%s", fl->hosts[t->frows[t->fsel].host].name);
 	t->host_open = true;
 	t->sel = t->top = t->gpu_top = 0;
-	t->filter[0] = '\0';
+	lineedit_clear(&t->filter);
 	t->seq = 0; /* the host's frame at once */
 }
 
 static bool filter_key(struct tui *t, int ch)
 {
-	size_t len = strlen(t->ffilter);
-
 	if (ch == KEY_ESC) {
-		t->ffilter[0] = '\0';
+		lineedit_clear(&t->ffilter);
 		t->fediting = false;
 	} else if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
 		t->fediting = false;
 	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h')) {
-		if (len)
-			t->ffilter[len - 1] = '\0';
-	} else if (ch >= 0x20 && ch < 0x7f && len + 1 < sizeof(t->ffilter)) {
-		t->ffilter[len] = (char)ch;
-		t->ffilter[len + 1] = '\0';
+		lineedit_backspace(&t->ffilter);
+	} else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f) {
+		lineedit_byte(&t->ffilter, (unsigned char)ch);
 	}
 	t->fsel = t->ftop = 0;
 	t->fsel_host[0] = '\0';
@@ -127,7 +123,7 @@ bool tui_fleet_key(struct tui *t, int ch)
 		return false;
 	if (t->host_open) {
 		/* Esc clears the process filter first; then it goes back. */
-		bool back = ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h') || (ch == KEY_ESC && !t->filter[0]);
+		bool back = ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h') || (ch == KEY_ESC && lineedit_empty(&t->filter));
 		if (back) {
 			t->host_open = false;
 			t->show_cmd = t->show_tree = false;
@@ -171,7 +167,7 @@ bool tui_fleet_key(struct tui *t, int ch)
 		t->fediting = true;
 		break;
 	case KEY_ESC:
-		t->ffilter[0] = '\0';
+		lineedit_clear(&t->ffilter);
 		break;
 	case '\n':
 	case '\r':
@@ -299,13 +295,14 @@ void tui_fleet_draw_keys(struct tui *t, int y)
 
 	tui_attr(t, TC_SEL, true);
 	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
-	if (t->fediting)
-		snprintf(buf, sizeof(buf), "filter hosts: %s_   (Enter keep, Esc clear)", t->ffilter);
-	else
+	if (t->fediting) {
+		tui_prompt(t, y, "filter hosts", &t->ffilter, "(Enter keep, Esc clear)");
+	} else {
 		snprintf(buf, sizeof(buf), "q quit  %s select  </> sort  r rev  / filter%s%s  %s host's GPUs  ? help",
-			 t->utf8 ? "\u2191\u2193" : "j/k", t->ffilter[0] ? " " : "", t->ffilter,
-			 t->utf8 ? "\u23ce" : "Enter");
-	tui_text(t, y, 0, buf, t->cols);
+			 t->utf8 ? "\u2191\u2193" : "j/k", lineedit_empty(&t->ffilter) ? "" : " ",
+			 lineedit_text(&t->ffilter), t->utf8 ? "\u23ce" : "Enter");
+		tui_text(t, y, 0, buf, t->cols);
+	}
 	tui_attr(t, TC_SEL, false);
 }
 
