@@ -97,13 +97,13 @@ static void draw_header(struct tui *t, const struct frame *f)
 	time_t now = t->st.stepped && f && frame_has(f, FRAME_F_TS) ? (time_t)(f->ts_ms / 1000) : time(NULL);
 
 	/* The local time, worked out once a second. */
-	if (now != t->clock_at) {
+	if (now != t->hdr.clock_at) {
 		struct tm tm;
-		t->clock_at = now;
-		if (!localtime_r(&now, &tm) || !strftime(t->clock, sizeof(t->clock), "%H:%M:%S", &tm))
-			snprintf(t->clock, sizeof(t->clock), "--:--:--");
+		t->hdr.clock_at = now;
+		if (!localtime_r(&now, &tm) || !strftime(t->hdr.clock, sizeof(t->hdr.clock), "%H:%M:%S", &tm))
+			snprintf(t->hdr.clock, sizeof(t->hdr.clock), "--:--:--");
 	}
-	const char *when = t->clock;
+	const char *when = t->hdr.clock;
 	tui_attr(t, TC_HEAD, true);
 	canvas_hline(&t->canvas, 0, 0, ' ', t->cols);
 	int x = tui_text(t, 0, 0, "gpur ", 5);
@@ -141,11 +141,11 @@ static void draw_header(struct tui *t, const struct frame *f)
 	bool paused = t->frozen || (t->st.stepped && t->st.paused);
 	if (t->cols >= 110) {
 		/* %g once per interval, not per frame */
-		if (t->st.interval != t->iv_value || !t->iv_str[0]) {
-			t->iv_value = t->st.interval;
-			snprintf(t->iv_str, sizeof(t->iv_str), "%g", t->st.interval);
+		if (t->st.interval != t->hdr.iv_value || !t->hdr.iv_str[0]) {
+			t->hdr.iv_value = t->st.interval;
+			snprintf(t->hdr.iv_str, sizeof(t->hdr.iv_str), "%g", t->st.interval);
 		}
-		join(part, sizeof(part), (const char *const[]){when, "  every ", t->iv_str, "s", paused ? "  PAUSED" : "", NULL});
+		join(part, sizeof(part), (const char *const[]){when, "  every ", t->hdr.iv_str, "s", paused ? "  PAUSED" : "", NULL});
 	} else {
 		join(part, sizeof(part), (const char *const[]){when, paused ? " PAUSED" : "", NULL});
 	}
@@ -175,10 +175,10 @@ static void draw_header(struct tui *t, const struct frame *f)
 		x += tui_text(t, 1, x, buf, t->cols - x);
 	}
 	char rss[16];
-	tui_size(rss, sizeof(rss), t->self_rss > 0, t->self_rss);
+	tui_size(rss, sizeof(rss), t->self.rss > 0, t->self.rss);
 	char self[32], poll_ms[32];
 	bool poll_shown = f && !t->st.replay;
-	fmt_fixed(self, sizeof(self), t->self_cpu, 1);
+	fmt_fixed(self, sizeof(self), t->self.cpu, 1);
 	fmt_fixed(poll_ms, sizeof(poll_ms), poll_shown ? (double)f->poll_us / 1000.0 : 0, 1);
 	join(buf, sizeof(buf), (const char *const[]){"gpur ", self, "% ", rss, poll_shown ? " poll " : "",
 						      poll_shown ? poll_ms : "", poll_shown ? "ms" : "", NULL});
@@ -204,8 +204,8 @@ static void draw_header(struct tui *t, const struct frame *f)
 	char problem[600];
 	const char *msg = NULL;
 	enum tui_color color = TC_WARN;
-	if (t->status[0]) {
-		msg = t->status;
+	if (t->msg.status[0]) {
+		msg = t->msg.status;
 	} else if (tui_fleet_problem(t, problem, sizeof(problem))) {
 		msg = problem;
 		color = TC_CRIT;
@@ -219,8 +219,8 @@ static void draw_header(struct tui *t, const struct frame *f)
 		tui_text(t, 1, x + 3, msg, t->cols - x - 3);
 		tui_attr(t, color, false);
 	} else {
-		snprintf(t->low_msg, sizeof(t->low_msg), "%s", msg);
-		t->low_color = color;
+		snprintf(t->msg.low, sizeof(t->msg.low), "%s", msg);
+		t->msg.low_color = color;
 	}
 }
 
@@ -228,8 +228,8 @@ static void draw_header(struct tui *t, const struct frame *f)
  * its words wrapped onto the footer (y + 1) when longer than a line. */
 static void draw_low_msg(struct tui *t, int y)
 {
-	const char *msg = t->low_msg;
-	char head[sizeof(t->low_msg)];
+	const char *msg = t->msg.low;
+	char head[sizeof(t->msg.low)];
 	size_t cut = strlen(msg);
 
 	if (!msg[0])
@@ -251,7 +251,7 @@ static void draw_low_msg(struct tui *t, int y)
 	}
 	memcpy(head, msg, cut);
 	head[cut] = '\0';
-	tui_attr(t, t->low_color, true);
+	tui_attr(t, t->msg.low_color, true);
 	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
 	tui_text(t, y, 0, head, t->cols);
 	if (msg[cut]) {
@@ -261,7 +261,7 @@ static void draw_low_msg(struct tui *t, int y)
 		canvas_hline(&t->canvas, y + 1, 0, ' ', t->cols);
 		tui_text(t, y + 1, 0, rest, t->cols);
 	}
-	tui_attr(t, t->low_color, false);
+	tui_attr(t, t->msg.low_color, false);
 }
 
 /* "%3.0f%%" without printf; " --%" when unknown. */
@@ -576,7 +576,7 @@ static int draw_charts(struct tui *t, const struct frame *f, const size_t *shown
 		const struct gpu *g = &f->gpus[shown[r]];
 		fmt_u64(buf, sizeof(buf), shown[r], 2, ' ');
 		tui_text(t, y + 1 + (int)r, 0, buf, 3);
-		size_t n = history_get(t->hist, gpu_has(g, GPU_F_DEVICE_ID) ? g->device_id : "", t->set.chart, samples,
+		size_t n = history_get(t->hist.gpus, gpu_has(g, GPU_F_DEVICE_ID) ? g->device_id : "", t->set.chart, samples,
 				       (size_t)w);
 		int cx = 4 + w - (int)n;
 		for (size_t k = 0; k < n; k++) {
@@ -643,14 +643,14 @@ static void draw_footer(struct tui *t, int y)
 	tui_attr(t, TC_SEL, true);
 	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
 	if (t->editing) {
-		tui_prompt(t, y, "filter", &t->filter, "(Enter keep, Esc clear)");
+		tui_prompt(t, y, "filter", &t->table.filter, "(Enter keep, Esc clear)");
 	} else if (t->jumping) {
-		tui_prompt(t, y, "jump to time (HH:MM[:SS], this record's day)", &t->jump, "(Enter go, Esc cancel)");
-	} else if (t->jump_err[0]) {
-		tui_text(t, y, 0, t->jump_err, t->cols);
+		tui_prompt(t, y, "jump to time (HH:MM[:SS], this record's day)", &t->seek.jump, "(Enter go, Esc cancel)");
+	} else if (t->seek.err[0]) {
+		tui_text(t, y, 0, t->seek.err, t->cols);
 	} else {
 		int x = 0;
-		if (t->host_open) /* a fleet's host: the way back first */
+		if (t->fleet.host_open) /* a fleet's host: the way back first */
 			x = tui_text(t, y, 0, t->utf8 ? "Esc/\u232b fleet  " : "Esc/BS fleet  ", t->cols);
 		tui_text(t, y, x, keys, t->cols - x);
 	}
@@ -663,7 +663,7 @@ void tui_draw(struct tui *t)
 	size_t shown[FRAME_MAX_GPUS], nshown = 0;
 
 	canvas_begin(&t->canvas, t->rows, t->cols);
-	t->low_msg[0] = '\0';
+	t->msg.low[0] = '\0';
 	if (t->rows < MIN_ROWS || t->cols < MIN_COLS) {
 		char buf[80];
 		/* Short enough to fit a very small terminal whole. */
@@ -687,7 +687,7 @@ void tui_draw(struct tui *t)
 	}
 	if (f) {
 		for (size_t i = 0; i < f->ngpus; i++)
-			if (!t->hide_idle || !gpu_is_idle(f, i))
+			if (!t->table.hide_idle || !gpu_is_idle(f, i))
 				shown[nshown++] = i;
 		int avail = bottom - y;
 		/* Processes keep at least a third of the screen (and 5 rows). */

@@ -22,37 +22,37 @@ void tui_build_view(struct tui *t)
 	struct proctable_opts o = {
 		.sort = t->set.sort,
 		.reverse = t->set.reverse,
-		.filter = lineedit_empty(&t->filter) ? NULL : lineedit_text(&t->filter),
-		.only_user = t->only_mine ? t->me : NULL,
-		.hidden_gpu = t->hide_idle ? t->hidden_gpu : NULL,
+		.filter = lineedit_empty(&t->table.filter) ? NULL : lineedit_text(&t->table.filter),
+		.only_user = t->table.only_mine ? t->me : NULL,
+		.hidden_gpu = t->table.hide_idle ? t->table.hidden_gpu : NULL,
 		.now_ms = table_now(f),
 	};
 
-	t->nview = 0;
+	t->table.nview = 0;
 	if (!f)
 		return;
-	if (t->view_cap < f->nprocs) {
-		t->view_cap = f->nprocs;
-		t->view = xreallocarray(t->view, t->view_cap, sizeof(*t->view));
+	if (t->table.cap < f->nprocs) {
+		t->table.cap = f->nprocs;
+		t->table.view = xreallocarray(t->table.view, t->table.cap, sizeof(*t->table.view));
 	}
-	t->nview = proctable_view(f, &o, t->view, t->view_cap);
+	t->table.nview = proctable_view(f, &o, t->table.view, t->table.cap);
 	/* Keep the selection on the same process when rows move. */
-	size_t keep = t->sel < t->nview ? t->sel : (t->nview ? t->nview - 1 : 0);
-	for (size_t i = 0; i < t->nview; i++) {
-		const struct gpu_process *p = &f->procs[t->view[i]];
-		if (p->pid == t->sel_pid && p->gpu_index == t->sel_dev) {
+	size_t keep = t->table.sel < t->table.nview ? t->table.sel : (t->table.nview ? t->table.nview - 1 : 0);
+	for (size_t i = 0; i < t->table.nview; i++) {
+		const struct gpu_process *p = &f->procs[t->table.view[i]];
+		if (p->pid == t->table.sel_pid && p->gpu_index == t->table.sel_dev) {
 			keep = i;
 			break;
 		}
 	}
-	t->sel = keep;
+	t->table.sel = keep;
 	tui_groups_after_view(t);
-	if (t->sel >= t->nview)
-		t->sel = t->nview ? t->nview - 1 : 0;
-	for (size_t i = 0; i < t->nview; i++) {
-		const struct gpu_process *p = &f->procs[t->view[i]];
-		if (p->pid == t->sel_pid && p->gpu_index == t->sel_dev) {
-			t->sel = i;
+	if (t->table.sel >= t->table.nview)
+		t->table.sel = t->table.nview ? t->table.nview - 1 : 0;
+	for (size_t i = 0; i < t->table.nview; i++) {
+		const struct gpu_process *p = &f->procs[t->table.view[i]];
+		if (p->pid == t->table.sel_pid && p->gpu_index == t->table.sel_dev) {
+			t->table.sel = i;
 			break;
 		}
 	}
@@ -61,9 +61,9 @@ void tui_build_view(struct tui *t)
 const struct gpu_process *tui_selected(const struct tui *t)
 {
 	/* The list of groups hides the process rows: none is selected. */
-	if (!t->frame || t->sel >= t->nview || tui_groups_listing(t))
+	if (!t->frame || t->table.sel >= t->table.nview || tui_groups_listing(t))
 		return NULL;
-	return &t->frame->procs[t->view[t->sel]];
+	return &t->frame->procs[t->table.view[t->table.sel]];
 }
 
 /* CONTAINER as wide as the widest owner among the rows (all of them, so it
@@ -79,8 +79,8 @@ static int container_width(struct tui *t, uint64_t now)
 
 	if (t->cols / 4 < cap)
 		cap = t->cols / 4 > w ? t->cols / 4 : w;
-	for (size_t i = 0; f && i < t->nview && w < cap; i++) {
-		proctable_cell(f, &f->procs[t->view[i]], PROCTABLE_CONTAINER, now, cell, sizeof(cell));
+	for (size_t i = 0; f && i < t->table.nview && w < cap; i++) {
+		proctable_cell(f, &f->procs[t->table.view[i]], PROCTABLE_CONTAINER, now, cell, sizeof(cell));
 		int cw = tui_text_width(t, cell);
 		if (cw > w)
 			w = cw < cap ? cw : cap;
@@ -96,8 +96,8 @@ static int pid_width(const struct tui *t)
 	int w = PROCTABLE_COLS[PROCTABLE_PID].width, digits = 1;
 	uint64_t max = 0;
 
-	for (size_t i = 0; f && i < t->nview; i++) {
-		const struct gpu_process *p = &f->procs[t->view[i]];
+	for (size_t i = 0; f && i < t->table.nview; i++) {
+		const struct gpu_process *p = &f->procs[t->table.view[i]];
 		if (process_has(p, PROC_F_PID) && p->pid > max)
 			max = p->pid;
 	}
@@ -112,9 +112,9 @@ void tui_draw_procs(struct tui *t, int y, int h)
 	char cell[4200], title[40];
 	uint64_t now = table_now(f);
 
-	t->table_y = y;
-	t->table_rows = 0;
-	if (h < 3 && t->group_by != GROUP_BY_NONE)
+	t->table.y = y;
+	t->table.rows = 0;
+	if (h < 3 && t->groups.by != GROUP_BY_NONE)
 		return;
 	int took = tui_groups_title(t, y);
 	y += took;
@@ -123,7 +123,7 @@ void tui_draw_procs(struct tui *t, int y, int h)
 		tui_groups_draw(t, y, h);
 		return;
 	}
-	t->table_y = y;
+	t->table.y = y;
 	if (h < 2)
 		return;
 	/* Visible columns, COMMAND (width 0) taking the rest. On a narrow
@@ -159,7 +159,7 @@ void tui_draw_procs(struct tui *t, int y, int h)
 		}
 	}
 	int x = 0, n = 0;
-	t->shown_columns = 0;
+	t->table.shown = 0;
 	for (int c = 0; c < PROCTABLE__COUNT; c++) {
 		if (!(shown >> c & 1u))
 			continue;
@@ -171,66 +171,66 @@ void tui_draw_procs(struct tui *t, int y, int h)
 				break;
 			w = t->cols - x;
 		}
-		t->col_x[n] = x;
-		t->col_of[n++] = (enum proctable_col)c;
-		t->shown_columns |= 1u << c;
+		t->table.col_x[n] = x;
+		t->table.col_of[n++] = (enum proctable_col)c;
+		t->table.shown |= 1u << c;
 		x += w + 1;
 	}
-	t->col_x[n] = t->cols;
-	t->ncols_shown = n;
+	t->table.col_x[n] = t->cols;
+	t->table.ncols = n;
 
 	tui_attr(t, TC_SEL, true);
 	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
 	for (int i = 0; i < n; i++) {
-		enum proctable_col c = t->col_of[i];
+		enum proctable_col c = t->table.col_of[i];
 		const char *arrow = "";
 		if (c == t->set.sort)
 			arrow = t->set.reverse ? (t->utf8 ? "\u25b2" : "^") : (t->utf8 ? "\u25bc" : "v");
 		snprintf(title, sizeof(title), "%s%s", PROCTABLE_COLS[c].title, arrow);
-		int w = t->col_x[i + 1] - t->col_x[i] - 1;
+		int w = t->table.col_x[i + 1] - t->table.col_x[i] - 1;
 		if (PROCTABLE_COLS[c].right)
-			tui_text_right(t, y, t->col_x[i], title, w);
+			tui_text_right(t, y, t->table.col_x[i], title, w);
 		else
-			tui_text(t, y, t->col_x[i], title, w);
+			tui_text(t, y, t->table.col_x[i], title, w);
 	}
 	tui_attr(t, TC_SEL, false);
 
 	int rows = h - 1;
-	t->table_rows = rows;
-	if (t->sel < t->top)
-		t->top = t->sel;
-	if (t->sel >= t->top + (size_t)rows)
-		t->top = t->sel - (size_t)rows + 1;
-	if (t->top > t->nview)
-		t->top = 0;
+	t->table.rows = rows;
+	if (t->table.sel < t->table.top)
+		t->table.top = t->table.sel;
+	if (t->table.sel >= t->table.top + (size_t)rows)
+		t->table.top = t->table.sel - (size_t)rows + 1;
+	if (t->table.top > t->table.nview)
+		t->table.top = 0;
 	for (int r = 0; r < rows; r++) {
-		size_t vi = t->top + (size_t)r;
-		if (vi >= t->nview)
+		size_t vi = t->table.top + (size_t)r;
+		if (vi >= t->table.nview)
 			break;
-		const struct gpu_process *p = &f->procs[t->view[vi]];
-		bool sel = vi == t->sel;
+		const struct gpu_process *p = &f->procs[t->table.view[vi]];
+		bool sel = vi == t->table.sel;
 		if (sel) {
 			tui_attr(t, TC_SEL, true);
 			canvas_hline(&t->canvas, y + 1 + r, 0, ' ', t->cols);
 		}
 		for (int i = 0; i < n; i++) {
-			enum proctable_col c = t->col_of[i];
-			int w = t->col_x[i + 1] - t->col_x[i] - 1;
+			enum proctable_col c = t->table.col_of[i];
+			int w = t->table.col_x[i + 1] - t->table.col_x[i] - 1;
 			proctable_cell(f, p, c, now, cell, sizeof(cell));
 			bool unknown = strcmp(cell, "--") == 0;
 			if (unknown && !sel)
 				tui_attr(t, TC_DIM, true);
 			if (PROCTABLE_COLS[c].right)
-				tui_text_right(t, y + 1 + r, t->col_x[i], cell, w);
+				tui_text_right(t, y + 1 + r, t->table.col_x[i], cell, w);
 			else
-				tui_text(t, y + 1 + r, t->col_x[i], cell, w);
+				tui_text(t, y + 1 + r, t->table.col_x[i], cell, w);
 			if (unknown && !sel)
 				tui_attr(t, TC_DIM, false);
 		}
 		if (sel)
 			tui_attr(t, TC_SEL, false);
 	}
-	if (!t->nview && f) {
+	if (!t->table.nview && f) {
 		tui_attr(t, TC_DIM, true);
 		tui_text(t, y + 1, 0,
 			 f->nprocs ? "(no process matches: / filter, u mine, i idle)" : "(no GPU processes)", t->cols);

@@ -95,7 +95,7 @@ void tui_session_draw(struct tui *t, const struct gpu *g, int y, int x, int w)
 		return;
 	buf[0] = '\0';
 	put(&p, "session");
-	if (session_span_ms(t->sess, &ms)) {
+	if (session_span_ms(t->hist.sess, &ms)) {
 		put(&p, " ");
 		put_span(&p, ms);
 	}
@@ -107,7 +107,7 @@ void tui_session_draw(struct tui *t, const struct gpu *g, int y, int x, int w)
 	buf[0] = '\0';
 	for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++) {
 		struct session_stat st;
-		session_get(t->sess, id, metrics[i].m, &st); /* not tracked: all unknown */
+		session_get(t->hist.sess, id, metrics[i].m, &st); /* not tracked: all unknown */
 		if (i)
 			put(&p, "  ");
 		put_stat(&p, metrics[i].name, &st, t->utf8 ? metrics[i].unit_utf8 : metrics[i].unit_ascii, wide);

@@ -60,10 +60,10 @@ static void resize_to_terminal(struct tui *t)
 
 void tui_set_status(struct tui *t, const char *msg)
 {
-	size_t n = strlen(msg) < sizeof(t->status) - 1 ? strlen(msg) : sizeof(t->status) - 1;
-	memcpy(t->status, msg, n);
-	t->status[n] = '\0';
-	t->status_until = clock_wall_ms() + 5000;
+	size_t n = strlen(msg) < sizeof(t->msg.status) - 1 ? strlen(msg) : sizeof(t->msg.status) - 1;
+	memcpy(t->msg.status, msg, n);
+	t->msg.status[n] = '\0';
+	t->msg.until = clock_wall_ms() + 5000;
 }
 
 static size_t history_capacity(double interval)
@@ -83,25 +83,25 @@ static void self_stats(struct tui *t)
 	if (getrusage(RUSAGE_SELF, &ru) == 0) {
 		uint64_t cpu = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
 			       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
-		if (t->wall_prev_ns && now > t->wall_prev_ns)
-			t->self_cpu = 100.0 * (double)(cpu - t->cpu_prev_ns) / (double)(now - t->wall_prev_ns);
-		t->cpu_prev_ns = cpu;
-		t->wall_prev_ns = now;
+		if (t->self.wall_prev_ns && now > t->self.wall_prev_ns)
+			t->self.cpu = 100.0 * (double)(cpu - t->self.cpu_prev_ns) / (double)(now - t->self.wall_prev_ns);
+		t->self.cpu_prev_ns = cpu;
+		t->self.wall_prev_ns = now;
 	}
 	/* Held open and re-read (see readfile_held). */
-	if (t->statm_fd < 0)
-		t->statm_fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+	if (t->self.statm_fd < 0)
+		t->self.statm_fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
 	static uint64_t page;
 	if (!page)
 		page = sysconf(_SC_PAGESIZE) > 0 ? (uint64_t)sysconf(_SC_PAGESIZE) : 4096;
-	if (t->statm_fd >= 0 && readfile_pread(t->statm_fd, buf, sizeof(buf)) > 0) {
+	if (t->self.statm_fd >= 0 && readfile_pread(t->self.statm_fd, buf, sizeof(buf)) > 0) {
 		/* "size resident ...", in pages. */
 		const char *p = strchr(buf, ' ');
 		uint64_t pages = 0;
 		if (p && p[1] >= '0' && p[1] <= '9') {
 			for (p++; *p >= '0' && *p <= '9' && pages < (UINT64_C(1) << 50); p++)
 				pages = pages * 10 + (uint64_t)(*p - '0');
-			t->self_rss = pages * page;
+			t->self.rss = pages * page;
 		}
 	}
 }
@@ -133,9 +133,9 @@ static bool take_frame(struct tui *t)
 	t->seq = t->counted_seq = seq;
 	/* A replay rewound, sought or jumped begins a new session; pausing
 	 * does not (it publishes nothing). */
-	if (fresh && seeks != t->sess_seeks) {
-		session_reset(t->sess);
-		t->sess_seeks = seeks;
+	if (fresh && seeks != t->hist.seeks) {
+		session_reset(t->hist.sess);
+		t->hist.seeks = seeks;
 	}
 	if (fresh)
 		add_events(t, f); /* a fleet poll's events are the source's, not a host's */
@@ -146,14 +146,14 @@ static bool take_frame(struct tui *t)
 		f = tui_fleet_take(t, f, !t->frozen); /* paused: the summary holds too */
 	/* A recording's cadence is known from its first frame on: the
 	 * history covers the same span whatever it is. */
-	if (t->st.interval != t->hist_interval) {
-		history_set_capacity(t->hist, history_capacity(t->st.interval));
-		t->hist_interval = t->st.interval;
+	if (t->st.interval != t->hist.interval) {
+		history_set_capacity(t->hist.gpus, history_capacity(t->st.interval));
+		t->hist.interval = t->st.interval;
 	}
 	if (count) {
-		history_push(t->hist, f);
-		prochist_push(t->phist, f);
-		session_push(t->sess, f);
+		history_push(t->hist.gpus, f);
+		prochist_push(t->hist.procs, f);
+		session_push(t->hist.sess, f);
 	}
 	if (t->frozen) {
 		frame_unref(f);
@@ -162,7 +162,7 @@ static bool take_frame(struct tui *t)
 	frame_unref(t->frame);
 	t->frame = f;
 	for (size_t i = 0; i < f->ngpus && i < FRAME_MAX_GPUS; i++)
-		t->hidden_gpu[i] = gpu_is_idle(f, i);
+		t->table.hidden_gpu[i] = gpu_is_idle(f, i);
 	tui_build_view(t);
 	return true;
 }
@@ -171,28 +171,28 @@ static void remember_selection(struct tui *t)
 {
 	const struct gpu_process *p = tui_selected(t);
 	if (p) {
-		t->sel_pid = p->pid;
-		t->sel_dev = p->gpu_index;
+		t->table.sel_pid = p->pid;
+		t->table.sel_dev = p->gpu_index;
 	}
 }
 
 static void move_sel(struct tui *t, long delta)
 {
-	if (!t->nview)
+	if (!t->table.nview)
 		return;
-	long s = (long)t->sel + delta;
+	long s = (long)t->table.sel + delta;
 	if (s < 0)
 		s = 0;
-	if (s >= (long)t->nview)
-		s = (long)t->nview - 1;
-	t->sel = (size_t)s;
+	if (s >= (long)t->table.nview)
+		s = (long)t->table.nview - 1;
+	t->table.sel = (size_t)s;
 	remember_selection(t);
 }
 
 /* The next column on screen in direction dir (for < and >). */
 static void cycle_sort(struct tui *t, int dir)
 {
-	uint32_t shown = t->shown_columns ? t->shown_columns : t->set.columns;
+	uint32_t shown = t->table.shown ? t->table.shown : t->set.columns;
 	int c = (int)t->set.sort;
 	for (int i = 0; i < PROCTABLE__COUNT; i++) {
 		c = (c + dir + PROCTABLE__COUNT) % PROCTABLE__COUNT;
@@ -217,7 +217,7 @@ static void change_interval(struct tui *t, int dir)
 	else if (i < n && steps[i] <= cur + 1e-9)
 		i = i + 1 < n ? i + 1 : n - 1;
 	feed_set_interval(t->feed, steps[i]);
-	history_set_capacity(t->hist, history_capacity(steps[i]));
+	history_set_capacity(t->hist.gpus, history_capacity(steps[i]));
 	char msg[64];
 	snprintf(msg, sizeof(msg), "interval %gs", steps[i]);
 	tui_set_status(t, msg);
@@ -239,26 +239,26 @@ static void on_mouse(struct tui *t)
 	}
 	if (!(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED)))
 		return;
-	if (ev.y == t->table_y) {
-		for (int i = 0; i < t->ncols_shown; i++) {
-			if (ev.x >= t->col_x[i] && ev.x < t->col_x[i + 1]) {
-				if (t->set.sort == t->col_of[i])
+	if (ev.y == t->table.y) {
+		for (int i = 0; i < t->table.ncols; i++) {
+			if (ev.x >= t->table.col_x[i] && ev.x < t->table.col_x[i + 1]) {
+				if (t->set.sort == t->table.col_of[i])
 					t->set.reverse = !t->set.reverse;
-				t->set.sort = t->col_of[i];
+				t->set.sort = t->table.col_of[i];
 				t->set_dirty = true;
 				tui_build_view(t);
 			}
 		}
-	} else if (ev.y > t->table_y && ev.y <= t->table_y + t->table_rows && tui_groups_listing(t)) {
-		size_t row = t->gtop + (size_t)(ev.y - t->table_y - 1);
-		if (row < t->groups.ngroups) {
-			t->gsel = row;
-			t->gsel_valid = false;
+	} else if (ev.y > t->table.y && ev.y <= t->table.y + t->table.rows && tui_groups_listing(t)) {
+		size_t row = t->groups.top + (size_t)(ev.y - t->table.y - 1);
+		if (row < t->groups.list.ngroups) {
+			t->groups.sel = row;
+			t->groups.sel_valid = false;
 		}
-	} else if (ev.y > t->table_y && ev.y <= t->table_y + t->table_rows) {
-		size_t row = t->top + (size_t)(ev.y - t->table_y - 1);
-		if (row < t->nview) {
-			t->sel = row;
+	} else if (ev.y > t->table.y && ev.y <= t->table.y + t->table.rows) {
+		size_t row = t->table.top + (size_t)(ev.y - t->table.y - 1);
+		if (row < t->table.nview) {
+			t->table.sel = row;
 			remember_selection(t);
 		}
 	}
@@ -267,14 +267,14 @@ static void on_mouse(struct tui *t)
 static bool on_filter_key(struct tui *t, int ch)
 {
 	if (ch == KEY_ESC) {
-		lineedit_clear(&t->filter);
+		lineedit_clear(&t->table.filter);
 		t->editing = false;
 	} else if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
 		t->editing = false;
 	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h')) {
-		lineedit_backspace(&t->filter);
+		lineedit_backspace(&t->table.filter);
 	} else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f) {
-		lineedit_byte(&t->filter, (unsigned char)ch);
+		lineedit_byte(&t->table.filter, (unsigned char)ch);
 	} else {
 		return false;
 	}
@@ -284,9 +284,9 @@ static bool on_filter_key(struct tui *t, int ch)
 
 static void seek_to(struct tui *t, uint64_t ts_ms)
 {
-	t->seek_req = true;
-	t->seek_target = ts_ms;
-	t->seek_req_seq = t->seq;
+	t->seek.req = true;
+	t->seek.target = ts_ms;
+	t->seek.req_seq = t->seq;
 	feed_seek_time(t->feed, ts_ms);
 }
 
@@ -297,7 +297,7 @@ static void seek_by(struct tui *t, int64_t delta_ms)
 		return;
 	/* Keys typed ahead add up: from the time last asked for while its
 	 * frame is not on the screen yet. */
-	uint64_t now = t->seek_req && t->seq == t->seek_req_seq ? t->seek_target : t->frame->ts_ms;
+	uint64_t now = t->seek.req && t->seq == t->seek.req_seq ? t->seek.target : t->frame->ts_ms;
 	uint64_t to = delta_ms < 0 && (uint64_t)-delta_ms > now ? 0 : now + (uint64_t)delta_ms;
 	seek_to(t, to);
 }
@@ -309,17 +309,17 @@ static void on_jump_key(struct tui *t, int ch)
 		t->jumping = false;
 	} else if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
 		struct when w = {.set = true, .clock = true};
-		const char *typed = lineedit_text(&t->jump);
+		const char *typed = lineedit_text(&t->seek.jump);
 		t->jumping = false;
 		if (!when_parse_clock(typed, &w.secs)) {
-			snprintf(t->jump_err, sizeof(t->jump_err), "not a time: '%.15s' (HH:MM or HH:MM:SS)", typed);
+			snprintf(t->seek.err, sizeof(t->seek.err), "not a time: '%.15s' (HH:MM or HH:MM:SS)", typed);
 		} else if (t->frame && frame_has(t->frame, FRAME_F_TS)) {
 			seek_to(t, when_resolve(&w, t->frame->ts_ms));
 		}
 	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h')) {
-		lineedit_backspace(&t->jump);
+		lineedit_backspace(&t->seek.jump);
 	} else if ((ch >= '0' && ch <= '9') || ch == ':') {
-		lineedit_byte(&t->jump, (unsigned char)ch);
+		lineedit_byte(&t->seek.jump, (unsigned char)ch);
 	}
 }
 
@@ -345,7 +345,7 @@ static bool on_key(struct tui *t, int ch)
 		on_filter_key(t, ch);
 		return true;
 	}
-	t->jump_err[0] = '\0';
+	t->seek.err[0] = '\0';
 	if (t->jumping) {
 		on_jump_key(t, ch);
 		return true;
@@ -397,10 +397,10 @@ static bool on_key(struct tui *t, int ch)
 		move_sel(t, 1);
 		break;
 	case KEY_PPAGE:
-		move_sel(t, -(long)(t->table_rows > 1 ? t->table_rows - 1 : 1));
+		move_sel(t, -(long)(t->table.rows > 1 ? t->table.rows - 1 : 1));
 		break;
 	case KEY_NPAGE:
-		move_sel(t, t->table_rows > 1 ? t->table_rows - 1 : 1);
+		move_sel(t, t->table.rows > 1 ? t->table.rows - 1 : 1);
 		break;
 	case '<':
 	case '>':
@@ -422,18 +422,18 @@ static bool on_key(struct tui *t, int ch)
 		t->editing = true;
 		break;
 	case KEY_ESC:
-		lineedit_clear(&t->filter);
+		lineedit_clear(&t->table.filter);
 		tui_build_view(t);
 		break;
 	case 'u':
-		t->only_mine = !t->only_mine;
+		t->table.only_mine = !t->table.only_mine;
 		tui_build_view(t);
-		tui_set_status(t, t->only_mine ? "only my processes" : "everyone's processes");
+		tui_set_status(t, t->table.only_mine ? "only my processes" : "everyone's processes");
 		break;
 	case 'i':
-		t->hide_idle = !t->hide_idle;
+		t->table.hide_idle = !t->table.hide_idle;
 		tui_build_view(t);
-		tui_set_status(t, t->hide_idle ? "idle GPUs hidden" : "idle GPUs shown");
+		tui_set_status(t, t->table.hide_idle ? "idle GPUs hidden" : "idle GPUs shown");
 		break;
 	case 'c':
 		t->set.chart = (enum history_metric)((t->set.chart + 1) % HISTORY__COUNT);
@@ -505,7 +505,7 @@ static bool on_key(struct tui *t, int ch)
 	case 'J':
 		if (t->st.replay) {
 			t->jumping = true;
-			lineedit_clear(&t->jump);
+			lineedit_clear(&t->seek.jump);
 		}
 		break;
 	case KEY_HOME:
@@ -513,12 +513,12 @@ static bool on_key(struct tui *t, int ch)
 		if (t->st.replay) {
 			feed_seek(t->feed, ch == KEY_HOME ? FEED_SEEK_START : FEED_SEEK_END);
 			/* Home then Left: from the start. */
-			t->seek_req = ch == KEY_HOME;
-			t->seek_target = 0;
-			t->seek_req_seq = t->seq;
+			t->seek.req = ch == KEY_HOME;
+			t->seek.target = 0;
+			t->seek.req_seq = t->seq;
 		}
 		else
-			move_sel(t, ch == KEY_HOME ? -(long)t->nview : (long)t->nview);
+			move_sel(t, ch == KEY_HOME ? -(long)t->table.nview : (long)t->table.nview);
 		break;
 	default:
 		break;
@@ -570,32 +570,6 @@ static void save_settings(struct tui *t)
 	}
 }
 
-/* Tells the sampler whose /proc figures the screen needs: the rows shown,
- * or every process when the table is sorted by CPU or host memory (the
- * order needs them all) or more rows are shown than are kept here. */
-static void update_want(struct tui *t)
-{
-	unsigned pids[sizeof(t->want_pids) / sizeof(t->want_pids[0])];
-
-	if (!t->want || t->frozen)
-		return;
-	long got = proctable_wanted(t->frame, t->view, t->nview, t->top,
-				    t->table_rows > 0 ? (size_t)t->table_rows : 0, t->set.sort, pids,
-				    sizeof(pids) / sizeof(pids[0]));
-	bool all = got < 0;
-	size_t n = all ? 0 : (size_t)got;
-	if (t->want_sent && all == t->want_all && (all || (n == t->nwant && memcmp(pids, t->want_pids, n * sizeof(*pids)) == 0)))
-		return; /* as before */
-	if (all)
-		pidwant_all(t->want);
-	else
-		pidwant_set(t->want, pids, n);
-	t->want_all = all;
-	t->nwant = n;
-	memcpy(t->want_pids, pids, n * sizeof(*pids));
-	t->want_sent = true;
-}
-
 int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, struct pidwant *want)
 {
 	struct tui t;
@@ -605,11 +579,11 @@ int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, s
 	char pwbuf[1024];
 
 	memset(&t, 0, sizeof(t));
-	t.statm_fd = -1;
-	lineedit_init(&t.filter, LINEEDIT_MAX);
-	lineedit_init(&t.ffilter, LINEEDIT_MAX);
-	lineedit_init(&t.jump, 15);
-	t.want = want;
+	t.self.statm_fd = -1;
+	lineedit_init(&t.table.filter, LINEEDIT_MAX);
+	tui_fleet_init(&t.fleet);
+	lineedit_init(&t.seek.jump, 15);
+	t.want.set = want;
 	t.opts = opts;
 	t.feed = feed;
 	t.sink = sink;
@@ -621,19 +595,19 @@ int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, s
 	settings_defaults(&t.set);
 	load_settings(&t);
 	feed_status(feed, &t.st);
-	t.group_by = (unsigned)t.set.group < GROUP_BY__COUNT ? t.set.group : GROUP_BY_NONE;
-	t.hist = history_new(history_capacity(t.st.interval));
-	t.phist = prochist_new(PROCHIST_MAX_CAPACITY);
-	t.sess = session_new(SESSION_MAX_GPUS);
-	t.hist_interval = t.st.interval;
+	t.groups.by = (unsigned)t.set.group < GROUP_BY__COUNT ? t.set.group : GROUP_BY_NONE;
+	t.hist.gpus = history_new(history_capacity(t.st.interval));
+	t.hist.procs = prochist_new(PROCHIST_MAX_CAPACITY);
+	t.hist.sess = session_new(SESSION_MAX_GPUS);
+	t.hist.interval = t.st.interval;
 
 	scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
 		fprintf(stderr, "gpur: cannot start the dashboard: TERM=%s is not a terminal curses knows\n",
 			getenv("TERM") ? getenv("TERM") : "(unset)");
-		history_free(t.hist);
-		prochist_free(t.phist);
-		session_free(t.sess);
+		history_free(t.hist.gpus);
+		prochist_free(t.hist.procs);
+		session_free(t.hist.sess);
 		return 1;
 	}
 	cbreak();
@@ -648,9 +622,9 @@ int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, s
 		endwin();
 		delscreen(scr);
 		fprintf(stderr, "gpur: cannot start the dashboard: out of memory\n");
-		history_free(t.hist);
-		prochist_free(t.phist);
-		session_free(t.sess);
+		history_free(t.hist.gpus);
+		prochist_free(t.hist.procs);
+		session_free(t.hist.sess);
 		return 1;
 	}
 	keypad(t.keys, TRUE);
@@ -690,9 +664,9 @@ int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, s
 			last_second = now / 1000;
 			self_stats(&t);
 			feed_status(feed, &t.st);
-			if (t.status[0] && now > t.status_until)
-				t.status[0] = '\0';
-			if (!t.status[0] && t.sink) {
+			if (t.msg.status[0] && now > t.msg.until)
+				t.msg.status[0] = '\0';
+			if (!t.msg.status[0] && t.sink) {
 				char note[256];
 				sink_note(t.sink, note, sizeof(note));
 				if (note[0])
@@ -715,7 +689,7 @@ int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, s
 		if (dirty) {
 			tui_draw(&t);
 			canvas_flush(&t.canvas);
-			update_want(&t);
+			tui_want_update(&t);
 			dirty = false;
 			last_draw = clock_wall_ms();
 		}
@@ -759,22 +733,21 @@ int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, s
 		}
 	}
 	canvas_end(&t.canvas, t.rows - 1);
-	if (t.want)
-		pidwant_all(t.want);
+	tui_want_fini(&t.want);
 	sigaction(SIGCONT, &(struct sigaction){.sa_handler = SIG_DFL}, NULL);
 	delwin(t.keys);
 	endwin();
 	delscreen(scr);
 	save_settings(&t);
 	frame_unref(t.frame);
-	tui_fleet_free(&t);
-	free(t.view);
-	group_fini(&t.groups);
-	history_free(t.hist);
-	prochist_free(t.phist);
-	session_free(t.sess);
+	tui_fleet_fini(&t.fleet);
+	free(t.table.view);
+	group_fini(&t.groups.list);
+	history_free(t.hist.gpus);
+	prochist_free(t.hist.procs);
+	session_free(t.hist.sess);
 	canvas_fini(&t.canvas);
-	if (t.statm_fd >= 0)
-		close(t.statm_fd);
+	if (t.self.statm_fd >= 0)
+		close(t.self.statm_fd);
 	return 0;
 }

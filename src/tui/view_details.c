@@ -110,7 +110,7 @@ static void draw_chart(struct tui *t, const struct gpu_process *p, int y, int x,
 	if (cw > PROCHIST_MAX_CAPACITY)
 		cw = PROCHIST_MAX_CAPACITY;
 	for (int m = 0; m < PROCHIST__COUNT; m++) {
-		size_t k = prochist_get(t->phist, p->pid, process_has(p, PROC_F_START), p->start_ms,
+		size_t k = prochist_get(t->hist.procs, p->pid, process_has(p, PROC_F_START), p->start_ms,
 					(enum prochist_metric)m, v, (size_t)cw);
 		n = k > n ? k : n;
 		double peak = m == PROCHIST_GPU_MEM ? 0 : 100;

@@ -17,7 +17,7 @@
 
 static const struct fleet *fleet_of(const struct tui *t)
 {
-	return t->fleet_frame ? t->fleet_frame->fleet : NULL;
+	return t->fleet.frame ? t->fleet.frame->fleet : NULL;
 }
 
 /* The rows for the current fleet, order and filter; the selection follows
@@ -27,37 +27,37 @@ static void rebuild(struct tui *t)
 	const struct fleet *fl = fleet_of(t);
 	size_t n = fl ? fl->nhosts : 0;
 
-	if (n > t->frows_cap) {
-		t->frows = xreallocarray(t->frows, n, sizeof(*t->frows));
-		t->frows_cap = n;
+	if (n > t->fleet.cap) {
+		t->fleet.rows = xreallocarray(t->fleet.rows, n, sizeof(*t->fleet.rows));
+		t->fleet.cap = n;
 	}
-	struct fleet_view_opts o = {.sort = t->fsort, .reverse = t->freverse, .filter = lineedit_text(&t->ffilter)};
-	t->nfrows = fl ? fleet_view(fl, &o, t->frows) : 0;
-	if (t->fsel_host[0])
-		for (size_t i = 0; i < t->nfrows; i++)
-			if (strcmp(fl->hosts[t->frows[i].host].name, t->fsel_host) == 0) {
-				t->fsel = i;
+	struct fleet_view_opts o = {.sort = t->fleet.sort, .reverse = t->fleet.reverse, .filter = lineedit_text(&t->fleet.filter)};
+	t->fleet.nrows = fl ? fleet_view(fl, &o, t->fleet.rows) : 0;
+	if (t->fleet.sel_host[0])
+		for (size_t i = 0; i < t->fleet.nrows; i++)
+			if (strcmp(fl->hosts[t->fleet.rows[i].host].name, t->fleet.sel_host) == 0) {
+				t->fleet.sel = i;
 				break;
 			}
-	if (t->fsel >= t->nfrows)
-		t->fsel = t->nfrows ? t->nfrows - 1 : 0;
+	if (t->fleet.sel >= t->fleet.nrows)
+		t->fleet.sel = t->fleet.nrows ? t->fleet.nrows - 1 : 0;
 }
 
 static void remember(struct tui *t)
 {
 	const struct fleet *fl = fleet_of(t);
-	if (fl && t->fsel < t->nfrows)
-		snprintf(t->fsel_host, sizeof(t->fsel_host), "%s", fl->hosts[t->frows[t->fsel].host].name);
+	if (fl && t->fleet.sel < t->fleet.nrows)
+		snprintf(t->fleet.sel_host, sizeof(t->fleet.sel_host), "%s", fl->hosts[t->fleet.rows[t->fleet.sel].host].name);
 }
 
 struct frame *tui_fleet_take(struct tui *t, struct frame *f, bool keep)
 {
 	if (keep) {
-		frame_unref(t->fleet_frame);
-		t->fleet_frame = frame_ref(f);
+		frame_unref(t->fleet.frame);
+		t->fleet.frame = frame_ref(f);
 	}
-	if (t->host_open) {
-		const struct fleet_host *h = fleet_find(f->fleet, t->host);
+	if (t->fleet.host_open) {
+		const struct fleet_host *h = fleet_find(f->fleet, t->fleet.host);
 		if (h) {
 			struct frame *hf = frame_ref(h->frame);
 			frame_unref(f);
@@ -69,13 +69,13 @@ struct frame *tui_fleet_take(struct tui *t, struct frame *f, bool keep)
 
 bool tui_fleet_listing(const struct tui *t)
 {
-	return fleet_of(t) && !t->host_open;
+	return fleet_of(t) && !t->fleet.host_open;
 }
 
 const char *tui_fleet_problem(const struct tui *t, char *buf, size_t n)
 {
 	const struct fleet *fl = fleet_of(t);
-	if (!fl || !fl->error || !t->host_open) /* the summary has a line of its own */
+	if (!fl || !fl->error || !t->fleet.host_open) /* the summary has a line of its own */
 		return NULL;
 	uint64_t now = clock_wall_ms();
 	uint64_t retry = fl->retry_ms > now ? (fl->retry_ms - now + 999) / 1000 : 0;
@@ -90,29 +90,29 @@ const char *tui_fleet_problem(const struct tui *t, char *buf, size_t n)
 static void open_host(struct tui *t)
 {
 	const struct fleet *fl = fleet_of(t);
-	if (!fl || t->fsel >= t->nfrows)
+	if (!fl || t->fleet.sel >= t->fleet.nrows)
 		return;
-	snprintf(t->host, sizeof(t->host), "%s", fl->hosts[t->frows[t->fsel].host].name);
-	t->host_open = true;
-	t->sel = t->top = t->gpu_top = 0;
-	lineedit_clear(&t->filter);
+	snprintf(t->fleet.host, sizeof(t->fleet.host), "%s", fl->hosts[t->fleet.rows[t->fleet.sel].host].name);
+	t->fleet.host_open = true;
+	t->table.sel = t->table.top = t->gpu_top = 0;
+	lineedit_clear(&t->table.filter);
 	t->seq = 0; /* the host's frame at once */
 }
 
 static bool filter_key(struct tui *t, int ch)
 {
 	if (ch == KEY_ESC) {
-		lineedit_clear(&t->ffilter);
-		t->fediting = false;
+		lineedit_clear(&t->fleet.filter);
+		t->fleet.editing = false;
 	} else if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
-		t->fediting = false;
+		t->fleet.editing = false;
 	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h')) {
-		lineedit_backspace(&t->ffilter);
+		lineedit_backspace(&t->fleet.filter);
 	} else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f) {
-		lineedit_byte(&t->ffilter, (unsigned char)ch);
+		lineedit_byte(&t->fleet.filter, (unsigned char)ch);
 	}
-	t->fsel = t->ftop = 0;
-	t->fsel_host[0] = '\0';
+	t->fleet.sel = t->fleet.top = 0;
+	t->fleet.sel_host[0] = '\0';
 	rebuild(t);
 	return true;
 }
@@ -121,53 +121,53 @@ bool tui_fleet_key(struct tui *t, int ch)
 {
 	if (!fleet_of(t))
 		return false;
-	if (t->host_open) {
+	if (t->fleet.host_open) {
 		/* Esc clears the process filter first; then it goes back. */
-		bool back = ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h') || (ch == KEY_ESC && lineedit_empty(&t->filter));
+		bool back = ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h') || (ch == KEY_ESC && lineedit_empty(&t->table.filter));
 		if (back) {
-			t->host_open = false;
+			t->fleet.host_open = false;
 			t->show_cmd = t->show_tree = false;
 			t->seq = 0;
 		}
 		return back;
 	}
-	if (t->fediting)
+	if (t->fleet.editing)
 		return filter_key(t, ch);
 	rebuild(t);
 	int page = t->rows > 8 ? t->rows - 6 : 1;
 	switch (ch) {
 	case KEY_UP:
 	case 'k':
-		t->fsel = t->fsel ? t->fsel - 1 : 0;
+		t->fleet.sel = t->fleet.sel ? t->fleet.sel - 1 : 0;
 		break;
 	case KEY_DOWN:
 	case 'j':
-		t->fsel = t->fsel + 1 < t->nfrows ? t->fsel + 1 : t->fsel;
+		t->fleet.sel = t->fleet.sel + 1 < t->fleet.nrows ? t->fleet.sel + 1 : t->fleet.sel;
 		break;
 	case KEY_PPAGE:
-		t->fsel = t->fsel > (size_t)page ? t->fsel - (size_t)page : 0;
+		t->fleet.sel = t->fleet.sel > (size_t)page ? t->fleet.sel - (size_t)page : 0;
 		break;
 	case KEY_NPAGE:
-		t->fsel = t->fsel + (size_t)page < t->nfrows ? t->fsel + (size_t)page : (t->nfrows ? t->nfrows - 1 : 0);
+		t->fleet.sel = t->fleet.sel + (size_t)page < t->fleet.nrows ? t->fleet.sel + (size_t)page : (t->fleet.nrows ? t->fleet.nrows - 1 : 0);
 		break;
 	case KEY_HOME:
-		t->fsel = 0;
+		t->fleet.sel = 0;
 		break;
 	case KEY_END:
-		t->fsel = t->nfrows ? t->nfrows - 1 : 0;
+		t->fleet.sel = t->fleet.nrows ? t->fleet.nrows - 1 : 0;
 		break;
 	case '<':
 	case '>':
-		t->fsort = (enum fleet_col)(((int)t->fsort + (ch == '<' ? FLEET__COUNT - 1 : 1)) % FLEET__COUNT);
+		t->fleet.sort = (enum fleet_col)(((int)t->fleet.sort + (ch == '<' ? FLEET__COUNT - 1 : 1)) % FLEET__COUNT);
 		break;
 	case 'r':
-		t->freverse = !t->freverse;
+		t->fleet.reverse = !t->fleet.reverse;
 		break;
 	case '/':
-		t->fediting = true;
+		t->fleet.editing = true;
 		break;
 	case KEY_ESC:
-		lineedit_clear(&t->ffilter);
+		lineedit_clear(&t->fleet.filter);
 		break;
 	case '\n':
 	case '\r':
@@ -261,7 +261,7 @@ void tui_fleet_draw(struct tui *t, int y, int h)
 	for (int c = 0; c < FLEET__COUNT; c++) {
 		if (w[c] <= 0)
 			continue;
-		const char *arrow = (int)t->fsort != c ? "" : (FLEET_COLS[c].numeric != t->freverse)
+		const char *arrow = (int)t->fleet.sort != c ? "" : (FLEET_COLS[c].numeric != t->fleet.reverse)
 								      ? (t->utf8 ? "\u25bc" : "v")
 								      : (t->utf8 ? "\u25b2" : "^");
 		snprintf(buf, sizeof(buf), "%s%s", FLEET_COLS[c].title, arrow);
@@ -276,15 +276,15 @@ void tui_fleet_draw(struct tui *t, int y, int h)
 	int rows = bottom - y;
 	if (rows < 1)
 		rows = 1;
-	if (t->fsel < t->ftop)
-		t->ftop = t->fsel;
-	if (t->fsel >= t->ftop + (size_t)rows)
-		t->ftop = t->fsel - (size_t)rows + 1;
-	if (t->ftop + (size_t)rows > t->nfrows)
-		t->ftop = t->nfrows > (size_t)rows ? t->nfrows - (size_t)rows : 0;
-	for (int i = 0; i < rows && t->ftop + (size_t)i < t->nfrows; i++)
-		draw_row(t, y + i, w, &t->frows[t->ftop + (size_t)i], t->ftop + (size_t)i == t->fsel);
-	if (!t->nfrows)
+	if (t->fleet.sel < t->fleet.top)
+		t->fleet.top = t->fleet.sel;
+	if (t->fleet.sel >= t->fleet.top + (size_t)rows)
+		t->fleet.top = t->fleet.sel - (size_t)rows + 1;
+	if (t->fleet.top + (size_t)rows > t->fleet.nrows)
+		t->fleet.top = t->fleet.nrows > (size_t)rows ? t->fleet.nrows - (size_t)rows : 0;
+	for (int i = 0; i < rows && t->fleet.top + (size_t)i < t->fleet.nrows; i++)
+		draw_row(t, y + i, w, &t->fleet.rows[t->fleet.top + (size_t)i], t->fleet.top + (size_t)i == t->fleet.sel);
+	if (!t->fleet.nrows)
 		tui_text(t, y, 0, fl->nhosts ? "(no host matches the filter: Esc clears it)" : "(no hosts in this answer)",
 			 t->cols);
 }
@@ -295,22 +295,28 @@ void tui_fleet_draw_keys(struct tui *t, int y)
 
 	tui_attr(t, TC_SEL, true);
 	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
-	if (t->fediting) {
-		tui_prompt(t, y, "filter hosts", &t->ffilter, "(Enter keep, Esc clear)");
+	if (t->fleet.editing) {
+		tui_prompt(t, y, "filter hosts", &t->fleet.filter, "(Enter keep, Esc clear)");
 	} else {
 		snprintf(buf, sizeof(buf), "q quit  %s select  </> sort  r rev  / filter%s%s  %s host's GPUs  ? help",
-			 t->utf8 ? "\u2191\u2193" : "j/k", lineedit_empty(&t->ffilter) ? "" : " ",
-			 lineedit_text(&t->ffilter), t->utf8 ? "\u23ce" : "Enter");
+			 t->utf8 ? "\u2191\u2193" : "j/k", lineedit_empty(&t->fleet.filter) ? "" : " ",
+			 lineedit_text(&t->fleet.filter), t->utf8 ? "\u23ce" : "Enter");
 		tui_text(t, y, 0, buf, t->cols);
 	}
 	tui_attr(t, TC_SEL, false);
 }
 
-void tui_fleet_free(struct tui *t)
+void tui_fleet_init(struct tui_fleet *fv)
 {
-	frame_unref(t->fleet_frame);
-	t->fleet_frame = NULL;
-	free(t->frows);
-	t->frows = NULL;
-	t->nfrows = t->frows_cap = 0;
+	memset(fv, 0, sizeof(*fv));
+	lineedit_init(&fv->filter, LINEEDIT_MAX);
+}
+
+void tui_fleet_fini(struct tui_fleet *fv)
+{
+	frame_unref(fv->frame);
+	fv->frame = NULL;
+	free(fv->rows);
+	fv->rows = NULL;
+	fv->nrows = fv->cap = 0;
 }
