@@ -13,20 +13,24 @@ struct tui;
 /* The process the dialog was opened on, copied then (frames go on under
  * it), and the signal chosen. */
 struct tui_sigdlg {
-	bool open;
 	bool drawn; /* the last frame showed it whole: Enter may send */
 	int choice; /* 0 .. DIALOG_SIGNAL_COUNT - 1; 0 is SIGTERM */
 	uint64_t pid, start_ticks;
 	char user[64], container[256], pod[128], command[512];
 };
 
-/* Opens the dialog on the selected row, or says on the status line why
- * that row may not be signalled (--read-only, a replay, not this machine's
- * pid, no start time to check its identity against). */
+/* Opens the dialog (TUI_MODE_SIGNAL) on the selected row, or says on the
+ * status line why that row may not be signalled (the list of groups shown,
+ * --read-only, a replay, not this machine's pid, no start time to check
+ * its identity against). */
 void dialog_signal_open(struct tui *t);
-/* A key while the dialog is open: choose, Enter sends (the outcome on the
- * status line and as a `signal` event through the feed), Esc cancels. */
-void dialog_signal_key(struct tui *t, int ch);
+/* The dialog's keys (rows of keys.c; they return KEY_* flags): Up/Down
+ * and 1-6 choose, Enter sends (the outcome on the status line and as a
+ * `signal` event through the feed), Esc cancels. */
+unsigned dialog_signal_key_choose(struct tui *t, int ch);
+unsigned dialog_signal_key_send(struct tui *t, int ch);
+unsigned dialog_signal_key_cancel(struct tui *t, int ch);
+/* The dialog, when it is open. */
 void dialog_signal_draw(struct tui *t);
 
 #endif

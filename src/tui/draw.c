@@ -620,39 +620,31 @@ static void draw_events_line(struct tui *t, int y)
 	tui_attr(t, e->bad ? TC_CRIT : TC_WARN, false);
 }
 
+/* The key hints of the screen's mode for its source (the way back first
+ * in a fleet's host), a prompt being typed, or why a time typed was not
+ * taken. */
 static void draw_footer(struct tui *t, int y)
 {
-	const char *keys = t->st.replay
-				   ? "q quit  ? help  space pause  . step  +/- speed  Home/End  \u2191\u2193 select  </> sort  / filter  "
-				     "c chart  S session  \u23ce cmd"
-				   : "q quit  ? help  \u2191\u2193 select  </> sort  r rev  / filter  u mine  i idle  c chart  "
-				     "S session  p pause  \u23ce cmd  C cols  d/D interval";
-	char ascii[256];
-	if (t->st.stepped) {
-		/* Live on the virtual clock: polls wait for these keys. */
-		keys = t->utf8 ? "q quit  ? help  space run/pause  . one poll  \u2191\u2193 select  </> sort  / filter  K signal  "
-				 "\u23ce cmd"
-			       : "q quit  ? help  space run/pause  . one poll  j/k select  </> sort  / filter  K signal  Enter cmd";
-	} else if (!t->utf8) {
-		/* The same hints without arrows and symbols. */
-		snprintf(ascii, sizeof(ascii), "%s",
-			 t->st.replay ? "q quit  ? help  space pause  . step  +/- speed  Home/End  Left/Right 10s  J time  j/k select  </> sort  / filter  c chart  S session  Enter cmd"
-				      : "q quit  ? help  j/k select  </> sort  r rev  / filter  u mine  i idle  c chart  S session  p pause  Enter cmd  C cols  d/D interval");
-		keys = ascii;
-	}
+	enum key_foot kinds[2];
+	size_t nkinds = 0;
+	struct key_hint hints[32];
+	char buf[600];
+
 	tui_attr(t, TC_SEL, true);
 	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
-	if (t->editing) {
-		tui_prompt(t, y, "filter", &t->table.filter, "(Enter keep, Esc clear)");
-	} else if (t->jumping) {
-		tui_prompt(t, y, "jump to time (HH:MM[:SS], this record's day)", &t->seek.jump, "(Enter go, Esc cancel)");
+	if (keys_prompt(t->mode)) {
+		tui_prompt(t, y, t->mode);
 	} else if (t->seek.err[0]) {
 		tui_text(t, y, 0, t->seek.err, t->cols);
 	} else {
-		int x = 0;
-		if (t->fleet.host_open) /* a fleet's host: the way back first */
-			x = tui_text(t, y, 0, t->utf8 ? "Esc/\u232b fleet  " : "Esc/BS fleet  ", t->cols);
-		tui_text(t, y, x, keys, t->cols - x);
+		if (t->fleet.host_open)
+			kinds[nkinds++] = KEYS_FOOT_HOST;
+		kinds[nkinds++] = t->st.stepped  ? KEYS_FOOT_STEPPED /* live on the virtual clock */
+				  : t->st.replay ? KEYS_FOOT_REPLAY
+						 : KEYS_FOOT_LIVE;
+		size_t n = keys_hints(tui_screen_mode(t), kinds, nkinds, t->utf8, hints, sizeof(hints) / sizeof(hints[0]));
+		keys_join(hints, n, "  ", NULL, buf, sizeof(buf));
+		tui_text(t, y, 0, buf, t->cols);
 	}
 	tui_attr(t, TC_SEL, false);
 }

@@ -1,6 +1,7 @@
 /* draw_procs: the process table (sorted, filtered, scrolled, with the
- * selected row kept by identity across frames) and the overlays: help, the
- * column picker (the details screen is view_details.c's). */
+ * selected row kept by identity across frames) and the overlays: the help
+ * and the column picker, whose texts the key table makes (the details
+ * screen is view_details.c's). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -55,6 +56,20 @@ void tui_build_view(struct tui *t)
 			t->table.sel = i;
 			break;
 		}
+	}
+}
+
+void tui_move_sel(struct tui *t, long delta)
+{
+	if (!t->table.nview)
+		return;
+	long s = (long)t->table.sel + delta;
+	s = s < 0 ? 0 : s >= (long)t->table.nview ? (long)t->table.nview - 1 : s;
+	t->table.sel = (size_t)s;
+	const struct gpu_process *p = tui_selected(t);
+	if (p) {
+		t->table.sel_pid = p->pid;
+		t->table.sel_dev = p->gpu_index;
 	}
 }
 
@@ -265,58 +280,52 @@ bool tui_box(struct tui *t, int y, int x, int h, int w, const char *title)
 	return true;
 }
 
-/* Each line at most HELP_W columns: the box fits 80 columns whole. */
-#define HELP_W 68
-static const char *const HELP[] = {
-	"q, F10, Ctrl-C     quit",
-	"Up/Down, j/k       select a process; PgUp/PgDn a page",
-	"< >                sort by the previous/next column;  r  reverse",
-	"/                  filter processes by text;  Esc clears",
-	"u                  only my processes;  i  hide idle GPUs",
-	"[ ]                scroll the GPUs;  p  pause screen updates",
-	"c                  next chart metric (util, mem, temp, power)",
-	"S                  peak/mean util, temp, power since start or seek",
-	"Enter              the process's details and history; Esc closes",
-	"t                  the process's tree (up to its container's init)",
-	"g                  group by container, pod, job, user, none; Enter",
-	"                   opens a group, Esc or Backspace goes back",
-	"C                  choose columns;  d / D  shorter / longer interval",
-	"mouse              click a row to select it, a title to sort",
-	"replay:  space pause/resume   . one record   + - speed x2 / /2",
-	"         Home / End   first / last record",
-	"         \u2190 / \u2192  10 s back / on;  Shift+\u2190 / Shift+\u2192 or { }  1 min",
-	"         J  jump to a clock time (HH:MM[:SS], the record's day)",
-	"K, F9              send a signal to the selected process (a dialog)",
-	"Ctrl-L             draw the whole screen again",
-	"?, F1              this help (any key closes it)",
-};
+/* The help of the screen's mode, made from the key table: at most
+ * KEYS_HELP_W columns and KEYS_HELP_LINES lines, so its box fits 80x24. */
+static void draw_help(struct tui *t)
+{
+	char lines[KEYS_HELP_LINES][KEYS_HELP_BYTES];
+	int n = (int)keys_help(tui_screen_mode(t), t->utf8, lines, KEYS_HELP_LINES);
+	int w = t->cols - 4 < KEYS_HELP_W + 4 ? t->cols - 4 : KEYS_HELP_W + 4, h = n + 2;
+	int y = (t->rows - h) / 2, x = (t->cols - w) / 2;
+
+	if (tui_box(t, y, x, h, w, " gpur keys "))
+		for (int i = 0; i < n; i++)
+			tui_text(t, y + 1 + i, x + 2, lines[i], w - 4);
+}
+
+/* The column picker: its title and last line say its keys' hints. */
+static void draw_columns(struct tui *t)
+{
+	const enum key_foot own = KEYS_FOOT_OWN;
+	struct key_hint hints[8];
+	char title[96], line[80];
+	int h = PROCTABLE__COUNT + 3, w = 40;
+	int y = (t->rows - h) / 2, x = (t->cols - w) / 2;
+
+	size_t n = keys_hints(TUI_MODE_COLUMNS, &own, 1, t->utf8, hints, sizeof(hints) / sizeof(hints[0]));
+	keys_join(hints, n ? 1 : 0, "", NULL, line, sizeof(line));
+	snprintf(title, sizeof(title), " columns: %s ", line);
+	if (!tui_box(t, y, x, h, w, title))
+		return;
+	for (int c = 0; c < PROCTABLE__COUNT; c++) {
+		snprintf(line, sizeof(line), "[%c] %s", t->set.columns >> c & 1u ? 'x' : ' ', PROCTABLE_COLS[c].title);
+		if (c == t->col_cursor)
+			tui_attr(t, TC_SEL, true);
+		tui_text(t, y + 1 + c, x + 2, line, w - 4);
+		if (c == t->col_cursor)
+			tui_attr(t, TC_SEL, false);
+	}
+	keys_join(hints + (n ? 1 : 0), n ? n - 1 : 0, "   ", NULL, line, sizeof(line));
+	tui_text(t, y + h - 2, x + 2, line, w - 4);
+}
 
 void tui_draw_overlays(struct tui *t)
 {
-	if (t->help) {
-		int n = (int)(sizeof(HELP) / sizeof(HELP[0]));
-		int w = t->cols - 4 < HELP_W + 4 ? t->cols - 4 : HELP_W + 4, h = n + 2;
-		int y = (t->rows - h) / 2, x = (t->cols - w) / 2;
-		if (tui_box(t, y, x, h, w, " gpur keys "))
-			for (int i = 0; i < n; i++)
-				tui_text(t, y + 1 + i, x + 2, HELP[i], w - 4);
-	}
+	if (t->mode == TUI_MODE_HELP)
+		draw_help(t);
 	tui_details_draw(t);
 	tui_tree_draw(t);
-	if (t->pick_columns) {
-		int h = PROCTABLE__COUNT + 3, w = 40;
-		int y = (t->rows - h) / 2, x = (t->cols - w) / 2;
-		if (tui_box(t, y, x, h, w, " columns: space toggles ")) {
-			for (int c = 0; c < PROCTABLE__COUNT; c++) {
-				char line[64];
-				snprintf(line, sizeof(line), "[%c] %s", t->set.columns >> c & 1u ? 'x' : ' ', PROCTABLE_COLS[c].title);
-				if (c == t->col_cursor)
-					tui_attr(t, TC_SEL, true);
-				tui_text(t, y + 1 + c, x + 2, line, w - 4);
-				if (c == t->col_cursor)
-					tui_attr(t, TC_SEL, false);
-			}
-			tui_text(t, y + h - 2, x + 2, "Enter or Esc closes", w - 4);
-		}
-	}
+	if (t->mode == TUI_MODE_COLUMNS)
+		draw_columns(t);
 }

@@ -34,6 +34,8 @@ struct tui_table {
 void tui_draw_procs(struct tui *t, int y, int h);
 /* Rebuilds the view of the process table for the current frame. */
 void tui_build_view(struct tui *t);
+/* Moves the selection by delta rows (clamped), and keeps its identity. */
+void tui_move_sel(struct tui *t, long delta);
 /* The selected row's process, or NULL (none, or the list of groups shown). */
 const struct gpu_process *tui_selected(const struct tui *t);
 

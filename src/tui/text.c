@@ -141,11 +141,19 @@ void tui_size(char *buf, size_t n, bool known, uint64_t bytes)
 	}
 }
 
-void tui_prompt(struct tui *t, int y, const char *title, const struct lineedit *e, const char *hints)
+void tui_prompt(struct tui *t, int y, enum tui_mode m)
 {
-	char buf[LINEEDIT_MAX + 256];
+	const struct key_prompt *p = keys_prompt(m);
+	const enum key_foot own = KEYS_FOOT_OWN;
+	struct key_hint hints[8];
+	char keys[200], buf[LINEEDIT_MAX + 400];
 
-	snprintf(buf, sizeof(buf), "%s: %.*s_%s   %s", title, (int)e->cur, lineedit_text(e), lineedit_text(e) + e->cur,
-		 hints);
+	if (!p)
+		return;
+	const struct lineedit *e = p->line(t);
+	const char *text = lineedit_text(e);
+	size_t n = keys_hints(m, &own, 1, t->utf8, hints, sizeof(hints) / sizeof(hints[0]));
+	keys_join(hints, n, ", ", NULL, keys, sizeof(keys));
+	snprintf(buf, sizeof(buf), "%s: %.*s_%s   (%s)", p->title, (int)e->cur, text, text + e->cur, keys);
 	tui_text(t, y, 0, buf, t->cols);
 }

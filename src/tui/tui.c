@@ -20,12 +20,9 @@
 
 #include "proc/pidwant.h"
 #include "tui/tui_priv.h"
-#include "util/when.h"
 #include "util/clock.h"
 #include "util/readfile.h"
 #include "util/xalloc.h"
-
-#define KEY_ESC 27
 
 /* Set by SIGWINCH; the loop resizes curses to the terminal's new size. */
 static volatile sig_atomic_t resized;
@@ -55,8 +52,6 @@ static void resize_to_terminal(struct tui *t)
 	getmaxyx(stdscr, t->rows, t->cols);
 	canvas_invalidate(&t->canvas);
 }
-#undef CTRL
-#define CTRL(c) ((c) & 0x1f)
 
 void tui_set_status(struct tui *t, const char *msg)
 {
@@ -167,43 +162,7 @@ static bool take_frame(struct tui *t)
 	return true;
 }
 
-static void remember_selection(struct tui *t)
-{
-	const struct gpu_process *p = tui_selected(t);
-	if (p) {
-		t->table.sel_pid = p->pid;
-		t->table.sel_dev = p->gpu_index;
-	}
-}
-
-static void move_sel(struct tui *t, long delta)
-{
-	if (!t->table.nview)
-		return;
-	long s = (long)t->table.sel + delta;
-	if (s < 0)
-		s = 0;
-	if (s >= (long)t->table.nview)
-		s = (long)t->table.nview - 1;
-	t->table.sel = (size_t)s;
-	remember_selection(t);
-}
-
-/* The next column on screen in direction dir (for < and >). */
-static void cycle_sort(struct tui *t, int dir)
-{
-	uint32_t shown = t->table.shown ? t->table.shown : t->set.columns;
-	int c = (int)t->set.sort;
-	for (int i = 0; i < PROCTABLE__COUNT; i++) {
-		c = (c + dir + PROCTABLE__COUNT) % PROCTABLE__COUNT;
-		if (shown >> c & 1u)
-			break;
-	}
-	t->set.sort = (enum proctable_col)c;
-	t->set_dirty = true;
-}
-
-static void change_interval(struct tui *t, int dir)
+void tui_change_interval(struct tui *t, int dir)
 {
 	static const double steps[] = {0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60};
 	const size_t n = sizeof(steps) / sizeof(steps[0]);
@@ -223,18 +182,18 @@ static void change_interval(struct tui *t, int dir)
 	tui_set_status(t, msg);
 }
 
-static void on_mouse(struct tui *t)
+void tui_mouse(struct tui *t)
 {
 	MEVENT ev;
 
 	if (getmouse(&ev) != OK)
 		return;
 	if (ev.bstate & BUTTON4_PRESSED) {
-		move_sel(t, -3);
+		tui_move_sel(t, -3);
 		return;
 	}
 	if (ev.bstate & BUTTON5_PRESSED) {
-		move_sel(t, 3);
+		tui_move_sel(t, 3);
 		return;
 	}
 	if (!(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED)))
@@ -257,32 +216,12 @@ static void on_mouse(struct tui *t)
 		}
 	} else if (ev.y > t->table.y && ev.y <= t->table.y + t->table.rows) {
 		size_t row = t->table.top + (size_t)(ev.y - t->table.y - 1);
-		if (row < t->table.nview) {
-			t->table.sel = row;
-			remember_selection(t);
-		}
+		if (row < t->table.nview)
+			tui_move_sel(t, (long)row - (long)t->table.sel);
 	}
 }
 
-static bool on_filter_key(struct tui *t, int ch)
-{
-	if (ch == KEY_ESC) {
-		lineedit_clear(&t->table.filter);
-		t->editing = false;
-	} else if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
-		t->editing = false;
-	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h')) {
-		lineedit_backspace(&t->table.filter);
-	} else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f) {
-		lineedit_byte(&t->table.filter, (unsigned char)ch);
-	} else {
-		return false;
-	}
-	tui_build_view(t);
-	return true;
-}
-
-static void seek_to(struct tui *t, uint64_t ts_ms)
+void tui_seek_to(struct tui *t, uint64_t ts_ms)
 {
 	t->seek.req = true;
 	t->seek.target = ts_ms;
@@ -290,8 +229,7 @@ static void seek_to(struct tui *t, uint64_t ts_ms)
 	feed_seek_time(t->feed, ts_ms);
 }
 
-/* Seeks the replay by delta_ms from the record shown. */
-static void seek_by(struct tui *t, int64_t delta_ms)
+void tui_seek_by(struct tui *t, int64_t delta_ms)
 {
 	if (!t->st.replay || !t->frame || !frame_has(t->frame, FRAME_F_TS))
 		return;
@@ -299,231 +237,50 @@ static void seek_by(struct tui *t, int64_t delta_ms)
 	 * frame is not on the screen yet. */
 	uint64_t now = t->seek.req && t->seq == t->seek.req_seq ? t->seek.target : t->frame->ts_ms;
 	uint64_t to = delta_ms < 0 && (uint64_t)-delta_ms > now ? 0 : now + (uint64_t)delta_ms;
-	seek_to(t, to);
+	tui_seek_to(t, to);
 }
 
-/* The clock time typed after J: a time on the shown record's local day. */
-static void on_jump_key(struct tui *t, int ch)
+void tui_seek_edge(struct tui *t, bool end)
 {
-	if (ch == KEY_ESC) {
-		t->jumping = false;
-	} else if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
-		struct when w = {.set = true, .clock = true};
-		const char *typed = lineedit_text(&t->seek.jump);
-		t->jumping = false;
-		if (!when_parse_clock(typed, &w.secs)) {
-			snprintf(t->seek.err, sizeof(t->seek.err), "not a time: '%.15s' (HH:MM or HH:MM:SS)", typed);
-		} else if (t->frame && frame_has(t->frame, FRAME_F_TS)) {
-			seek_to(t, when_resolve(&w, t->frame->ts_ms));
-		}
-	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h')) {
-		lineedit_backspace(&t->seek.jump);
-	} else if ((ch >= '0' && ch <= '9') || ch == ':') {
-		lineedit_byte(&t->seek.jump, (unsigned char)ch);
-	}
+	feed_seek(t->feed, end ? FEED_SEEK_END : FEED_SEEK_START);
+	/* Home then Left: from the start. */
+	t->seek.req = !end;
+	t->seek.target = 0;
+	t->seek.req_seq = t->seq;
 }
 
-/* Returns false to quit. */
-static bool on_key(struct tui *t, int ch)
+enum tui_mode tui_mode(const struct tui *t)
 {
-	if (ch == KEY_MOUSE) {
-		on_mouse(t);
-		return true;
-	}
+	return t->mode != TUI_MODE_PROCS ? t->mode : tui_screen_mode(t);
+}
+
+enum tui_mode tui_screen_mode(const struct tui *t)
+{
+	if (tui_fleet_listing(t))
+		return TUI_MODE_FLEET;
+	if (tui_groups_listing(t))
+		return TUI_MODE_GROUPS;
+	return TUI_MODE_PROCS;
+}
+
+/* A key from the terminal; returns what keys_dispatch does. */
+static unsigned on_key(struct tui *t, int ch)
+{
 	if (ch == KEY_RESIZE) {
 		/* curses resized itself; calling resizeterm() here would queue
 		 * another KEY_RESIZE, for ever. */
 		getmaxyx(stdscr, t->rows, t->cols);
 		canvas_invalidate(&t->canvas);
-		return true;
+		return KEYS_REDRAW;
 	}
-	if (ch == CTRL('l')) { /* the terminal was scribbled on: draw it all again */
-		canvas_invalidate(&t->canvas);
-		return true;
+	/* Why the time typed after J was not taken shows until the next key
+	 * (not one typed into the filter, nor the mouse or Ctrl-L). */
+	unsigned done = 0;
+	if (t->seek.err[0] && tui_mode(t) != TUI_MODE_FILTER && !keys_global(ch)) {
+		t->seek.err[0] = '\0';
+		done = KEYS_REDRAW;
 	}
-	if (t->editing) {
-		on_filter_key(t, ch);
-		return true;
-	}
-	t->seek.err[0] = '\0';
-	if (t->jumping) {
-		on_jump_key(t, ch);
-		return true;
-	}
-	if (t->sig.open) {
-		dialog_signal_key(t, ch);
-		return true;
-	}
-	if (!t->help && !t->sig.open && tui_fleet_key(t, ch))
-		return true;
-	if (t->help) { /* any key closes the help */
-		t->help = false;
-		return ch != 'q' && ch != KEY_F(10);
-	}
-	if (t->pick_columns) {
-		if (ch == KEY_UP || ch == 'k')
-			t->col_cursor = t->col_cursor > 0 ? t->col_cursor - 1 : 0;
-		else if (ch == KEY_DOWN || ch == 'j')
-			t->col_cursor = t->col_cursor + 1 < PROCTABLE__COUNT ? t->col_cursor + 1 : t->col_cursor;
-		else if (ch == ' ') {
-			uint32_t bit = 1u << t->col_cursor;
-			/* At least one column stays. */
-			if ((t->set.columns & ~bit) || !(t->set.columns & bit))
-				t->set.columns ^= bit;
-			t->set_dirty = true;
-		} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == KEY_ESC || ch == 'C' || ch == 'q')
-			t->pick_columns = false;
-		return true;
-	}
-	if ((t->show_cmd || t->show_tree) && ch != KEY_UP && ch != KEY_DOWN && ch != 'j' && ch != 'k') {
-		bool was_tree = t->show_tree;
-		t->show_cmd = t->show_tree = false;
-		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == KEY_ESC || (was_tree && ch == 't'))
-			return true;
-	}
-	if (tui_groups_key(t, ch))
-		return true;
-	switch (ch) {
-	case 'q':
-	case KEY_F(10):
-	case CTRL('c'):
-		return false;
-	case KEY_UP:
-	case 'k':
-		move_sel(t, -1);
-		break;
-	case KEY_DOWN:
-	case 'j':
-		move_sel(t, 1);
-		break;
-	case KEY_PPAGE:
-		move_sel(t, -(long)(t->table.rows > 1 ? t->table.rows - 1 : 1));
-		break;
-	case KEY_NPAGE:
-		move_sel(t, t->table.rows > 1 ? t->table.rows - 1 : 1);
-		break;
-	case '<':
-	case '>':
-		cycle_sort(t, ch == '<' ? -1 : 1);
-		tui_build_view(t);
-		break;
-	case '[':
-		t->gpu_top = t->gpu_top > 4 ? t->gpu_top - 4 : 0;
-		break;
-	case ']':
-		t->gpu_top += 4; /* the drawing clamps it */
-		break;
-	case 'r':
-		t->set.reverse = !t->set.reverse;
-		t->set_dirty = true;
-		tui_build_view(t);
-		break;
-	case '/':
-		t->editing = true;
-		break;
-	case KEY_ESC:
-		lineedit_clear(&t->table.filter);
-		tui_build_view(t);
-		break;
-	case 'u':
-		t->table.only_mine = !t->table.only_mine;
-		tui_build_view(t);
-		tui_set_status(t, t->table.only_mine ? "only my processes" : "everyone's processes");
-		break;
-	case 'i':
-		t->table.hide_idle = !t->table.hide_idle;
-		tui_build_view(t);
-		tui_set_status(t, t->table.hide_idle ? "idle GPUs hidden" : "idle GPUs shown");
-		break;
-	case 'c':
-		t->set.chart = (enum history_metric)((t->set.chart + 1) % HISTORY__COUNT);
-		t->set_dirty = true;
-		break;
-	case 'S':
-		t->set.session = !t->set.session;
-		t->set_dirty = true;
-		tui_set_status(t, t->set.session ? (t->st.replay ? "session line: peak/mean since the replay began or was sought"
-								: "session line: peak/mean since gpur started")
-						 : "session line hidden");
-		break;
-	case 'p':
-		t->frozen = !t->frozen;
-		if (!t->frozen)
-			t->seq = 0; /* show the latest frame at once */
-		break;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
-		t->show_cmd = true;
-		break;
-	case 't':
-		t->show_tree = true;
-		break;
-	case 'C':
-		t->pick_columns = true;
-		break;
-	case 'd':
-	case 'D':
-		change_interval(t, ch == 'd' ? -1 : 1);
-		break;
-	case '?':
-	case KEY_F(1):
-		t->help = true;
-		break;
-	case 'K':
-	case KEY_F(9):
-		dialog_signal_open(t);
-		break;
-	case ' ':
-		if (t->st.replay || t->st.stepped)
-			feed_set_paused(t->feed, !t->st.paused);
-		break;
-	case '.':
-		if (t->st.replay || t->st.stepped) {
-			feed_set_paused(t->feed, true);
-			feed_step(t->feed);
-		}
-		break;
-	case '+':
-	case '-':
-		if (t->st.replay) {
-			double s = ch == '+' ? t->st.speed * 2 : t->st.speed / 2;
-			s = s > 64 ? 64 : s < 0.25 ? 0.25 : s;
-			feed_set_speed(t->feed, s);
-		}
-		break;
-	case KEY_LEFT:
-	case KEY_RIGHT:
-		seek_by(t, ch == KEY_LEFT ? -10000 : 10000);
-		break;
-	case KEY_SLEFT:
-	case KEY_SRIGHT:
-	case '{':
-	case '}':
-		seek_by(t, ch == KEY_SLEFT || ch == '{' ? -60000 : 60000);
-		break;
-	case 'J':
-		if (t->st.replay) {
-			t->jumping = true;
-			lineedit_clear(&t->seek.jump);
-		}
-		break;
-	case KEY_HOME:
-	case KEY_END:
-		if (t->st.replay) {
-			feed_seek(t->feed, ch == KEY_HOME ? FEED_SEEK_START : FEED_SEEK_END);
-			/* Home then Left: from the start. */
-			t->seek.req = ch == KEY_HOME;
-			t->seek.target = 0;
-			t->seek.req_seq = t->seq;
-		}
-		else
-			move_sel(t, ch == KEY_HOME ? -(long)t->table.nview : (long)t->table.nview);
-		break;
-	default:
-		break;
-	}
-	return true;
+	return done | keys_dispatch(t, ch);
 }
 
 /* The colour pairs, and the canvas that draws with them. */
@@ -719,17 +476,19 @@ int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, s
 			int ch, keys = 0;
 			while ((ch = wgetch(t.keys)) != ERR) {
 				keys++;
-				if (!on_key(&t, ch)) {
+				unsigned done = on_key(&t, ch);
+				if (done & KEYS_QUIT) {
 					running = false;
 					break;
 				}
+				dirty |= (done & KEYS_REDRAW) != 0;
 				feed_status(feed, &t.st);
 			}
-			/* Readable but no key, again and again: input is at its end. */
+			/* The terminal is readable but gives no key, again and
+			 * again: its input has ended. */
 			idle_reads = keys ? 0 : idle_reads + 1;
 			if (idle_reads > 50)
 				break;
-			dirty = true;
 		}
 	}
 	canvas_end(&t.canvas, t.rows - 1);

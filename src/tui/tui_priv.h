@@ -21,6 +21,7 @@
 #include "tui/canvas.h"
 #include "tui/dialog_signal.h"
 #include "tui/draw_procs.h"
+#include "tui/keys.h"
 #include "tui/tui.h"
 #include "tui/tui_want.h"
 #include "tui/view_fleet.h"
@@ -104,13 +105,11 @@ struct tui {
 	struct feed_status st;
 	struct settings set;
 	bool set_dirty;
-	/* What is open over the screen. */
-	bool editing;        /* typing the filter */
-	bool jumping;        /* typing a clock time to jump to (replay) */
-	bool help, pick_columns;
-	bool show_cmd;       /* Enter: the selected process's details */
-	bool show_tree;      /* t: the selected process's tree */
-	int col_cursor;      /* the column picker's line */
+	/* What is open over the screen (help, picker, details, tree, dialog,
+	 * prompt), or TUI_MODE_PROCS for the screen's own: tui_mode() tells
+	 * which of its modes that is. */
+	enum tui_mode mode;
+	int col_cursor; /* the column picker's line */
 	/* The parts, each owned by its file. */
 	struct tui_table table;   /* draw_procs.c */
 	size_t gpu_top;           /* the first GPU shown when they do not all fit ([ and ]) */
@@ -141,8 +140,9 @@ int tui_text_width(struct tui *t, const char *s);
 void tui_attr(struct tui *t, enum tui_color c, bool on);
 /* A bar of w columns filled to pct (0..100; <0 unknown). */
 void tui_bar(struct tui *t, int y, int x, int w, double pct, enum tui_color c);
-/* A prompt on row y: "title: text_   (hints)", the cursor as '_'. */
-void tui_prompt(struct tui *t, int y, const char *title, const struct lineedit *e, const char *hints);
+/* The prompt of mode m on row y: "title: text_   (hints)", the cursor as
+ * '_', the hints its rows' (keys.c). */
+void tui_prompt(struct tui *t, int y, enum tui_mode m);
 /* A box with a title at (y, x), h x w, cleared inside; false (nothing
  * drawn) when it does not fit. */
 bool tui_box(struct tui *t, int y, int x, int h, int w, const char *title);
@@ -152,6 +152,22 @@ void tui_size(char *buf, size_t n, bool known, uint64_t bytes);
 /* tui.c */
 /* Shows msg (copied) on the status line for 5 s. */
 void tui_set_status(struct tui *t, const char *msg);
+/* The screen's own mode: the fleet summary, the list of groups, or the
+ * process table. */
+enum tui_mode tui_screen_mode(const struct tui *t);
+/* The mode keys act in: what is open over the screen, else its own. */
+enum tui_mode tui_mode(const struct tui *t);
+/* The mouse's event (a click selects a row or sorts by a column, the
+ * wheel scrolls). */
+void tui_mouse(struct tui *t);
+/* d and D: the next shorter (dir < 0) or longer interval. */
+void tui_change_interval(struct tui *t, int dir);
+/* The replay to ts_ms; by delta_ms from the record shown (or from the one
+ * last asked for, while it is not on the screen yet); to its first record,
+ * or its last (end). */
+void tui_seek_to(struct tui *t, uint64_t ts_ms);
+void tui_seek_by(struct tui *t, int64_t delta_ms);
+void tui_seek_edge(struct tui *t, bool end);
 
 /* draw.c */
 void tui_draw(struct tui *t);
@@ -166,11 +182,11 @@ void tui_session_draw(struct tui *t, const struct gpu *g, int y, int x, int w);
 void tui_draw_overlays(struct tui *t);
 
 /* view_details.c */
-/* The details screen of the selected process, when show_cmd. */
+/* The details screen of the selected process (TUI_MODE_DETAILS). */
 void tui_details_draw(struct tui *t);
 
 /* view_tree.c */
-/* The selected process's tree, when show_tree. */
+/* The selected process's tree (TUI_MODE_TREE). */
 void tui_tree_draw(struct tui *t);
 
 #endif

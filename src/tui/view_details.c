@@ -159,7 +159,7 @@ void tui_details_draw(struct tui *t)
 	char title[64], buf[PROCESS_CMDLINE_MAX + 64], a[64], b[64], c[64], d[64];
 	int y = 1, x = 1, h = t->rows - 2, w = t->cols - 2;
 
-	if (!t->show_cmd)
+	if (t->mode != TUI_MODE_DETAILS)
 		return;
 	snprintf(title, sizeof(title), " pid %" PRIu64 " ", p ? p->pid : 0);
 	if (!tui_box(t, y, x, h, w, title))

@@ -1,6 +1,6 @@
 /* view_fleet: the fleet summary of --prometheus — one line per host, sorted
  * with < > and r, filtered with /, Enter opens the host's ordinary GPU and
- * process view, Esc or Backspace comes back. */
+ * process view, Esc or Backspace comes back (the keys are rows of keys.c). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,10 +10,6 @@
 #include "tui/tui_priv.h"
 #include "util/clock.h"
 #include "util/xalloc.h"
-
-#define KEY_ESC 27
-#undef CTRL
-#define CTRL(c) ((c) & 0x1f)
 
 static const struct fleet *fleet_of(const struct tui *t)
 {
@@ -87,109 +83,89 @@ const char *tui_fleet_problem(const struct tui *t, char *buf, size_t n)
 	return buf;
 }
 
-static void open_host(struct tui *t)
+unsigned tui_fleet_key_move(struct tui *t, int ch)
+{
+	struct tui_fleet *fv = &t->fleet;
+	size_t page = t->rows > 8 ? (size_t)t->rows - 6 : 1;
+
+	rebuild(t);
+	size_t last = fv->nrows ? fv->nrows - 1 : 0;
+	if (ch == KEY_UP || ch == 'k')
+		fv->sel = fv->sel ? fv->sel - 1 : 0;
+	else if (ch == KEY_DOWN || ch == 'j')
+		fv->sel = fv->sel < last ? fv->sel + 1 : fv->sel;
+	else if (ch == KEY_PPAGE)
+		fv->sel = fv->sel > page ? fv->sel - page : 0;
+	else if (ch == KEY_NPAGE)
+		fv->sel = fv->sel + page < last ? fv->sel + page : last;
+	else
+		fv->sel = ch == KEY_HOME ? 0 : last;
+	remember(t);
+	rebuild(t);
+	return KEYS_REDRAW;
+}
+
+unsigned tui_fleet_key_sort(struct tui *t, int ch)
+{
+	struct tui_fleet *fv = &t->fleet;
+
+	rebuild(t);
+	if (ch == 'r')
+		fv->reverse = !fv->reverse;
+	else
+		fv->sort = (enum fleet_col)(((int)fv->sort + (ch == '<' ? FLEET__COUNT - 1 : 1)) % FLEET__COUNT);
+	remember(t);
+	rebuild(t);
+	return KEYS_REDRAW;
+}
+
+unsigned tui_fleet_key_filter(struct tui *t, int ch)
+{
+	if (ch == '/') {
+		t->mode = TUI_MODE_FLEET_FILTER;
+		return KEYS_REDRAW;
+	}
+	rebuild(t);
+	lineedit_clear(&t->fleet.filter);
+	remember(t);
+	rebuild(t);
+	return KEYS_REDRAW;
+}
+
+unsigned tui_fleet_key_open(struct tui *t, int ch)
 {
 	const struct fleet *fl = fleet_of(t);
+
+	(void)ch;
+	rebuild(t);
 	if (!fl || t->fleet.sel >= t->fleet.nrows)
-		return;
+		return 0;
 	snprintf(t->fleet.host, sizeof(t->fleet.host), "%s", fl->hosts[t->fleet.rows[t->fleet.sel].host].name);
 	t->fleet.host_open = true;
 	t->table.sel = t->table.top = t->gpu_top = 0;
 	lineedit_clear(&t->table.filter);
 	t->seq = 0; /* the host's frame at once */
+	return KEYS_REDRAW;
 }
 
-static bool filter_key(struct tui *t, int ch)
+void tui_fleet_close_host(struct tui *t)
 {
-	if (ch == KEY_ESC) {
-		lineedit_clear(&t->fleet.filter);
-		t->fleet.editing = false;
-	} else if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
-		t->fleet.editing = false;
-	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h')) {
-		lineedit_backspace(&t->fleet.filter);
-	} else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f) {
-		lineedit_byte(&t->fleet.filter, (unsigned char)ch);
-	}
+	t->fleet.host_open = false;
+	t->mode = TUI_MODE_PROCS;
+	t->seq = 0; /* the summary's frame at once */
+}
+
+struct lineedit *tui_fleet_filter_line(struct tui *t)
+{
+	return &t->fleet.filter;
+}
+
+unsigned tui_fleet_filter_edited(struct tui *t)
+{
 	t->fleet.sel = t->fleet.top = 0;
 	t->fleet.sel_host[0] = '\0';
 	rebuild(t);
-	return true;
-}
-
-bool tui_fleet_key(struct tui *t, int ch)
-{
-	if (!fleet_of(t))
-		return false;
-	if (t->fleet.host_open) {
-		/* Esc clears the process filter first; then it goes back. */
-		bool back = ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h') || (ch == KEY_ESC && lineedit_empty(&t->table.filter));
-		if (back) {
-			t->fleet.host_open = false;
-			t->show_cmd = t->show_tree = false;
-			t->seq = 0;
-		}
-		return back;
-	}
-	if (t->fleet.editing)
-		return filter_key(t, ch);
-	rebuild(t);
-	int page = t->rows > 8 ? t->rows - 6 : 1;
-	switch (ch) {
-	case KEY_UP:
-	case 'k':
-		t->fleet.sel = t->fleet.sel ? t->fleet.sel - 1 : 0;
-		break;
-	case KEY_DOWN:
-	case 'j':
-		t->fleet.sel = t->fleet.sel + 1 < t->fleet.nrows ? t->fleet.sel + 1 : t->fleet.sel;
-		break;
-	case KEY_PPAGE:
-		t->fleet.sel = t->fleet.sel > (size_t)page ? t->fleet.sel - (size_t)page : 0;
-		break;
-	case KEY_NPAGE:
-		t->fleet.sel = t->fleet.sel + (size_t)page < t->fleet.nrows ? t->fleet.sel + (size_t)page : (t->fleet.nrows ? t->fleet.nrows - 1 : 0);
-		break;
-	case KEY_HOME:
-		t->fleet.sel = 0;
-		break;
-	case KEY_END:
-		t->fleet.sel = t->fleet.nrows ? t->fleet.nrows - 1 : 0;
-		break;
-	case '<':
-	case '>':
-		t->fleet.sort = (enum fleet_col)(((int)t->fleet.sort + (ch == '<' ? FLEET__COUNT - 1 : 1)) % FLEET__COUNT);
-		break;
-	case 'r':
-		t->fleet.reverse = !t->fleet.reverse;
-		break;
-	case '/':
-		t->fleet.editing = true;
-		break;
-	case KEY_ESC:
-		lineedit_clear(&t->fleet.filter);
-		break;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
-		open_host(t);
-		return true;
-	case 'q':
-	case KEY_F(10):
-	case CTRL('c'):
-	case '?':
-	case KEY_F(1):
-	case 'p':
-	case 'd':
-	case 'D':
-	case KEY_MOUSE:
-		return false; /* the dashboard's own */
-	default:
-		return true; /* process-table keys mean nothing here */
-	}
-	remember(t);
-	rebuild(t);
-	return true;
+	return KEYS_REDRAW;
 }
 
 /* Column widths for the terminal's width: the host column takes what the
@@ -291,16 +267,17 @@ void tui_fleet_draw(struct tui *t, int y, int h)
 
 void tui_fleet_draw_keys(struct tui *t, int y)
 {
-	char buf[300];
+	char buf[600];
+	struct key_hint hints[16];
+	const enum key_foot own = KEYS_FOOT_OWN;
 
 	tui_attr(t, TC_SEL, true);
 	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
-	if (t->fleet.editing) {
-		tui_prompt(t, y, "filter hosts", &t->fleet.filter, "(Enter keep, Esc clear)");
+	if (t->mode == TUI_MODE_FLEET_FILTER) {
+		tui_prompt(t, y, TUI_MODE_FLEET_FILTER);
 	} else {
-		snprintf(buf, sizeof(buf), "q quit  %s select  </> sort  r rev  / filter%s%s  %s host's GPUs  ? help",
-			 t->utf8 ? "\u2191\u2193" : "j/k", lineedit_empty(&t->fleet.filter) ? "" : " ",
-			 lineedit_text(&t->fleet.filter), t->utf8 ? "\u23ce" : "Enter");
+		size_t n = keys_hints(TUI_MODE_FLEET, &own, 1, t->utf8, hints, sizeof(hints) / sizeof(hints[0]));
+		keys_join(hints, n, "  ", lineedit_text(&t->fleet.filter), buf, sizeof(buf));
 		tui_text(t, y, 0, buf, t->cols);
 	}
 	tui_attr(t, TC_SEL, false);

@@ -24,7 +24,6 @@ struct tui_fleet {
 	char sel_host[FLEET_NAME_MAX + 1];
 	enum fleet_col sort;
 	bool reverse;
-	bool editing; /* typing the filter */
 	struct lineedit filter;
 	bool host_open;
 	char host[FLEET_NAME_MAX + 1]; /* the opened host */
@@ -38,12 +37,22 @@ void tui_fleet_fini(struct tui_fleet *fv);
 struct frame *tui_fleet_take(struct tui *t, struct frame *f, bool keep);
 /* Whether the fleet summary is on the screen (a fleet, no host opened). */
 bool tui_fleet_listing(const struct tui *t);
-/* Keys of the summary (select, sort, filter, Enter opens a host) and of an
- * opened host (Esc or Backspace: back). Returns whether ch was taken. */
-bool tui_fleet_key(struct tui *t, int ch);
+/* The summary's keys (rows of keys.c; they return KEY_* flags): Up, Down,
+ * PgUp, PgDn, Home, End select; < > sort, r reverses; / types the filter,
+ * Esc clears it; Enter opens the selected host. */
+unsigned tui_fleet_key_move(struct tui *t, int ch);
+unsigned tui_fleet_key_sort(struct tui *t, int ch);
+unsigned tui_fleet_key_filter(struct tui *t, int ch);
+unsigned tui_fleet_key_open(struct tui *t, int ch);
+/* Back from the opened host to the summary. */
+void tui_fleet_close_host(struct tui *t);
+/* The filter's prompt: its line, and what follows an edit (the selection
+ * back to the first host). */
+struct lineedit *tui_fleet_filter_line(struct tui *t);
+unsigned tui_fleet_filter_edited(struct tui *t);
 /* The summary from row y to y + h - 1. */
 void tui_fleet_draw(struct tui *t, int y, int h);
-/* The summary's key hints (or its filter being typed) on row y. */
+/* The summary's key hints (or its filter's prompt) on row y. */
 void tui_fleet_draw_keys(struct tui *t, int y);
 /* The source's failure for the header (stale since, error, next retry), or
  * NULL when it answers. Into buf. */

@@ -1,12 +1,10 @@
 /* view_groups: the process table grouped (g): the list of groups, one row
- * each, its keys, and one opened group (Enter) whose processes the table
- * shows until Esc or Backspace. The aggregation is group.c's. */
+ * each, and one opened group (Enter) whose processes the table shows until
+ * Esc or Backspace (keys.c's key_back). The aggregation is group.c's. */
 #include <stdio.h>
 #include <string.h>
 
 #include "tui/tui_priv.h"
-
-#define KEY_ESC 27
 
 bool tui_groups_listing(const struct tui *t)
 {
@@ -46,7 +44,7 @@ static void remember_group(struct tui *t)
 	}
 }
 
-static void move_group(struct tui *t, long delta)
+void tui_groups_move(struct tui *t, long delta)
 {
 	size_t n = t->groups.list.ngroups;
 	if (!n)
@@ -56,78 +54,33 @@ static void move_group(struct tui *t, long delta)
 	remember_group(t);
 }
 
-static void open_group(struct tui *t)
+unsigned tui_groups_key_open(struct tui *t, int ch)
 {
+	(void)ch;
 	if (t->groups.sel >= t->groups.list.ngroups)
-		return;
+		return 0;
 	const struct gpu_process *p = &t->frame->procs[t->groups.list.groups[t->groups.sel].first];
 	group_key(p, t->groups.by, t->groups.key);
 	group_label(p, t->groups.by, t->groups.label, sizeof(t->groups.label));
 	t->groups.open = true;
 	t->table.sel = t->table.top = 0;
-	tui_build_view(t);
+	return KEYS_REDRAW | KEYS_REBUILD;
 }
 
-bool tui_groups_key(struct tui *t, int ch)
+unsigned tui_groups_key_cycle(struct tui *t, int ch)
 {
-	if (ch == 'g') {
-		t->groups.by = (enum group_by)((t->groups.by + 1) % GROUP_BY__COUNT);
-		t->groups.open = false;
-		t->groups.sel = t->groups.top = 0;
-		t->groups.sel_valid = false;
-		t->set.group = t->groups.by;
-		t->set_dirty = true;
-		tui_build_view(t);
-		char msg[64];
-		snprintf(msg, sizeof(msg), t->groups.by ? "grouped by %s" : "not grouped",
-			 group_name(t->groups.by));
-		tui_set_status(t, msg);
-		return true;
-	}
-	if (t->groups.open) {
-		if (ch == KEY_ESC || ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-			t->groups.open = false;
-			tui_build_view(t);
-			return true;
-		}
-		return false;
-	}
-	if (!tui_groups_listing(t))
-		return false;
-	long page = t->table.rows > 1 ? t->table.rows - 1 : 1;
-	switch (ch) {
-	case KEY_UP:
-	case 'k':
-		move_group(t, -1);
-		return true;
-	case KEY_DOWN:
-	case 'j':
-		move_group(t, 1);
-		return true;
-	case KEY_PPAGE:
-		move_group(t, -page);
-		return true;
-	case KEY_NPAGE:
-		move_group(t, page);
-		return true;
-	case KEY_HOME:
-	case KEY_END:
-		if (t->st.replay)
-			return false; /* a replay's first / last record */
-		move_group(t, ch == KEY_HOME ? -(long)t->groups.list.ngroups : (long)t->groups.list.ngroups);
-		return true;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
-		open_group(t);
-		return true;
-	case 'K':
-	case KEY_F(9):
-		tui_set_status(t, "a group is not a process: Enter opens it, then select one");
-		return true;
-	default:
-		return false;
-	}
+	char msg[64];
+
+	(void)ch;
+	t->groups.by = (enum group_by)((t->groups.by + 1) % GROUP_BY__COUNT);
+	t->groups.open = false;
+	t->groups.sel = t->groups.top = 0;
+	t->groups.sel_valid = false;
+	t->set.group = t->groups.by;
+	t->set_dirty = true;
+	snprintf(msg, sizeof(msg), t->groups.by ? "grouped by %s" : "not grouped", group_name(t->groups.by));
+	tui_set_status(t, msg);
+	return KEYS_REDRAW | KEYS_REBUILD;
 }
 
 int tui_groups_title(struct tui *t, int y)

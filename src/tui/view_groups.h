@@ -27,9 +27,12 @@ struct tui_groups {
 bool tui_groups_listing(const struct tui *t);
 /* After the view is built: narrows it to the opened group, or groups it. */
 void tui_groups_after_view(struct tui *t);
-/* g cycles the grouping; in the list: select, Enter opens; in an opened
- * group: Esc or Backspace goes back. Returns whether ch was taken. */
-bool tui_groups_key(struct tui *t, int ch);
+/* Moves the selection in the list of groups by delta (clamped). */
+void tui_groups_move(struct tui *t, long delta);
+/* Keys (rows of keys.c; they return KEY_* flags): g cycles the grouping,
+ * Enter in the list opens the selected group. */
+unsigned tui_groups_key_cycle(struct tui *t, int ch);
+unsigned tui_groups_key_open(struct tui *t, int ch);
 /* The table's title line when grouped at row y: the rows it took (0 or 1). */
 int tui_groups_title(struct tui *t, int y);
 /* The list of groups from row y to y + h - 1. */
