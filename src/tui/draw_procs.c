@@ -121,32 +121,17 @@ static int pid_width(const struct tui *t)
 	return digits > w ? digits : w;
 }
 
-void tui_draw_procs(struct tui *t, int y, int h)
+/* The columns' widths (PID and CONTAINER as wide as their cells) and
+ * which columns show: on a narrow terminal the less telling ones give way
+ * so COMMAND (width 0: the rest) keeps 20, CONTAINER narrowing to its
+ * title's width first and the sort column staying. */
+static uint32_t column_widths(struct tui *t, uint64_t now, int *width)
 {
-	const struct frame *f = t->frame;
-	char cell[4200], title[40];
-	uint64_t now = table_now(f);
-
-	t->table.y = y;
-	t->table.rows = 0;
-	if (h < 3 && t->groups.by != GROUP_BY_NONE)
-		return;
-	int took = tui_groups_title(t, y);
-	y += took;
-	h -= took;
-	if (tui_groups_listing(t)) {
-		tui_groups_draw(t, y, h);
-		return;
-	}
-	t->table.y = y;
-	if (h < 2)
-		return;
-	/* Visible columns, COMMAND (width 0) taking the rest. On a narrow
-	 * terminal the less telling columns give way so COMMAND keeps 20. */
 	static const enum proctable_col give_way[] = {PROCTABLE_MEMBW, PROCTABLE_HOSTMEM, PROCTABLE_TIME,
 						       PROCTABLE_TYPE, PROCTABLE_CONTAINER, PROCTABLE_CPU};
 	uint32_t shown = t->set.columns;
-	int width[PROCTABLE__COUNT], fixed = 0;
+	int fixed = 0, room = t->cols - 20;
+
 	for (int c = 0; c < PROCTABLE__COUNT; c++)
 		width[c] = PROCTABLE_COLS[c].width;
 	width[PROCTABLE_PID] = pid_width(t);
@@ -155,25 +140,32 @@ void tui_draw_procs(struct tui *t, int y, int h)
 	for (int c = 0; c < PROCTABLE__COUNT; c++)
 		if (shown >> c & 1u)
 			fixed += width[c] + 1;
-	for (size_t k = 0; k < sizeof(give_way) / sizeof(give_way[0]) && (shown >> PROCTABLE_COMMAND & 1u) &&
-			   fixed > t->cols - 20;
+	for (size_t k = 0; k < sizeof(give_way) / sizeof(give_way[0]) && (shown >> PROCTABLE_COMMAND & 1u) && fixed > room;
 	     k++) {
 		enum proctable_col g = give_way[k];
-		/* CONTAINER narrows to its title's width before it goes. */
 		int base = PROCTABLE_COLS[g].width;
 		if (g == PROCTABLE_CONTAINER && width[g] > base) {
-			int cut = fixed - (t->cols - 20) < width[g] - base ? fixed - (t->cols - 20) : width[g] - base;
+			int cut = fixed - room < width[g] - base ? fixed - room : width[g] - base;
 			width[g] -= cut;
 			fixed -= cut;
-			if (fixed <= t->cols - 20)
+			if (fixed <= room)
 				break;
 		}
-		if ((shown >> g & 1u) && g != t->set.sort) { /* the sort column stays */
+		if ((shown >> g & 1u) && g != t->set.sort) {
 			shown &= ~(1u << g);
 			fixed -= width[g] + 1;
 		}
 	}
-	int x = 0, n = 0;
+	return shown;
+}
+
+/* Where each column shown starts (table.col_x, table.col_of: for the
+ * mouse too); a column that does not fit is cut, or left out. */
+static void place_columns(struct tui *t, uint64_t now)
+{
+	int width[PROCTABLE__COUNT], x = 0, n = 0;
+	uint32_t shown = column_widths(t, now, width);
+
 	t->table.shown = 0;
 	for (int c = 0; c < PROCTABLE__COUNT; c++) {
 		if (!(shown >> c & 1u))
@@ -193,10 +185,16 @@ void tui_draw_procs(struct tui *t, int y, int h)
 	}
 	t->table.col_x[n] = t->cols;
 	t->table.ncols = n;
+}
+
+/* The titles on row y, the sort column's with its arrow. */
+static void draw_titles(struct tui *t, int y)
+{
+	char title[40];
 
 	tui_attr(t, TC_SEL, true);
 	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < t->table.ncols; i++) {
 		enum proctable_col c = t->table.col_of[i];
 		const char *arrow = "";
 		if (c == t->set.sort)
@@ -209,75 +207,77 @@ void tui_draw_procs(struct tui *t, int y, int h)
 			tui_text(t, y, t->table.col_x[i], title, w);
 	}
 	tui_attr(t, TC_SEL, false);
+}
 
+/* Row vi of the view on row y: its cells, unknown ones dimmed, the
+ * selected row reversed. */
+static void draw_row(struct tui *t, int y, size_t vi, uint64_t now)
+{
+	const struct frame *f = t->frame;
+	const struct gpu_process *p = &f->procs[t->table.view[vi]];
+	bool sel = vi == t->table.sel;
+	char cell[4200];
+
+	if (sel) {
+		tui_attr(t, TC_SEL, true);
+		canvas_hline(&t->canvas, y, 0, ' ', t->cols);
+	}
+	for (int i = 0; i < t->table.ncols; i++) {
+		enum proctable_col c = t->table.col_of[i];
+		int w = t->table.col_x[i + 1] - t->table.col_x[i] - 1;
+		proctable_cell(f, p, c, now, cell, sizeof(cell));
+		bool unknown = strcmp(cell, "--") == 0;
+		if (unknown && !sel)
+			tui_attr(t, TC_DIM, true);
+		if (PROCTABLE_COLS[c].right)
+			tui_text_right(t, y, t->table.col_x[i], cell, w);
+		else
+			tui_text(t, y, t->table.col_x[i], cell, w);
+		if (unknown && !sel)
+			tui_attr(t, TC_DIM, false);
+	}
+	if (sel)
+		tui_attr(t, TC_SEL, false);
+}
+
+void tui_draw_procs(struct tui *t, int y, int h)
+{
+	const struct frame *f = t->frame;
+	uint64_t now = table_now(f);
+
+	t->table.y = y;
+	t->table.rows = 0;
+	if (h < 3 && t->groups.by != GROUP_BY_NONE)
+		return;
+	int took = tui_groups_title(t, y);
+	y += took;
+	h -= took;
+	if (tui_groups_listing(t)) {
+		tui_groups_draw(t, y, h);
+		return;
+	}
+	t->table.y = y;
+	if (h < 2)
+		return;
+	place_columns(t, now);
+	draw_titles(t, y);
 	int rows = h - 1;
 	t->table.rows = rows;
+	/* The selection stays in sight. */
 	if (t->table.sel < t->table.top)
 		t->table.top = t->table.sel;
 	if (t->table.sel >= t->table.top + (size_t)rows)
 		t->table.top = t->table.sel - (size_t)rows + 1;
 	if (t->table.top > t->table.nview)
 		t->table.top = 0;
-	for (int r = 0; r < rows; r++) {
-		size_t vi = t->table.top + (size_t)r;
-		if (vi >= t->table.nview)
-			break;
-		const struct gpu_process *p = &f->procs[t->table.view[vi]];
-		bool sel = vi == t->table.sel;
-		if (sel) {
-			tui_attr(t, TC_SEL, true);
-			canvas_hline(&t->canvas, y + 1 + r, 0, ' ', t->cols);
-		}
-		for (int i = 0; i < n; i++) {
-			enum proctable_col c = t->table.col_of[i];
-			int w = t->table.col_x[i + 1] - t->table.col_x[i] - 1;
-			proctable_cell(f, p, c, now, cell, sizeof(cell));
-			bool unknown = strcmp(cell, "--") == 0;
-			if (unknown && !sel)
-				tui_attr(t, TC_DIM, true);
-			if (PROCTABLE_COLS[c].right)
-				tui_text_right(t, y + 1 + r, t->table.col_x[i], cell, w);
-			else
-				tui_text(t, y + 1 + r, t->table.col_x[i], cell, w);
-			if (unknown && !sel)
-				tui_attr(t, TC_DIM, false);
-		}
-		if (sel)
-			tui_attr(t, TC_SEL, false);
-	}
+	for (int r = 0; r < rows && t->table.top + (size_t)r < t->table.nview; r++)
+		draw_row(t, y + 1 + r, t->table.top + (size_t)r, now);
 	if (!t->table.nview && f) {
 		tui_attr(t, TC_DIM, true);
-		tui_text(t, y + 1, 0,
-			 f->nprocs ? "(no process matches: / filter, u mine, i idle)" : "(no GPU processes)", t->cols);
+		tui_text(t, y + 1, 0, f->nprocs ? "(no process matches: / filter, u mine, i idle)" : "(no GPU processes)",
+			 t->cols);
 		tui_attr(t, TC_DIM, false);
 	}
-}
-
-bool tui_box(struct tui *t, int y, int x, int h, int w, const char *title)
-{
-	if (h < 3 || w < 10 || y + h > t->rows || x + w > t->cols)
-		return false;
-	for (int r = 0; r < h; r++)
-		canvas_hline(&t->canvas, y + r, x, ' ', w);
-	if (t->utf8) {
-		canvas_hline(&t->canvas, y, x, 0x2500, w);
-		canvas_hline(&t->canvas, y + h - 1, x, 0x2500, w);
-		canvas_vline(&t->canvas, y, x, 0x2502, h);
-		canvas_vline(&t->canvas, y, x + w - 1, 0x2502, h);
-		canvas_put(&t->canvas, y, x, 0x250c, 1);
-		canvas_put(&t->canvas, y, x + w - 1, 0x2510, 1);
-		canvas_put(&t->canvas, y + h - 1, x, 0x2514, 1);
-		canvas_put(&t->canvas, y + h - 1, x + w - 1, 0x2518, 1);
-	} else {
-		canvas_hline(&t->canvas, y, x, '-', w);
-		canvas_hline(&t->canvas, y + h - 1, x, '-', w);
-		canvas_vline(&t->canvas, y + 1, x, '|', h - 2);
-		canvas_vline(&t->canvas, y + 1, x + w - 1, '|', h - 2);
-	}
-	tui_attr(t, TC_HEAD, true);
-	tui_text(t, y, x + 2, title, w - 4);
-	tui_attr(t, TC_HEAD, false);
-	return true;
 }
 
 /* The help of the screen's mode, made from the key table: at most

@@ -327,45 +327,64 @@ static void save_settings(struct tui *t)
 	}
 }
 
-int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, struct pidwant *want)
+/* The dashboard's state before the terminal is touched: the options, the
+ * user, the settings, the histories. */
+static void tui_init(struct tui *t, const struct tui_opts *opts, struct feed *feed, struct sink *sink,
+		     struct pidwant *want)
 {
-	struct tui t;
-	SCREEN *scr;
 	const char *cs = nl_langinfo(CODESET);
 	struct passwd pw, *res = NULL;
 	char pwbuf[1024];
 
-	memset(&t, 0, sizeof(t));
-	t.self.statm_fd = -1;
-	lineedit_init(&t.table.filter, LINEEDIT_MAX);
-	tui_fleet_init(&t.fleet);
-	lineedit_init(&t.seek.jump, 15);
-	t.want.set = want;
-	t.opts = opts;
-	t.feed = feed;
-	t.sink = sink;
-	t.utf8 = cs && strcmp(cs, "UTF-8") == 0;
+	memset(t, 0, sizeof(*t));
+	t->self.statm_fd = -1;
+	lineedit_init(&t->table.filter, LINEEDIT_MAX);
+	tui_fleet_init(&t->fleet);
+	lineedit_init(&t->seek.jump, 15);
+	t->want.set = want;
+	t->opts = opts;
+	t->feed = feed;
+	t->sink = sink;
+	t->utf8 = cs && strcmp(cs, "UTF-8") == 0;
 	if (getpwuid_r(getuid(), &pw, pwbuf, sizeof(pwbuf), &res) == 0 && res)
-		snprintf(t.me, sizeof(t.me), "%s", res->pw_name);
+		snprintf(t->me, sizeof(t->me), "%s", res->pw_name);
 	else
-		snprintf(t.me, sizeof(t.me), "%u", (unsigned)getuid());
-	settings_defaults(&t.set);
-	load_settings(&t);
-	feed_status(feed, &t.st);
-	t.groups.by = (unsigned)t.set.group < GROUP_BY__COUNT ? t.set.group : GROUP_BY_NONE;
-	t.hist.gpus = history_new(history_capacity(t.st.interval));
-	t.hist.procs = prochist_new(PROCHIST_MAX_CAPACITY);
-	t.hist.sess = session_new(SESSION_MAX_GPUS);
-	t.hist.interval = t.st.interval;
+		snprintf(t->me, sizeof(t->me), "%u", (unsigned)getuid());
+	settings_defaults(&t->set);
+	load_settings(t);
+	feed_status(feed, &t->st);
+	t->groups.by = (unsigned)t->set.group < GROUP_BY__COUNT ? t->set.group : GROUP_BY_NONE;
+	t->hist.gpus = history_new(history_capacity(t->st.interval));
+	t->hist.procs = prochist_new(PROCHIST_MAX_CAPACITY);
+	t->hist.sess = session_new(SESSION_MAX_GPUS);
+	t->hist.interval = t->st.interval;
+}
 
-	scr = newterm(NULL, stdout, stdin);
+static void tui_fini(struct tui *t)
+{
+	frame_unref(t->frame);
+	tui_fleet_fini(&t->fleet);
+	free(t->table.view);
+	group_fini(&t->groups.list);
+	history_free(t->hist.gpus);
+	prochist_free(t->hist.procs);
+	session_free(t->hist.sess);
+	canvas_fini(&t->canvas);
+	if (t->self.statm_fd >= 0)
+		close(t->self.statm_fd);
+}
+
+/* curses sets the terminal up: keys, the mouse, colours, the canvas, and
+ * the signals that resize and redraw the screen. NULL, with the reason on
+ * stderr, when it cannot. */
+static SCREEN *start_terminal(struct tui *t)
+{
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+
 	if (!scr) {
 		fprintf(stderr, "gpur: cannot start the dashboard: TERM=%s is not a terminal curses knows\n",
 			getenv("TERM") ? getenv("TERM") : "(unset)");
-		history_free(t.hist.gpus);
-		prochist_free(t.hist.procs);
-		session_free(t.hist.sess);
-		return 1;
+		return NULL;
 	}
 	cbreak();
 	noecho();
@@ -374,23 +393,20 @@ int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, s
 	curs_set(0);
 	/* Keys are read from a pad, which wgetch() never refreshes: the
 	 * screen is the canvas's (canvas.c), never curses'. */
-	t.keys = newpad(1, 1);
-	if (!t.keys) {
+	t->keys = newpad(1, 1);
+	if (!t->keys) {
 		endwin();
 		delscreen(scr);
 		fprintf(stderr, "gpur: cannot start the dashboard: out of memory\n");
-		history_free(t.hist.gpus);
-		prochist_free(t.hist.procs);
-		session_free(t.hist.sess);
-		return 1;
+		return NULL;
 	}
-	keypad(t.keys, TRUE);
-	nodelay(t.keys, TRUE);
-	init_colors(&t);
+	keypad(t->keys, TRUE);
+	nodelay(t->keys, TRUE);
+	init_colors(t);
 	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	mouseinterval(0);
 	refresh(); /* curses' last drawing: its screen, cleared */
-	getmaxyx(stdscr, t.rows, t.cols);
+	getmaxyx(stdscr, t->rows, t->cols);
 	/* Our own SIGWINCH handler: poll() wakes with EINTR and the screen is
 	 * resized at once, not at the next key. */
 	struct sigaction sa;
@@ -402,111 +418,150 @@ int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, s
 	 * the screen; the canvas draws all of it again. */
 	sa.sa_handler = on_cont;
 	sigaction(SIGCONT, &sa, NULL);
+	return scr;
+}
 
-	bool running = true, dirty = true;
-	int idle_reads = 0;
-	uint64_t last_second = 0, last_draw = 0, last_frame = 0;
-	while (running && !(opts->stop && *opts->stop)) {
-		uint64_t now = clock_wall_ms();
-		if (resized) {
-			resize_to_terminal(&t);
-			dirty = true;
-		}
-		if (continued) {
-			continued = 0;
-			canvas_invalidate(&t.canvas);
-			dirty = true;
-		}
-		if (now / 1000 != last_second) {
-			last_second = now / 1000;
-			self_stats(&t);
-			feed_status(feed, &t.st);
-			if (t.msg.status[0] && now > t.msg.until)
-				t.msg.status[0] = '\0';
-			if (!t.msg.status[0] && t.sink) {
-				char note[256];
-				sink_note(t.sink, note, sizeof(note));
-				if (note[0])
-					tui_set_status(&t, note);
-			}
-			/* The clock moves: redraw, unless a frame was drawn this
-			 * second already (at a 1 s interval, one draw a second). */
-			if (now - last_draw >= 1000)
-				dirty = true;
-		}
-		if (take_frame(&t)) {
-			dirty = true;
-			last_frame = clock_mono_ns() / 1000000u;
-		}
-		if (t.st.finished && (t.seq || feed_result(feed, NULL, 0))) {
-			feed_status(feed, &t.st);
-			if (t.st.finished)
-				break; /* --count reached, or nothing to show */
-		}
-		if (dirty) {
-			tui_draw(&t);
-			canvas_flush(&t.canvas);
-			tui_want_update(&t);
-			dirty = false;
-			last_draw = clock_wall_ms();
-		}
-		struct pollfd pfd[2] = {{STDIN_FILENO, POLLIN, 0}, {feed_fd(feed), POLLIN, 0}};
-		/* Wake for the clock at each second, but not while frames come
-		 * at least once a second: each one redraws the clock too. Once
-		 * they stop (paused, a hang, the end of a replay) the clock
-		 * ticks alone again within 1.5 s. */
-		uint64_t w = clock_wall_ms(), mono = clock_mono_ns() / 1000000u;
-		int timeout = (int)(1000 - w % 1000) + 1;
-		if (last_frame && mono < last_frame + 1100 && t.st.interval <= 1.0)
-			timeout = (int)(last_frame + 1500 - mono); /* 400 to 1500 ms */
-		int r = poll(pfd, 2, timeout);
-		if (r < 0 && errno != EINTR)
-			break;
-		if (r <= 0)
-			continue;
-		if (pfd[1].revents & POLLIN) {
-			feed_drain(feed);
-			feed_status(feed, &t.st);
-		}
-		if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) {
-			running = false; /* the terminal went away */
-			break;
-		}
-		if (pfd[0].revents & POLLIN) {
-			int ch, keys = 0;
-			while ((ch = wgetch(t.keys)) != ERR) {
-				keys++;
-				unsigned done = on_key(&t, ch);
-				if (done & KEYS_QUIT) {
-					running = false;
-					break;
-				}
-				dirty |= (done & KEYS_REDRAW) != 0;
-				feed_status(feed, &t.st);
-			}
-			/* The terminal is readable but gives no key, again and
-			 * again: its input has ended. */
-			idle_reads = keys ? 0 : idle_reads + 1;
-			if (idle_reads > 50)
-				break;
-		}
-	}
-	canvas_end(&t.canvas, t.rows - 1);
-	tui_want_fini(&t.want);
+static void stop_terminal(struct tui *t, SCREEN *scr)
+{
+	canvas_end(&t->canvas, t->rows - 1);
+	tui_want_fini(&t->want);
 	sigaction(SIGCONT, &(struct sigaction){.sa_handler = SIG_DFL}, NULL);
-	delwin(t.keys);
+	delwin(t->keys);
 	endwin();
 	delscreen(scr);
+}
+
+/* The loop's state: whether it goes on, whether the screen is owed a
+ * draw, and its clocks. */
+struct loop {
+	bool running, dirty;
+	int idle_reads; /* polls in a row that found the terminal readable with no key */
+	uint64_t last_second, last_draw, last_frame;
+};
+
+/* Once a second: gpur's own cost, the feed's state, the status line's
+ * end or the sink's note, and the clock on the screen. */
+static void each_second(struct tui *t, struct loop *l, uint64_t now)
+{
+	l->last_second = now / 1000;
+	self_stats(t);
+	feed_status(t->feed, &t->st);
+	if (t->msg.status[0] && now > t->msg.until)
+		t->msg.status[0] = '\0';
+	if (!t->msg.status[0] && t->sink) {
+		char note[256];
+		sink_note(t->sink, note, sizeof(note));
+		if (note[0])
+			tui_set_status(t, note);
+	}
+	/* The clock moves: redraw, unless a frame was drawn this second
+	 * already (at a 1 s interval, one draw a second). */
+	if (now - l->last_draw >= 1000)
+		l->dirty = true;
+}
+
+/* How long to wait for a key or a frame: until the clock's next second,
+ * but not while frames come at least once a second (each one redraws the
+ * clock too). Once they stop (paused, a hang, the end of a replay) the
+ * clock ticks alone again within 1.5 s. */
+static int wait_ms(const struct tui *t, const struct loop *l)
+{
+	uint64_t w = clock_wall_ms(), mono = clock_mono_ns() / 1000000u;
+	int timeout = (int)(1000 - w % 1000) + 1;
+
+	if (l->last_frame && mono < l->last_frame + 1100 && t->st.interval <= 1.0)
+		timeout = (int)(l->last_frame + 1500 - mono); /* 400 to 1500 ms */
+	return timeout;
+}
+
+/* Every key waiting, each through the key table. */
+static void read_keys(struct tui *t, struct loop *l)
+{
+	int ch, keys = 0;
+
+	while ((ch = wgetch(t->keys)) != ERR) {
+		keys++;
+		unsigned done = on_key(t, ch);
+		if (done & KEYS_QUIT) {
+			l->running = false;
+			return;
+		}
+		l->dirty |= (done & KEYS_REDRAW) != 0;
+		feed_status(t->feed, &t->st);
+	}
+	/* The terminal is readable but gives no key, again and again: its
+	 * input has ended. */
+	l->idle_reads = keys ? 0 : l->idle_reads + 1;
+	if (l->idle_reads > 50)
+		l->running = false;
+}
+
+/* One turn: the screen's size, the second, a new frame, the end of the
+ * feed, a draw when one is owed, then a wait for keys or a frame. */
+static void loop_once(struct tui *t, struct loop *l)
+{
+	uint64_t now = clock_wall_ms();
+
+	if (resized) {
+		resize_to_terminal(t);
+		l->dirty = true;
+	}
+	if (continued) {
+		continued = 0;
+		canvas_invalidate(&t->canvas);
+		l->dirty = true;
+	}
+	if (now / 1000 != l->last_second)
+		each_second(t, l, now);
+	if (take_frame(t)) {
+		l->dirty = true;
+		l->last_frame = clock_mono_ns() / 1000000u;
+	}
+	if (t->st.finished && (t->seq || feed_result(t->feed, NULL, 0))) {
+		feed_status(t->feed, &t->st);
+		if (t->st.finished) {
+			l->running = false; /* --count reached, or nothing to show */
+			return;
+		}
+	}
+	if (l->dirty) {
+		tui_draw(t);
+		canvas_flush(&t->canvas);
+		tui_want_update(t);
+		l->dirty = false;
+		l->last_draw = clock_wall_ms();
+	}
+	struct pollfd pfd[2] = {{STDIN_FILENO, POLLIN, 0}, {feed_fd(t->feed), POLLIN, 0}};
+	int r = poll(pfd, 2, wait_ms(t, l));
+	if (r < 0 && errno != EINTR)
+		l->running = false;
+	if (r <= 0)
+		return;
+	if (pfd[1].revents & POLLIN) {
+		feed_drain(t->feed);
+		feed_status(t->feed, &t->st);
+	}
+	if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))
+		l->running = false; /* the terminal went away */
+	else if (pfd[0].revents & POLLIN)
+		read_keys(t, l);
+}
+
+int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, struct pidwant *want)
+{
+	struct tui t;
+	struct loop l = {.running = true, .dirty = true};
+
+	tui_init(&t, opts, feed, sink, want);
+	SCREEN *scr = start_terminal(&t);
+	if (!scr) {
+		tui_fini(&t);
+		return 1;
+	}
+	while (l.running && !(opts->stop && *opts->stop))
+		loop_once(&t, &l);
+	stop_terminal(&t, scr);
 	save_settings(&t);
-	frame_unref(t.frame);
-	tui_fleet_fini(&t.fleet);
-	free(t.table.view);
-	group_fini(&t.groups.list);
-	history_free(t.hist.gpus);
-	prochist_free(t.hist.procs);
-	session_free(t.hist.sess);
-	canvas_fini(&t.canvas);
-	if (t.self.statm_fd >= 0)
-		close(t.self.statm_fd);
+	tui_fini(&t);
 	return 0;
 }

@@ -148,6 +148,24 @@ void tui_prompt(struct tui *t, int y, enum tui_mode m);
 bool tui_box(struct tui *t, int y, int x, int h, int w, const char *title);
 /* "12.3G"-style size, "--" when !known. */
 void tui_size(char *buf, size_t n, bool known, uint64_t bytes);
+/* A line built without printf (the header and every GPU's lines are drawn
+ * every frame): pieces appended, cut at cap - 1, always NUL-terminated. */
+struct tui_line {
+	char *b;
+	size_t n, cap; /* cap includes the NUL */
+};
+void tui_line_init(struct tui_line *l, char *buf, size_t cap);
+void tui_line_put(struct tui_line *l, const char *s);
+/* The strings of parts (NULL-terminated) one after another. */
+void tui_line_puts(struct tui_line *l, const char *const *parts);
+/* v in decimal, at least width digits, padded with pad (fmt_u64). */
+void tui_line_u64(struct tui_line *l, uint64_t v, int width, char pad);
+/* v with decimals decimals (fmt_fixed). */
+void tui_line_fixed(struct tui_line *l, double v, int decimals);
+/* The strings of parts (NULL-terminated) one after another in buf. */
+void tui_join(char *buf, size_t n, const char *const *parts);
+/* The local time of ts as HH:MM:SS, "--:--:--" when it cannot be told. */
+void tui_hms(char *buf, size_t n, time_t ts);
 
 /* tui.c */
 /* Shows msg (copied) on the status line for 5 s. */
@@ -171,6 +189,14 @@ void tui_seek_edge(struct tui *t, bool end);
 
 /* draw.c */
 void tui_draw(struct tui *t);
+
+/* draw_gpu.c */
+/* GPU i of f on one line at (y, x), w columns: index, name, util and
+ * memory bars, temperature, power; a lost or suspended GPU's last readings. */
+void tui_gpu_draw_line(struct tui *t, const struct frame *f, size_t i, int y, int x, int w);
+/* The second line of a full panel: clocks, voltage, fan, PCIe, engines,
+ * P-state, throttle reasons, memory no process accounts for. */
+void tui_gpu_draw_details(struct tui *t, const struct frame *f, size_t i, int y, int x, int w);
 
 /* draw_session.c */
 /* The session line of GPU g (set.session) at row y, from column x, w
