@@ -10,10 +10,6 @@
 #include "tui/tui_priv.h"
 #include "util/when.h"
 
-#undef CTRL
-#define CTRL(c) ((c) & 0x1f)
-#define KEY_ESC 27
-
 /* The selection of the list on the screen (processes or groups) moved by
  * delta rows. */
 static void move_in_list(struct tui *t, long delta)
@@ -236,7 +232,7 @@ static unsigned key_interval(struct tui *t, int ch)
  * clears the filter. */
 static unsigned key_back(struct tui *t, int ch)
 {
-	bool esc = ch == KEY_ESC;
+	bool esc = ch == KEYS_ESC;
 
 	if (t->fleet.host_open && (!esc || lineedit_empty(&t->table.filter))) {
 		tui_fleet_close_host(t);
@@ -388,12 +384,12 @@ static const struct key_prompt PROMPTS[TUI_MODE__COUNT] = {
 /* A hint in the footer of every source. */
 #define SOURCES(s) [KEYS_FOOT_LIVE] = s, [KEYS_FOOT_REPLAY] = s, [KEYS_FOOT_STEPPED] = s
 #define ENTER '\n', '\r', KEY_ENTER
-#define BACKSPACE KEY_BACKSPACE, 127, CTRL('h')
+#define BACKSPACE KEY_BACKSPACE, 127, KEYS_CTRL('h')
 #define UPDOWN KEY_UP, 'k', KEY_DOWN, 'j'
 #define ENTER_KEY {"\u23ce", "Enter"}
 
 const struct key_row KEYS[] = {
-	{{'q', KEY_F(10), CTRL('c')}, MAIN, "q, F10, Ctrl-C", NULL, "quit", .hint_key = {"q"},
+	{{'q', KEY_F(10), KEYS_CTRL('c')}, MAIN, "q, F10, Ctrl-C", NULL, "quit", .hint_key = {"q"},
 	 .hint = {SOURCES("quit"), [KEYS_FOOT_OWN] = "quit"}, .run = key_quit},
 	{{'?', KEY_F(1)}, MAIN, "?, F1", NULL, "this help (any key closes it)", .hint_key = {"?"},
 	 .hint = {SOURCES("help"), [KEYS_FOOT_OWN] = "help"}, .run = key_help},
@@ -428,7 +424,7 @@ const struct key_row KEYS[] = {
 	{{'/'}, TABLE, "/", NULL, "filter processes by text", .hint = {SOURCES("filter")}, .run = key_filter},
 	{{'/'}, M(FLEET), "/", NULL, "filter the hosts", .hint = {[KEYS_FOOT_OWN] = "filter"}, .flags = KEYS_F_TEXT,
 	 .run = tui_fleet_key_filter},
-	{{KEY_ESC}, M(FLEET), "Esc", NULL, "clears it", KEYS_JOIN, .run = tui_fleet_key_filter},
+	{{KEYS_ESC}, M(FLEET), "Esc", NULL, "clears it", KEYS_JOIN, .run = tui_fleet_key_filter},
 	{{'u'}, TABLE, "u", NULL, "only my processes", KEYS_JOIN, .hint = {[KEYS_FOOT_LIVE] = "mine"}, .run = key_mine},
 	{{'i'}, TABLE, "i", NULL, "hide idle GPUs", .hint = {[KEYS_FOOT_LIVE] = "idle"}, .run = key_idle},
 	{{'c'}, TABLE, "c", NULL, "next chart metric", KEYS_JOIN,
@@ -451,10 +447,10 @@ const struct key_row KEYS[] = {
 	{{'C'}, TABLE, "C", NULL, "choose columns", .hint = {[KEYS_FOOT_LIVE] = "cols"}, .run = key_columns},
 	{{'d', 'D'}, MAIN, "d / D", NULL, "shorter / longer interval", KEYS_JOIN, .hint_key = {"d/D"},
 	 .hint = {[KEYS_FOOT_LIVE] = "interval"}, .run = key_interval},
-	{{KEY_ESC, BACKSPACE}, TABLE, "Esc, Backspace", NULL, "clear the filter, or go back (a group, a host)",
+	{{KEYS_ESC, BACKSPACE}, TABLE, "Esc, Backspace", NULL, "clear the filter, or go back (a group, a host)",
 	 .hint_key = {"Esc/\u232b", "Esc/BS"}, .hint = {[KEYS_FOOT_HOST] = "fleet"}, .run = key_back},
 	{{KEY_MOUSE}, EVERY, "mouse", NULL, "click a row to select it, a title to sort", .run = key_mouse},
-	{{CTRL('l')}, EVERY, "Ctrl-L", NULL, "draw the whole screen again", .run = key_redraw},
+	{{KEYS_CTRL('l')}, EVERY, "Ctrl-L", NULL, "draw the whole screen again", .run = key_redraw},
 
 	/* The help. */
 	{{'q', KEY_F(10)}, M(HELP), "q, F10", NULL, "close the help and quit", .run = key_help_quit},
@@ -463,27 +459,27 @@ const struct key_row KEYS[] = {
 	{{UPDOWN}, M(COLUMNS), "Up/Down, j/k", NULL, "the previous / next column", .run = key_column_move},
 	{{' '}, M(COLUMNS), "space", NULL, "show or hide the column (one stays)", .hint = {[KEYS_FOOT_OWN] = "toggles"},
 	 .run = key_column_toggle},
-	{{ENTER, KEY_ESC, 'C', 'q'}, M(COLUMNS), "Enter, Esc, C, q", NULL, "close the picker",
+	{{ENTER, KEYS_ESC, 'C', 'q'}, M(COLUMNS), "Enter, Esc, C, q", NULL, "close the picker",
 	 .hint_key = {"Enter or Esc"}, .hint = {[KEYS_FOOT_OWN] = "closes"}, .run = key_close},
 	/* Over a process: its details, its tree. */
 	{{UPDOWN}, M(DETAILS) | M(TREE), "Up/Down, j/k", NULL, "the previous / next process", .run = key_process_move},
-	{{ENTER, KEY_ESC}, M(DETAILS), "Enter, Esc", NULL, "close the details", .run = key_close},
-	{{ENTER, KEY_ESC, 't'}, M(TREE), "Enter, Esc, t", NULL, "close the tree", .run = key_close},
+	{{ENTER, KEYS_ESC}, M(DETAILS), "Enter, Esc", NULL, "close the details", .run = key_close},
+	{{ENTER, KEYS_ESC, 't'}, M(TREE), "Enter, Esc, t", NULL, "close the tree", .run = key_close},
 	{{KEYS_ANY}, M(DETAILS) | M(TREE), "any other key", NULL, "close, then act on the table", .run = key_close_pass},
 	/* The signal dialog: its last line says the hints. */
 	{{ENTER}, M(SIGNAL), "Enter", NULL, "send the signal chosen", .hint = {[KEYS_FOOT_OWN] = "sends"},
 	 .run = dialog_signal_key_send},
-	{{KEY_ESC, 'q', KEY_F(10)}, M(SIGNAL), "Esc, q, F10", NULL, "send nothing", .hint_key = {"Esc"},
+	{{KEYS_ESC, 'q', KEY_F(10)}, M(SIGNAL), "Esc, q, F10", NULL, "send nothing", .hint_key = {"Esc"},
 	 .hint = {[KEYS_FOOT_OWN] = "cancels"}, .run = dialog_signal_key_cancel},
 	{{UPDOWN, '1', '2', '3', '4', '5', '6'}, M(SIGNAL), "Up/Down, j/k, 1-6", NULL, "choose the signal",
 	 .hint_key = {"Up/Down or 1-6"}, .hint = {[KEYS_FOOT_OWN] = "choose"}, .run = dialog_signal_key_choose},
 	/* The prompts: what they take is typed into their line. */
 	{{ENTER}, M(FILTER) | M(FLEET_FILTER), "Enter", NULL, "keep the filter", .hint = {[KEYS_FOOT_OWN] = "keep"},
 	 .run = key_prompt_keep},
-	{{KEY_ESC}, M(FILTER) | M(FLEET_FILTER), "Esc", NULL, "clear the filter", .hint = {[KEYS_FOOT_OWN] = "clear"},
+	{{KEYS_ESC}, M(FILTER) | M(FLEET_FILTER), "Esc", NULL, "clear the filter", .hint = {[KEYS_FOOT_OWN] = "clear"},
 	 .run = key_prompt_clear},
 	{{ENTER}, M(JUMP), "Enter", NULL, "go to the time typed", .hint = {[KEYS_FOOT_OWN] = "go"}, .run = key_jump_go},
-	{{KEY_ESC}, M(JUMP), "Esc", NULL, "go nowhere", .hint = {[KEYS_FOOT_OWN] = "cancel"}, .run = key_close},
+	{{KEYS_ESC}, M(JUMP), "Esc", NULL, "go nowhere", .hint = {[KEYS_FOOT_OWN] = "cancel"}, .run = key_close},
 	{{BACKSPACE}, PROMPTS_ALL, "Backspace", NULL, "delete the character before the cursor",
 	 .run = key_prompt_backspace},
 };

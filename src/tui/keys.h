@@ -59,6 +59,9 @@ enum key_foot {
  * not fit there starts a line. */
 enum key_layout { KEYS_LINE, KEYS_JOIN, KEYS_NEXT };
 
+/* Keys curses has no name for: Esc, and a control key (KEYS_CTRL('l')). */
+#define KEYS_ESC 27
+#define KEYS_CTRL(c) ((c) & 0x1f)
 /* A row acts on any key no other row of its mode takes. */
 #define KEYS_ANY (-1)
 /* The keys of a row, at most. */

@@ -8,10 +8,6 @@
 
 #include "tui/keys.h"
 
-#undef CTRL
-#define CTRL(c) ((c) & 0x1f)
-#define KEY_ESC 27
-
 /* The keys' column of a help line, and a section's. */
 #define HELP_KEYS_W 19
 #define HELP_SECTION_W 9
@@ -23,8 +19,8 @@ const char *keys_name(int ch, const char **symbol)
 		const char *name, *symbol;
 	} NAMES[] = {
 		{'\n', "Enter", "\u23ce"}, {'\r', "Enter", "\u23ce"}, {KEY_ENTER, "Enter", "\u23ce"},
-		{KEY_ESC, "Esc", NULL}, {' ', "space", NULL},
-		{KEY_BACKSPACE, "Backspace", "\u232b"}, {127, "Backspace", "\u232b"}, {CTRL('h'), "Backspace", "\u232b"},
+		{KEYS_ESC, "Esc", NULL}, {' ', "space", NULL},
+		{KEY_BACKSPACE, "Backspace", "\u232b"}, {127, "Backspace", "\u232b"}, {KEYS_CTRL('h'), "Backspace", "\u232b"},
 		{KEY_UP, "Up", "\u2191"}, {KEY_DOWN, "Down", "\u2193"},
 		{KEY_LEFT, "Left", "\u2190"}, {KEY_RIGHT, "Right", "\u2192"},
 		{KEY_SLEFT, "Shift+Left", "Shift+\u2190"}, {KEY_SRIGHT, "Shift+Right", "Shift+\u2192"},

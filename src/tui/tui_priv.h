@@ -46,7 +46,7 @@ struct tui_event {
 
 /* The replay's seeks: the time typed after J and why it was not taken, and
  * the last seek asked for while its frame is not on the screen yet, so
- * keys typed ahead add up (tui.c). */
+ * keys typed ahead add up (tui.c seeks; keys.c has the J prompt). */
 struct tui_seek {
 	struct lineedit jump;
 	char err[64];

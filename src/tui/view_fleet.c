@@ -20,40 +20,43 @@ static const struct fleet *fleet_of(const struct tui *t)
  * its host across frames. */
 static void rebuild(struct tui *t)
 {
+	struct tui_fleet *fv = &t->fleet;
 	const struct fleet *fl = fleet_of(t);
 	size_t n = fl ? fl->nhosts : 0;
 
-	if (n > t->fleet.cap) {
-		t->fleet.rows = xreallocarray(t->fleet.rows, n, sizeof(*t->fleet.rows));
-		t->fleet.cap = n;
+	if (n > fv->cap) {
+		fv->rows = xreallocarray(fv->rows, n, sizeof(*fv->rows));
+		fv->cap = n;
 	}
-	struct fleet_view_opts o = {.sort = t->fleet.sort, .reverse = t->fleet.reverse, .filter = lineedit_text(&t->fleet.filter)};
-	t->fleet.nrows = fl ? fleet_view(fl, &o, t->fleet.rows) : 0;
-	if (t->fleet.sel_host[0])
-		for (size_t i = 0; i < t->fleet.nrows; i++)
-			if (strcmp(fl->hosts[t->fleet.rows[i].host].name, t->fleet.sel_host) == 0) {
-				t->fleet.sel = i;
+	struct fleet_view_opts o = {.sort = fv->sort, .reverse = fv->reverse, .filter = lineedit_text(&fv->filter)};
+	fv->nrows = fl ? fleet_view(fl, &o, fv->rows) : 0;
+	if (fv->sel_host[0])
+		for (size_t i = 0; i < fv->nrows; i++)
+			if (strcmp(fl->hosts[fv->rows[i].host].name, fv->sel_host) == 0) {
+				fv->sel = i;
 				break;
 			}
-	if (t->fleet.sel >= t->fleet.nrows)
-		t->fleet.sel = t->fleet.nrows ? t->fleet.nrows - 1 : 0;
+	if (fv->sel >= fv->nrows)
+		fv->sel = fv->nrows ? fv->nrows - 1 : 0;
 }
 
 static void remember(struct tui *t)
 {
+	struct tui_fleet *fv = &t->fleet;
 	const struct fleet *fl = fleet_of(t);
-	if (fl && t->fleet.sel < t->fleet.nrows)
-		snprintf(t->fleet.sel_host, sizeof(t->fleet.sel_host), "%s", fl->hosts[t->fleet.rows[t->fleet.sel].host].name);
+	if (fl && fv->sel < fv->nrows)
+		snprintf(fv->sel_host, sizeof(fv->sel_host), "%s", fl->hosts[fv->rows[fv->sel].host].name);
 }
 
 struct frame *tui_fleet_take(struct tui *t, struct frame *f, bool keep)
 {
+	struct tui_fleet *fv = &t->fleet;
 	if (keep) {
-		frame_unref(t->fleet.frame);
-		t->fleet.frame = frame_ref(f);
+		frame_unref(fv->frame);
+		fv->frame = frame_ref(f);
 	}
-	if (t->fleet.host_open) {
-		const struct fleet_host *h = fleet_find(f->fleet, t->fleet.host);
+	if (fv->host_open) {
+		const struct fleet_host *h = fleet_find(f->fleet, fv->host);
 		if (h) {
 			struct frame *hf = frame_ref(h->frame);
 			frame_unref(f);
@@ -134,14 +137,15 @@ unsigned tui_fleet_key_filter(struct tui *t, int ch)
 
 unsigned tui_fleet_key_open(struct tui *t, int ch)
 {
+	struct tui_fleet *fv = &t->fleet;
 	const struct fleet *fl = fleet_of(t);
 
 	(void)ch;
 	rebuild(t);
-	if (!fl || t->fleet.sel >= t->fleet.nrows)
+	if (!fl || fv->sel >= fv->nrows)
 		return 0;
-	snprintf(t->fleet.host, sizeof(t->fleet.host), "%s", fl->hosts[t->fleet.rows[t->fleet.sel].host].name);
-	t->fleet.host_open = true;
+	snprintf(fv->host, sizeof(fv->host), "%s", fl->hosts[fv->rows[fv->sel].host].name);
+	fv->host_open = true;
 	t->table.sel = t->table.top = t->gpu_top = 0;
 	lineedit_clear(&t->table.filter);
 	t->seq = 0; /* the host's frame at once */
@@ -216,6 +220,7 @@ static void draw_row(struct tui *t, int y, const int *w, const struct fleet_row 
 
 void tui_fleet_draw(struct tui *t, int y, int h)
 {
+	struct tui_fleet *fv = &t->fleet;
 	const struct fleet *fl = fleet_of(t);
 	char buf[600];
 	int w[FLEET__COUNT], bottom = y + h;
@@ -237,7 +242,7 @@ void tui_fleet_draw(struct tui *t, int y, int h)
 	for (int c = 0; c < FLEET__COUNT; c++) {
 		if (w[c] <= 0)
 			continue;
-		const char *arrow = (int)t->fleet.sort != c ? "" : (FLEET_COLS[c].numeric != t->fleet.reverse)
+		const char *arrow = (int)fv->sort != c ? "" : (FLEET_COLS[c].numeric != fv->reverse)
 								      ? (t->utf8 ? "\u25bc" : "v")
 								      : (t->utf8 ? "\u25b2" : "^");
 		snprintf(buf, sizeof(buf), "%s%s", FLEET_COLS[c].title, arrow);
@@ -252,15 +257,15 @@ void tui_fleet_draw(struct tui *t, int y, int h)
 	int rows = bottom - y;
 	if (rows < 1)
 		rows = 1;
-	if (t->fleet.sel < t->fleet.top)
-		t->fleet.top = t->fleet.sel;
-	if (t->fleet.sel >= t->fleet.top + (size_t)rows)
-		t->fleet.top = t->fleet.sel - (size_t)rows + 1;
-	if (t->fleet.top + (size_t)rows > t->fleet.nrows)
-		t->fleet.top = t->fleet.nrows > (size_t)rows ? t->fleet.nrows - (size_t)rows : 0;
-	for (int i = 0; i < rows && t->fleet.top + (size_t)i < t->fleet.nrows; i++)
-		draw_row(t, y + i, w, &t->fleet.rows[t->fleet.top + (size_t)i], t->fleet.top + (size_t)i == t->fleet.sel);
-	if (!t->fleet.nrows)
+	if (fv->sel < fv->top)
+		fv->top = fv->sel;
+	if (fv->sel >= fv->top + (size_t)rows)
+		fv->top = fv->sel - (size_t)rows + 1;
+	if (fv->top + (size_t)rows > fv->nrows)
+		fv->top = fv->nrows > (size_t)rows ? fv->nrows - (size_t)rows : 0;
+	for (int i = 0; i < rows && fv->top + (size_t)i < fv->nrows; i++)
+		draw_row(t, y + i, w, &fv->rows[fv->top + (size_t)i], fv->top + (size_t)i == fv->sel);
+	if (!fv->nrows)
 		tui_text(t, y, 0, fl->nhosts ? "(no host matches the filter: Esc clears it)" : "(no hosts in this answer)",
 			 t->cols);
 }

@@ -13,27 +13,29 @@ bool tui_groups_listing(const struct tui *t)
 
 void tui_groups_after_view(struct tui *t)
 {
-	if (t->groups.by == GROUP_BY_NONE || !t->frame) {
-		t->groups.list.ngroups = 0;
+	struct tui_groups *g = &t->groups;
+
+	if (g->by == GROUP_BY_NONE || !t->frame) {
+		g->list.ngroups = 0;
 		return;
 	}
-	if (t->groups.open) {
-		t->table.nview = group_filter(t->frame, t->table.view, t->table.nview, t->groups.by, t->groups.key);
+	if (g->open) {
+		t->table.nview = group_filter(t->frame, t->table.view, t->table.nview, g->by, g->key);
 		return;
 	}
-	group_build(&t->groups.list, t->frame, t->table.view, t->table.nview, t->groups.by, proctable_group_sort(t->set.sort),
+	group_build(&g->list, t->frame, t->table.view, t->table.nview, g->by, proctable_group_sort(t->set.sort),
 		    t->set.reverse);
 	/* The selection stays on the same group when groups move. */
-	size_t keep = t->groups.sel < t->groups.list.ngroups ? t->groups.sel : (t->groups.list.ngroups ? t->groups.list.ngroups - 1 : 0);
+	size_t n = g->list.ngroups, keep = g->sel < n ? g->sel : (n ? n - 1 : 0);
 	char key[GROUP_KEY_MAX];
-	for (size_t i = 0; t->groups.sel_valid && i < t->groups.list.ngroups; i++) {
-		group_key(&t->frame->procs[t->groups.list.groups[i].first], t->groups.by, key);
-		if (strcmp(key, t->groups.sel_key) == 0) {
+	for (size_t i = 0; g->sel_valid && i < n; i++) {
+		group_key(&t->frame->procs[g->list.groups[i].first], g->by, key);
+		if (strcmp(key, g->sel_key) == 0) {
 			keep = i;
 			break;
 		}
 	}
-	t->groups.sel = keep;
+	g->sel = keep;
 }
 
 static void remember_group(struct tui *t)

@@ -18,9 +18,6 @@
 #include "model/fleet.h"
 #include "tui/tui_priv.h"
 
-#define ESC 27
-#undef CTRL
-#define CTRL(c) ((c) & 0x1f)
 #define ALL_MODES ((1u << TUI_MODE__COUNT) - 1)
 
 static const char *const MODE_NAMES[TUI_MODE__COUNT] = {
@@ -251,7 +248,7 @@ static void test_modes(void **state)
 {
 	(void)state;
 	for (int m = 0; m < TUI_MODE__COUNT; m++) {
-		if (!keys_find((enum tui_mode)m, ESC))
+		if (!keys_find((enum tui_mode)m, KEYS_ESC))
 			fail_msg("mode %s: nothing for Esc", MODE_NAMES[m]);
 		const struct key_prompt *p = keys_prompt((enum tui_mode)m);
 		assert_int_equal(p != NULL, m == TUI_MODE_FILTER || m == TUI_MODE_FLEET_FILTER || m == TUI_MODE_JUMP);
@@ -259,7 +256,7 @@ static void test_modes(void **state)
 			continue;
 		assert_non_null(p->title);
 		assert_non_null(keys_find((enum tui_mode)m, '\n')->hint[KEYS_FOOT_OWN]);
-		assert_non_null(keys_find((enum tui_mode)m, ESC)->hint[KEYS_FOOT_OWN]);
+		assert_non_null(keys_find((enum tui_mode)m, KEYS_ESC)->hint[KEYS_FOOT_OWN]);
 		for (size_t i = 0; i < KEYS_COUNT; i++)
 			for (int k = 0; KEYS[i].modes >> m & 1u && k < nkeys(&KEYS[i]); k++)
 				if (keys_prompt_takes(p, KEYS[i].keys[k]))
@@ -270,7 +267,7 @@ static void test_modes(void **state)
 	}
 	assert_false(keys_prompt_takes(keys_prompt(TUI_MODE_JUMP), 'a'));
 	assert_true(keys_prompt_takes(keys_prompt(TUI_MODE_FILTER), 0xC5));
-	assert_true(keys_global(CTRL('l')));
+	assert_true(keys_global(KEYS_CTRL('l')));
 	assert_false(keys_global('q'));
 }
 
@@ -332,17 +329,17 @@ static void test_dispatch(void **state)
 	assert_string_equal(lineedit_text(&t->table.filter), "nq\xC5\x93");
 	keys_dispatch(t, KEY_BACKSPACE);
 	assert_string_equal(lineedit_text(&t->table.filter), "nq");
-	keys_dispatch(t, CTRL('l')); /* global: the prompt stays */
+	keys_dispatch(t, KEYS_CTRL('l')); /* global: the prompt stays */
 	assert_true(t->canvas.repaint);
 	assert_int_equal(tui_mode(t), TUI_MODE_FILTER);
 	keys_dispatch(t, '\r');
 	assert_int_equal(tui_mode(t), TUI_MODE_PROCS);
 	assert_string_equal(lineedit_text(&t->table.filter), "nq");
-	keys_dispatch(t, ESC);
+	keys_dispatch(t, KEYS_ESC);
 	assert_string_equal(lineedit_text(&t->table.filter), "");
 	keys_dispatch(t, '/');
 	type(t, "zz");
-	keys_dispatch(t, ESC);
+	keys_dispatch(t, KEYS_ESC);
 	assert_int_equal(tui_mode(t), TUI_MODE_PROCS);
 	assert_string_equal(lineedit_text(&t->table.filter), "");
 
@@ -399,7 +396,7 @@ static void test_dispatch(void **state)
 	assert_string_equal(lineedit_text(&t->seek.jump), "12:30");
 	keys_dispatch(t, 127);
 	assert_string_equal(lineedit_text(&t->seek.jump), "12:3");
-	keys_dispatch(t, ESC);
+	keys_dispatch(t, KEYS_ESC);
 	assert_int_equal(tui_mode(t), TUI_MODE_PROCS);
 	keys_dispatch(t, 'J');
 	assert_string_equal(lineedit_text(&t->seek.jump), "");
@@ -434,7 +431,7 @@ static void test_dispatch_fleet(void **state)
 	assert_int_equal(t->fleet.nrows, 1);
 	keys_dispatch(t, KEY_ENTER);
 	assert_int_equal(tui_mode(t), TUI_MODE_FLEET);
-	keys_dispatch(t, ESC);
+	keys_dispatch(t, KEYS_ESC);
 	assert_string_equal(lineedit_text(&t->fleet.filter), "");
 	assert_int_equal(t->fleet.nrows, 2);
 	/* Enter opens the selected host (its frame comes with the next one);
