@@ -1,6 +1,8 @@
 /* gpu: the GPU field table. Order here is the order of keys in records. */
 #include "model/gpu.h"
 
+#include "model/frame.h"
+
 #include <float.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,8 +19,8 @@ const char *const GPU_THROTTLE_NAMES[GPU_THROTTLE__COUNT] = {
 #define U64(k, m, b, lo, hi, fl, p, h) {k, FIELD_U64, b, offsetof(struct gpu, m), lo, hi, 0, NULL, 0, fl, p, h}
 #define NUM(k, m, b, lo, hi, fl, p, h) {k, FIELD_NUM, b, offsetof(struct gpu, m), lo, hi, 0, NULL, 0, fl, p, h}
 #define PCT(k, m, b, p, h) NUM(k, m, b, 0, 100, R, p, h)
-/* Exported as dcgm-exporter does: gauges in the field's unit, memory in MiB,
- * energy in mJ (docs/exporter.md lists every metric). */
+/* Exported as dcgm-exporter exports them: gauges in the field's unit, memory
+ * in MiB, energy in mJ (docs/exporter.md lists every metric). */
 #define G(name) FIELD_PROM(name, 1, GAUGE)
 #define MIB (1.0 / 1048576.0)
 
@@ -122,6 +124,18 @@ bool gpu_is_unread(const struct gpu *g)
 {
 	unsigned s = gpu_state(g);
 	return s == GPU_STATE_LOST || s == GPU_STATE_SUSPENDED;
+}
+
+bool gpu_is_idle(const struct frame *f, size_t i)
+{
+	const struct gpu *g = &f->gpus[i];
+
+	if (gpu_has(g, GPU_F_UTIL) && g->util_pct > 0)
+		return false;
+	for (size_t p = 0; p < f->nprocs; p++)
+		if (f->procs[p].gpu_index == i)
+			return false;
+	return true;
 }
 
 void gpu_drop_readings(struct gpu *g)

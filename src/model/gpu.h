@@ -103,6 +103,10 @@ static inline unsigned gpu_state(const struct gpu *g)
 }
 /* True for lost and suspended devices: their readings are not taken. */
 bool gpu_is_unread(const struct gpu *g);
+/* True when GPU i of frame f is idle: its utilisation is 0 or unknown and
+ * no process of the frame uses it. The dashboard hides such GPUs (key i). */
+struct frame;
+bool gpu_is_idle(const struct frame *f, size_t i);
 /* Clears every reading (FIELD_READING) of g, keeping identity and limits. */
 void gpu_drop_readings(struct gpu *g);
 /* The PCIe link as "4x16" into buf (n bytes; "" when its current

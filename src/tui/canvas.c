@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tui/tui_priv.h"
+#include "tui/canvas.h"
 #include "util/readfile.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
@@ -36,100 +36,106 @@ static const char *cap(const char *name)
 	return s == (char *)-1 || !s || !*s ? NULL : s;
 }
 
-void canvas_setup(struct tui *t, const short *fg, const short *bg)
+void canvas_caps_terminfo(struct canvas_caps *caps, const short *fg, const short *bg, int npairs)
 {
-	struct canvas_term *ct = &t->term;
-
-	memset(ct, 0, sizeof(*ct));
-	ct->cup = cap("cup");
-	ct->clear = cap("clear");
-	ct->sgr0 = cap("sgr0");
-	ct->op = cap("op");
-	ct->bold = cap("bold");
-	ct->dim = cap("dim");
-	ct->rev = cap("rev");
-	ct->setaf = cap("setaf");
-	ct->setab = cap("setab");
-	/* The ANSI form, which nearly every terminal has, is written without
-	 * tiparm()'s interpreter. */
-	ct->ansi_cup = ct->cup && strcmp(ct->cup, "\033[%i%p1%d;%p2%dH") == 0;
+	memset(caps, 0, sizeof(*caps));
+	caps->cup = cap("cup");
+	caps->clear = cap("clear");
+	caps->sgr0 = cap("sgr0");
+	caps->op = cap("op");
+	caps->bold = cap("bold");
+	caps->dim = cap("dim");
+	caps->rev = cap("rev");
+	caps->setaf = cap("setaf");
+	caps->setab = cap("setab");
 	/* Writing the bottom-right cell scrolls a terminal with automatic
 	 * margins unless it defers the wrap (xenl). */
-	ct->corner_ok = tigetflag("am") != 1 || tigetflag("xenl") == 1;
-	for (int i = 0; i < TC__COUNT; i++) {
-		ct->fg[i] = fg ? fg[i] : -1;
-		ct->bg[i] = bg ? bg[i] : -1;
+	caps->corner_ok = tigetflag("am") != 1 || tigetflag("xenl") == 1;
+	for (int i = 0; i < CANVAS_PAIRS; i++) {
+		caps->fg[i] = fg && i < npairs ? fg[i] : -1;
+		caps->bg[i] = bg && i < npairs ? bg[i] : -1;
 	}
-	ct->cy = ct->cx = -1;
-	buf_init(&ct->out);
 }
 
-void canvas_begin(struct tui *t)
+void canvas_init(struct canvas *c, const struct canvas_caps *caps, bool utf8, int fd)
 {
-	size_t n = (size_t)t->rows * (size_t)t->cols;
+	memset(c, 0, sizeof(*c));
+	c->caps = *caps;
+	/* The ANSI form, which nearly every terminal has, is written without
+	 * tiparm()'s interpreter. */
+	c->ansi_cup = caps->cup && strcmp(caps->cup, "\033[%i%p1%d;%p2%dH") == 0;
+	c->utf8 = utf8;
+	c->fd = fd;
+	c->repaint = true;
+	c->cy = c->cx = -1;
+	buf_init(&c->out);
+}
 
-	if (t->rows != t->crows || t->cols != t->ccols || !t->cells) {
-		free(t->cells);
-		free(t->sent);
-		t->cells = xreallocarray(NULL, n ? n : 1, sizeof(*t->cells));
-		t->sent = xreallocarray(NULL, n ? n : 1, sizeof(*t->sent));
-		t->crows = t->rows;
-		t->ccols = t->cols;
-		t->repaint = true;
+void canvas_begin(struct canvas *c, int rows, int cols)
+{
+	size_t n = (size_t)(rows > 0 ? rows : 0) * (size_t)(cols > 0 ? cols : 0);
+
+	if (rows != c->rows || cols != c->cols || !c->cells) {
+		free(c->cells);
+		free(c->sent);
+		c->cells = xreallocarray(NULL, n ? n : 1, sizeof(*c->cells));
+		c->sent = xreallocarray(NULL, n ? n : 1, sizeof(*c->sent));
+		c->rows = rows;
+		c->cols = cols;
+		c->repaint = true;
 	}
 	for (size_t i = 0; i < n; i++)
-		t->cells[i] = BLANK;
-	t->cur_attr = 0;
+		c->cells[i] = BLANK;
+	c->cur = 0;
 }
 
-void canvas_free(struct tui *t)
+void canvas_fini(struct canvas *c)
 {
-	free(t->cells);
-	free(t->sent);
-	t->cells = t->sent = NULL;
-	buf_fini(&t->term.out);
+	free(c->cells);
+	free(c->sent);
+	c->cells = c->sent = NULL;
+	buf_fini(&c->out);
 }
 
-void canvas_invalidate(struct tui *t)
+void canvas_invalidate(struct canvas *c)
 {
-	t->repaint = true;
+	c->repaint = true;
 }
 
-/* As curses' wattr_on/wattr_off: a colour pair replaces the one in force. */
-void canvas_attr(struct tui *t, attr_t a, bool on)
+void canvas_attr(struct canvas *c, attr_t a, bool on)
 {
 	if (on)
-		t->cur_attr = PAIR_NUMBER(a) > 0 ? (t->cur_attr & ~A_COLOR) | a : t->cur_attr | a;
+		c->cur = PAIR_NUMBER(a) > 0 ? (c->cur & ~A_COLOR) | a : c->cur | a;
 	else
-		t->cur_attr &= PAIR_NUMBER(a) > 0 ? ~(a | A_COLOR) : ~a;
+		c->cur &= PAIR_NUMBER(a) > 0 ? ~(a | A_COLOR) : ~a;
 }
 
-void canvas_put(struct tui *t, int y, int x, uint32_t ch, int w)
+void canvas_put(struct canvas *c, int y, int x, uint32_t ch, int w)
 {
-	if (y < 0 || y >= t->crows || x < 0 || x + w > t->ccols || w < 1 || w > 2)
+	if (y < 0 || y >= c->rows || x < 0 || x + w > c->cols || w < 1 || w > 2)
 		return;
-	struct canvas_cell *row = t->cells + (size_t)y * (size_t)t->ccols;
+	struct canvas_cell *row = c->cells + (size_t)y * (size_t)c->cols;
 	/* Half of a wide character overwritten: the other half becomes blank. */
 	if (row[x].ch == CANVAS_TAIL && x > 0)
 		row[x - 1] = BLANK;
 	int end = x + w - 1;
-	if (end + 1 < t->ccols && row[end + 1].ch == CANVAS_TAIL)
+	if (end + 1 < c->cols && row[end + 1].ch == CANVAS_TAIL)
 		row[end + 1] = BLANK;
-	row[x] = (struct canvas_cell){ch, t->cur_attr};
+	row[x] = (struct canvas_cell){ch, c->cur};
 	if (w == 2)
-		row[x + 1] = (struct canvas_cell){CANVAS_TAIL, t->cur_attr};
+		row[x + 1] = (struct canvas_cell){CANVAS_TAIL, c->cur};
 }
 
-void canvas_hline(struct tui *t, int y, int x, uint32_t ch, int n)
+void canvas_hline(struct canvas *c, int y, int x, uint32_t ch, int n)
 {
 	for (int i = 0; i < n; i++)
-		canvas_put(t, y, x + i, ch, 1);
+		canvas_put(c, y, x + i, ch, 1);
 }
 
-void canvas_vline(struct tui *t, int y, int x, uint32_t ch, int n)
+void canvas_vline(struct canvas *c, int y, int x, uint32_t ch, int n)
 {
 	for (int i = 0; i < n; i++)
-		canvas_put(t, y + i, x, ch, 1);
+		canvas_put(c, y + i, x, ch, 1);
 }
 
 static void put_str(struct buf *b, const char *s)
@@ -151,96 +157,96 @@ static void put_uint(struct buf *b, unsigned v)
 		buf_putc(b, d[--n]);
 }
 
-static void move_to(struct canvas_term *ct, int y, int x)
+static void move_to(struct canvas *c, int y, int x)
 {
-	if (ct->cy == y && ct->cx == x)
+	if (c->cy == y && c->cx == x)
 		return;
-	if (ct->ansi_cup) {
-		buf_append(&ct->out, "\033[", 2);
-		put_uint(&ct->out, (unsigned)y + 1);
-		buf_putc(&ct->out, ';');
-		put_uint(&ct->out, (unsigned)x + 1);
-		buf_putc(&ct->out, 'H');
-	} else if (ct->cup) {
-		put_str(&ct->out, tiparm(ct->cup, y, x));
+	if (c->ansi_cup) {
+		buf_append(&c->out, "\033[", 2);
+		put_uint(&c->out, (unsigned)y + 1);
+		buf_putc(&c->out, ';');
+		put_uint(&c->out, (unsigned)x + 1);
+		buf_putc(&c->out, 'H');
+	} else if (c->caps.cup) {
+		put_str(&c->out, tiparm(c->caps.cup, y, x));
 	}
-	ct->cy = y;
-	ct->cx = x;
+	c->cy = y;
+	c->cx = x;
 }
 
 /* The escape sequence that sets attributes a from any state: reset, then
  * each attribute; made once per distinct a and kept. */
-static void set_attr(struct canvas_term *ct, attr_t a)
+static void set_attr(struct canvas *c, attr_t a)
 {
-	if (ct->attr_known && ct->attr == a)
+	const struct canvas_caps *k = &c->caps;
+
+	if (c->attr_known && c->attr == a)
 		return;
-	for (int i = 0; i < ct->nsgr; i++)
-		if (ct->sgr[i].attr == a) {
-			buf_append(&ct->out, ct->sgr[i].seq, ct->sgr[i].len);
+	for (int i = 0; i < c->nsgr; i++)
+		if (c->sgr[i].attr == a) {
+			buf_append(&c->out, c->sgr[i].seq, c->sgr[i].len);
 			goto done;
 		}
 	struct buf s;
 	buf_init(&s);
-	put_str(&s, ct->sgr0);
-	put_str(&s, ct->op);
+	put_str(&s, k->sgr0);
+	put_str(&s, k->op);
 	if (a & A_BOLD)
-		put_str(&s, ct->bold);
+		put_str(&s, k->bold);
 	if (a & A_DIM)
-		put_str(&s, ct->dim);
+		put_str(&s, k->dim);
 	if (a & A_REVERSE)
-		put_str(&s, ct->rev);
+		put_str(&s, k->rev);
 	int pair = PAIR_NUMBER(a);
-	if (pair > 0 && pair < TC__COUNT) {
-		if (ct->fg[pair] >= 0 && ct->setaf)
-			put_str(&s, tiparm(ct->setaf, ct->fg[pair]));
-		if (ct->bg[pair] >= 0 && ct->setab)
-			put_str(&s, tiparm(ct->setab, ct->bg[pair]));
+	if (pair > 0 && pair < CANVAS_PAIRS) {
+		if (k->fg[pair] >= 0 && k->setaf)
+			put_str(&s, tiparm(k->setaf, k->fg[pair]));
+		if (k->bg[pair] >= 0 && k->setab)
+			put_str(&s, tiparm(k->setab, k->bg[pair]));
 	}
-	buf_append(&ct->out, s.data, s.len);
-	if (ct->nsgr < (int)(sizeof(ct->sgr) / sizeof(ct->sgr[0])) && s.len <= sizeof(ct->sgr[0].seq)) {
-		struct canvas_sgr *c = &ct->sgr[ct->nsgr++];
-		c->attr = a;
-		memcpy(c->seq, s.data, s.len);
-		c->len = (uint8_t)s.len;
+	buf_append(&c->out, s.data, s.len);
+	if (c->nsgr < (int)(sizeof(c->sgr) / sizeof(c->sgr[0])) && s.len <= sizeof(c->sgr[0].seq)) {
+		struct canvas_sgr *g = &c->sgr[c->nsgr++];
+		g->attr = a;
+		memcpy(g->seq, s.data, s.len);
+		g->len = (uint8_t)s.len;
 	}
 	buf_fini(&s);
 done:
-	ct->attr = a;
-	ct->attr_known = true;
+	c->attr = a;
+	c->attr_known = true;
 }
 
 /* Cells [a, b] of row y. */
-static void send_span(struct tui *t, int y, const struct canvas_cell *row, int a, int b)
+static void send_span(struct canvas *c, int y, const struct canvas_cell *row, int a, int b)
 {
-	struct canvas_term *ct = &t->term;
-
-	if (y == t->crows - 1 && b == t->ccols - 1 && !ct->corner_ok) {
+	if (y == c->rows - 1 && b == c->cols - 1 && !c->caps.corner_ok) {
 		b--; /* never the bottom-right cell */
 		if (b >= a && row[b + 1].ch == CANVAS_TAIL)
 			b--; /* nor a wide character that would cover it */
 	}
 	if (b < a)
 		return;
-	move_to(ct, y, a);
+	move_to(c, y, a);
 	for (int x = a; x <= b; x++) {
 		uint32_t ch = row[x].ch;
 		if (ch == CANVAS_TAIL)
 			continue;
-		set_attr(ct, row[x].attr);
+		set_attr(c, row[x].attr);
 		if (ch < 0x80) {
-			buf_putc(&ct->out, (char)ch);
-		} else if (!t->utf8) {
-			buf_putc(&ct->out, '?'); /* never happens: drawn as ASCII */
+			buf_putc(&c->out, (char)ch);
+		} else if (!c->utf8) {
+			buf_putc(&c->out, '?'); /* never happens: drawn as ASCII */
 		} else {
 			char enc[4];
-			buf_append(&ct->out, enc, utf8_encode(ch, enc));
+			buf_append(&c->out, enc, utf8_encode(ch, enc));
 		}
 	}
 	/* At the right margin the terminal may be waiting to wrap: the next
 	 * span addresses the cursor again. */
-	ct->cx = b + 1 < t->ccols ? b + 1 : -1;
-	if (ct->cx < 0)
-		ct->cy = -1;
+	c->cx = b + 1 < c->cols ? b + 1 : -1;
+	if (c->cx < 0)
+		c->cy = -1;
 }
 
 static bool same_cell(const struct canvas_cell *x, const struct canvas_cell *y)
@@ -252,11 +258,9 @@ static bool same_cell(const struct canvas_cell *x, const struct canvas_cell *y)
  * of CANVAS_GAP unchanged cells or more is skipped with a cursor address
  * (about as many bytes as the run's ASCII, fewer than its block glyphs or
  * attribute changes), a shorter one is sent again. */
-static void send_changed(struct tui *t, int y, const struct canvas_cell *row, const struct canvas_cell *old, int a,
+static void send_changed(struct canvas *c, int y, const struct canvas_cell *row, const struct canvas_cell *old, int a,
 			 int b)
 {
-	int cols = t->ccols;
-
 	while (a <= b) {
 		int e = a, same = 0;
 		for (int x = a + 1; x <= b && same < CANVAS_GAP; x++) {
@@ -271,34 +275,33 @@ static void send_changed(struct tui *t, int y, const struct canvas_cell *row, co
 		int s = a;
 		if (row[s].ch == CANVAS_TAIL && s > 0)
 			s--;
-		if (e + 1 < cols && row[e + 1].ch == CANVAS_TAIL)
+		if (e + 1 < c->cols && row[e + 1].ch == CANVAS_TAIL)
 			e++;
-		send_span(t, y, row, s, e);
+		send_span(c, y, row, s, e);
 		for (a = e + 1; a <= b && same_cell(&row[a], &old[a]); a++)
 			;
 	}
 }
 
-void canvas_flush(struct tui *t)
+const struct buf *canvas_render(struct canvas *c)
 {
-	struct canvas_term *ct = &t->term;
-	int cols = t->ccols;
+	int cols = c->cols;
 
-	if (!t->cells)
-		return;
-	buf_reset(&ct->out);
-	if (t->repaint) {
+	buf_reset(&c->out);
+	if (!c->cells)
+		return &c->out;
+	if (c->repaint) {
 		/* Everything: from a cleared screen in the default attributes. */
-		ct->attr_known = false;
-		set_attr(ct, 0);
-		put_str(&ct->out, ct->clear);
-		ct->cy = ct->cx = -1;
+		c->attr_known = false;
+		set_attr(c, 0);
+		put_str(&c->out, c->caps.clear);
+		c->cy = c->cx = -1;
 	}
-	for (int y = 0; y < t->crows; y++) {
-		const struct canvas_cell *row = t->cells + (size_t)y * (size_t)cols;
-		struct canvas_cell *old = t->sent + (size_t)y * (size_t)cols;
+	for (int y = 0; y < c->rows; y++) {
+		const struct canvas_cell *row = c->cells + (size_t)y * (size_t)cols;
+		struct canvas_cell *old = c->sent + (size_t)y * (size_t)cols;
 		int a = 0, b = cols - 1;
-		if (!t->repaint) {
+		if (!c->repaint) {
 			if (memcmp(row, old, (size_t)cols * sizeof(*row)) == 0)
 				continue;
 			while (a < cols && memcmp(&row[a], &old[a], sizeof(*row)) == 0)
@@ -306,30 +309,34 @@ void canvas_flush(struct tui *t)
 			while (b > a && memcmp(&row[b], &old[b], sizeof(*row)) == 0)
 				b--;
 		}
-		if (t->repaint) {
-			send_span(t, y, row, a, b);
-		} else {
-			send_changed(t, y, row, old, a, b);
-		}
+		if (c->repaint)
+			send_span(c, y, row, a, b);
+		else
+			send_changed(c, y, row, old, a, b);
 		memcpy(old + a, row + a, (size_t)(b - a + 1) * sizeof(*row));
 	}
-	t->repaint = false;
-	if (ct->out.len && writefile_all(STDOUT_FILENO, ct->out.data, ct->out.len) != 0)
-		t->repaint = true; /* the terminal did not take it all: start over */
+	c->repaint = false;
+	return &c->out;
 }
 
-void canvas_end(struct tui *t)
+void canvas_flush(struct canvas *c)
 {
-	struct canvas_term *ct = &t->term;
+	const struct buf *out = canvas_render(c);
 
+	if (out->len && writefile_all(c->fd, out->data, out->len) != 0)
+		c->repaint = true; /* the terminal did not take it all: start over */
+}
+
+void canvas_end(struct canvas *c, int last)
+{
 	/* The default attributes, and the cursor on the last line, where
 	 * curses' endwin() expects to leave it. */
-	buf_reset(&ct->out);
-	ct->attr_known = false;
-	set_attr(ct, 0);
-	ct->cy = ct->cx = -1;
-	if (t->rows > 0)
-		move_to(ct, t->rows - 1, 0);
-	if (ct->out.len)
-		(void)writefile_all(STDOUT_FILENO, ct->out.data, ct->out.len);
+	buf_reset(&c->out);
+	c->attr_known = false;
+	set_attr(c, 0);
+	c->cy = c->cx = -1;
+	if (last >= 0)
+		move_to(c, last, 0);
+	if (c->out.len)
+		(void)writefile_all(c->fd, c->out.data, c->out.len);
 }

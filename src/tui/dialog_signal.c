@@ -1,7 +1,8 @@
 /* dialog_signal: K / F9 — the signal dialog for the selected process: who
  * it is (pid, user, container, command), which signal (TERM preselected),
- * Enter sends through psignal, Esc cancels; every attempt becomes a
- * `signal` event in the next frame (and so in --log). */
+ * Enter sends through psignal, Esc cancels (its keys are rows of keys.c);
+ * every attempt becomes a `signal` event in the next frame (and so in
+ * --log). */
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,8 +12,6 @@
 #include "proc/psignal.h"
 #include "tui/tui_priv.h"
 #include "util/utf8.h"
-
-#define KEY_ESC 27
 
 static const struct {
 	int signo;
@@ -31,6 +30,8 @@ static const char *refusal(const struct tui *t, const struct gpu_process *p, cha
 {
 	const struct tui_opts *o = t->opts;
 
+	if (tui_groups_listing(t))
+		return "a group is not a process: Enter opens it, then select one";
 	if (o->read_only)
 		return "--read-only: signals are disabled";
 	if (t->st.replay)
@@ -97,7 +98,7 @@ void dialog_signal_open(struct tui *t)
 	/* The process as it is now: frames go on under the open dialog, and
 	 * what is sent must go to what was shown. */
 	memset(d, 0, sizeof(*d));
-	d->open = true;
+	t->mode = TUI_MODE_SIGNAL;
 	d->pid = p->pid;
 	d->start_ticks = p->start_ticks;
 	copy_text(d->user, sizeof(d->user), process_has(p, PROC_F_USER) ? p->user : NULL);
@@ -134,50 +135,48 @@ static void send_chosen(struct tui *t)
 	tui_set_status(t, status);
 }
 
-void dialog_signal_key(struct tui *t, int ch)
+unsigned dialog_signal_key_choose(struct tui *t, int ch)
 {
 	struct tui_sigdlg *d = &t->sig;
 
-	switch (ch) {
-	case KEY_UP:
-	case 'k':
-		d->choice = d->choice > 0 ? d->choice - 1 : 0;
-		break;
-	case KEY_DOWN:
-	case 'j':
-		d->choice = d->choice + 1 < DIALOG_SIGNAL_COUNT ? d->choice + 1 : d->choice;
-		break;
-	case '1': case '2': case '3': case '4': case '5': case '6':
+	if (ch >= '1' && ch < '1' + DIALOG_SIGNAL_COUNT)
 		d->choice = ch - '1';
-		break;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
-		if (!d->drawn)
-			break; /* never sent to a process the user could not see */
-		d->open = false;
-		send_chosen(t);
-		break;
-	case KEY_ESC:
-	case 'q':
-	case KEY_F(10): {
-		char msg[96];
-		d->open = false;
-		snprintf(msg, sizeof(msg), "cancelled: no signal sent to pid %" PRIu64, d->pid);
-		tui_set_status(t, msg);
-		break;
-	}
-	default:
-		break;
-	}
+	else if (ch == KEY_UP || ch == 'k')
+		d->choice = d->choice > 0 ? d->choice - 1 : 0;
+	else if (d->choice + 1 < DIALOG_SIGNAL_COUNT)
+		d->choice++;
+	return KEYS_REDRAW;
+}
+
+unsigned dialog_signal_key_send(struct tui *t, int ch)
+{
+	(void)ch;
+	if (!t->sig.drawn)
+		return 0; /* never sent to a process the user could not see */
+	t->mode = TUI_MODE_PROCS;
+	send_chosen(t);
+	return KEYS_REDRAW;
+}
+
+unsigned dialog_signal_key_cancel(struct tui *t, int ch)
+{
+	char msg[96];
+
+	(void)ch;
+	t->mode = TUI_MODE_PROCS;
+	snprintf(msg, sizeof(msg), "cancelled: no signal sent to pid %" PRIu64, t->sig.pid);
+	tui_set_status(t, msg);
+	return KEYS_REDRAW;
 }
 
 void dialog_signal_draw(struct tui *t)
 {
 	struct tui_sigdlg *d = &t->sig;
 	char line[640];
+	struct key_hint hints[8];
+	const enum key_foot own = KEYS_FOOT_OWN;
 
-	if (!d->open)
+	if (t->mode != TUI_MODE_SIGNAL)
 		return;
 	int w = t->cols - 4 < 76 ? t->cols - 4 : 76, h = 6 + DIALOG_SIGNAL_COUNT + 2;
 	int y = (t->rows - h) / 2, x = (t->cols - w) / 2, iw = w - 4;
@@ -205,5 +204,7 @@ void dialog_signal_draw(struct tui *t)
 		if (sel)
 			tui_attr(t, TC_SEL, false);
 	}
-	tui_text(t, y + h - 2, x + 2, "Enter sends   Esc cancels   Up/Down or 1-6 choose", iw);
+	size_t n = keys_hints(TUI_MODE_SIGNAL, &own, 1, t->utf8, hints, sizeof(hints) / sizeof(hints[0]));
+	keys_join(hints, n, "   ", NULL, line, sizeof(line));
+	tui_text(t, y + h - 2, x + 2, line, iw);
 }

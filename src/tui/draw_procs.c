@@ -1,28 +1,20 @@
 /* draw_procs: the process table (sorted, filtered, scrolled, with the
- * selected row kept by identity across frames) and the overlays: help, the
- * column picker (the details screen is view_details.c's). */
+ * selected row kept by identity across frames) and the overlays: the help
+ * and the column picker, whose texts the key table makes (the details
+ * screen is view_details.c's). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "tui/tui_priv.h"
+#include "util/clock.h"
 #include "util/xalloc.h"
 
 /* The time the table's TIME column counts to: the frame's own time (a
  * replay shows ages as recorded), else now. */
-static uint64_t table_now(const struct frame *f);
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 static uint64_t table_now(const struct frame *f)
 {
-	return f && frame_has(f, FRAME_F_TS) ? f->ts_ms : now_ms();
+	return f && frame_has(f, FRAME_F_TS) ? f->ts_ms : clock_wall_ms();
 }
 
 void tui_build_view(struct tui *t)
@@ -31,48 +23,62 @@ void tui_build_view(struct tui *t)
 	struct proctable_opts o = {
 		.sort = t->set.sort,
 		.reverse = t->set.reverse,
-		.filter = t->filter[0] ? t->filter : NULL,
-		.only_user = t->only_mine ? t->me : NULL,
-		.hidden_gpu = t->hide_idle ? t->hidden_gpu : NULL,
+		.filter = lineedit_empty(&t->table.filter) ? NULL : lineedit_text(&t->table.filter),
+		.only_user = t->table.only_mine ? t->me : NULL,
+		.hidden_gpu = t->table.hide_idle ? t->table.hidden_gpu : NULL,
 		.now_ms = table_now(f),
 	};
 
-	t->nview = 0;
+	t->table.nview = 0;
 	if (!f)
 		return;
-	if (t->view_cap < f->nprocs) {
-		t->view_cap = f->nprocs;
-		t->view = xreallocarray(t->view, t->view_cap, sizeof(*t->view));
+	if (t->table.cap < f->nprocs) {
+		t->table.cap = f->nprocs;
+		t->table.view = xreallocarray(t->table.view, t->table.cap, sizeof(*t->table.view));
 	}
-	t->nview = proctable_view(f, &o, t->view, t->view_cap);
+	t->table.nview = proctable_view(f, &o, t->table.view, t->table.cap);
 	/* Keep the selection on the same process when rows move. */
-	size_t keep = t->sel < t->nview ? t->sel : (t->nview ? t->nview - 1 : 0);
-	for (size_t i = 0; i < t->nview; i++) {
-		const struct gpu_process *p = &f->procs[t->view[i]];
-		if (p->pid == t->sel_pid && p->gpu_index == t->sel_dev) {
+	size_t keep = t->table.sel < t->table.nview ? t->table.sel : (t->table.nview ? t->table.nview - 1 : 0);
+	for (size_t i = 0; i < t->table.nview; i++) {
+		const struct gpu_process *p = &f->procs[t->table.view[i]];
+		if (p->pid == t->table.sel_pid && p->gpu_index == t->table.sel_dev) {
 			keep = i;
 			break;
 		}
 	}
-	t->sel = keep;
+	t->table.sel = keep;
 	tui_groups_after_view(t);
-	if (t->sel >= t->nview)
-		t->sel = t->nview ? t->nview - 1 : 0;
-	for (size_t i = 0; i < t->nview; i++) {
-		const struct gpu_process *p = &f->procs[t->view[i]];
-		if (p->pid == t->sel_pid && p->gpu_index == t->sel_dev) {
-			t->sel = i;
+	if (t->table.sel >= t->table.nview)
+		t->table.sel = t->table.nview ? t->table.nview - 1 : 0;
+	for (size_t i = 0; i < t->table.nview; i++) {
+		const struct gpu_process *p = &f->procs[t->table.view[i]];
+		if (p->pid == t->table.sel_pid && p->gpu_index == t->table.sel_dev) {
+			t->table.sel = i;
 			break;
 		}
+	}
+}
+
+void tui_move_sel(struct tui *t, long delta)
+{
+	if (!t->table.nview)
+		return;
+	long s = (long)t->table.sel + delta;
+	s = s < 0 ? 0 : s >= (long)t->table.nview ? (long)t->table.nview - 1 : s;
+	t->table.sel = (size_t)s;
+	const struct gpu_process *p = tui_selected(t);
+	if (p) {
+		t->table.sel_pid = p->pid;
+		t->table.sel_dev = p->gpu_index;
 	}
 }
 
 const struct gpu_process *tui_selected(const struct tui *t)
 {
 	/* The list of groups hides the process rows: none is selected. */
-	if (!t->frame || t->sel >= t->nview || tui_groups_listing(t))
+	if (!t->frame || t->table.sel >= t->table.nview || tui_groups_listing(t))
 		return NULL;
-	return &t->frame->procs[t->view[t->sel]];
+	return &t->frame->procs[t->table.view[t->table.sel]];
 }
 
 /* CONTAINER as wide as the widest owner among the rows (all of them, so it
@@ -88,8 +94,8 @@ static int container_width(struct tui *t, uint64_t now)
 
 	if (t->cols / 4 < cap)
 		cap = t->cols / 4 > w ? t->cols / 4 : w;
-	for (size_t i = 0; f && i < t->nview && w < cap; i++) {
-		proctable_cell(f, &f->procs[t->view[i]], PROCTABLE_CONTAINER, now, cell, sizeof(cell));
+	for (size_t i = 0; f && i < t->table.nview && w < cap; i++) {
+		proctable_cell(f, &f->procs[t->table.view[i]], PROCTABLE_CONTAINER, now, cell, sizeof(cell));
 		int cw = tui_text_width(t, cell);
 		if (cw > w)
 			w = cw < cap ? cw : cap;
@@ -105,8 +111,8 @@ static int pid_width(const struct tui *t)
 	int w = PROCTABLE_COLS[PROCTABLE_PID].width, digits = 1;
 	uint64_t max = 0;
 
-	for (size_t i = 0; f && i < t->nview; i++) {
-		const struct gpu_process *p = &f->procs[t->view[i]];
+	for (size_t i = 0; f && i < t->table.nview; i++) {
+		const struct gpu_process *p = &f->procs[t->table.view[i]];
 		if (process_has(p, PROC_F_PID) && p->pid > max)
 			max = p->pid;
 	}
@@ -115,32 +121,17 @@ static int pid_width(const struct tui *t)
 	return digits > w ? digits : w;
 }
 
-void tui_draw_procs(struct tui *t, int y, int h)
+/* The columns' widths (PID and CONTAINER as wide as their cells) and
+ * which columns show: on a narrow terminal the less telling ones give way
+ * so COMMAND (width 0: the rest) keeps 20, CONTAINER narrowing to its
+ * title's width first and the sort column staying. */
+static uint32_t column_widths(struct tui *t, uint64_t now, int *width)
 {
-	const struct frame *f = t->frame;
-	char cell[4200], title[40];
-	uint64_t now = table_now(f);
-
-	t->table_y = y;
-	t->table_rows = 0;
-	if (h < 3 && t->group_by != GROUP_BY_NONE)
-		return;
-	int took = tui_groups_title(t, y);
-	y += took;
-	h -= took;
-	if (tui_groups_listing(t)) {
-		tui_groups_draw(t, y, h);
-		return;
-	}
-	t->table_y = y;
-	if (h < 2)
-		return;
-	/* Visible columns, COMMAND (width 0) taking the rest. On a narrow
-	 * terminal the less telling columns give way so COMMAND keeps 20. */
 	static const enum proctable_col give_way[] = {PROCTABLE_MEMBW, PROCTABLE_HOSTMEM, PROCTABLE_TIME,
 						       PROCTABLE_TYPE, PROCTABLE_CONTAINER, PROCTABLE_CPU};
 	uint32_t shown = t->set.columns;
-	int width[PROCTABLE__COUNT], fixed = 0;
+	int fixed = 0, room = t->cols - 20;
+
 	for (int c = 0; c < PROCTABLE__COUNT; c++)
 		width[c] = PROCTABLE_COLS[c].width;
 	width[PROCTABLE_PID] = pid_width(t);
@@ -149,26 +140,33 @@ void tui_draw_procs(struct tui *t, int y, int h)
 	for (int c = 0; c < PROCTABLE__COUNT; c++)
 		if (shown >> c & 1u)
 			fixed += width[c] + 1;
-	for (size_t k = 0; k < sizeof(give_way) / sizeof(give_way[0]) && (shown >> PROCTABLE_COMMAND & 1u) &&
-			   fixed > t->cols - 20;
+	for (size_t k = 0; k < sizeof(give_way) / sizeof(give_way[0]) && (shown >> PROCTABLE_COMMAND & 1u) && fixed > room;
 	     k++) {
 		enum proctable_col g = give_way[k];
-		/* CONTAINER narrows to its title's width before it goes. */
 		int base = PROCTABLE_COLS[g].width;
 		if (g == PROCTABLE_CONTAINER && width[g] > base) {
-			int cut = fixed - (t->cols - 20) < width[g] - base ? fixed - (t->cols - 20) : width[g] - base;
+			int cut = fixed - room < width[g] - base ? fixed - room : width[g] - base;
 			width[g] -= cut;
 			fixed -= cut;
-			if (fixed <= t->cols - 20)
+			if (fixed <= room)
 				break;
 		}
-		if ((shown >> g & 1u) && g != t->set.sort) { /* the sort column stays */
+		if ((shown >> g & 1u) && g != t->set.sort) {
 			shown &= ~(1u << g);
 			fixed -= width[g] + 1;
 		}
 	}
-	int x = 0, n = 0;
-	t->shown_columns = 0;
+	return shown;
+}
+
+/* Where each column shown starts (table.col_x, table.col_of: for the
+ * mouse too); a column that does not fit is cut, or left out. */
+static void place_columns(struct tui *t, uint64_t now)
+{
+	int width[PROCTABLE__COUNT], x = 0, n = 0;
+	uint32_t shown = column_widths(t, now, width);
+
+	t->table.shown = 0;
 	for (int c = 0; c < PROCTABLE__COUNT; c++) {
 		if (!(shown >> c & 1u))
 			continue;
@@ -180,152 +178,154 @@ void tui_draw_procs(struct tui *t, int y, int h)
 				break;
 			w = t->cols - x;
 		}
-		t->col_x[n] = x;
-		t->col_of[n++] = (enum proctable_col)c;
-		t->shown_columns |= 1u << c;
+		t->table.col_x[n] = x;
+		t->table.col_of[n++] = (enum proctable_col)c;
+		t->table.shown |= 1u << c;
 		x += w + 1;
 	}
-	t->col_x[n] = t->cols;
-	t->ncols_shown = n;
+	t->table.col_x[n] = t->cols;
+	t->table.ncols = n;
+}
+
+/* The titles on row y, the sort column's with its arrow. */
+static void draw_titles(struct tui *t, int y)
+{
+	char title[40];
 
 	tui_attr(t, TC_SEL, true);
-	canvas_hline(t, y, 0, ' ', t->cols);
-	for (int i = 0; i < n; i++) {
-		enum proctable_col c = t->col_of[i];
+	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
+	for (int i = 0; i < t->table.ncols; i++) {
+		enum proctable_col c = t->table.col_of[i];
 		const char *arrow = "";
 		if (c == t->set.sort)
 			arrow = t->set.reverse ? (t->utf8 ? "\u25b2" : "^") : (t->utf8 ? "\u25bc" : "v");
 		snprintf(title, sizeof(title), "%s%s", PROCTABLE_COLS[c].title, arrow);
-		int w = t->col_x[i + 1] - t->col_x[i] - 1;
+		int w = t->table.col_x[i + 1] - t->table.col_x[i] - 1;
 		if (PROCTABLE_COLS[c].right)
-			tui_text_right(t, y, t->col_x[i], title, w);
+			tui_text_right(t, y, t->table.col_x[i], title, w);
 		else
-			tui_text(t, y, t->col_x[i], title, w);
+			tui_text(t, y, t->table.col_x[i], title, w);
 	}
 	tui_attr(t, TC_SEL, false);
+}
 
-	int rows = h - 1;
-	t->table_rows = rows;
-	if (t->sel < t->top)
-		t->top = t->sel;
-	if (t->sel >= t->top + (size_t)rows)
-		t->top = t->sel - (size_t)rows + 1;
-	if (t->top > t->nview)
-		t->top = 0;
-	for (int r = 0; r < rows; r++) {
-		size_t vi = t->top + (size_t)r;
-		if (vi >= t->nview)
-			break;
-		const struct gpu_process *p = &f->procs[t->view[vi]];
-		bool sel = vi == t->sel;
-		if (sel) {
-			tui_attr(t, TC_SEL, true);
-			canvas_hline(t, y + 1 + r, 0, ' ', t->cols);
-		}
-		for (int i = 0; i < n; i++) {
-			enum proctable_col c = t->col_of[i];
-			int w = t->col_x[i + 1] - t->col_x[i] - 1;
-			proctable_cell(f, p, c, now, cell, sizeof(cell));
-			bool unknown = strcmp(cell, "--") == 0;
-			if (unknown && !sel)
-				tui_attr(t, TC_DIM, true);
-			if (PROCTABLE_COLS[c].right)
-				tui_text_right(t, y + 1 + r, t->col_x[i], cell, w);
-			else
-				tui_text(t, y + 1 + r, t->col_x[i], cell, w);
-			if (unknown && !sel)
-				tui_attr(t, TC_DIM, false);
-		}
-		if (sel)
-			tui_attr(t, TC_SEL, false);
+/* Row vi of the view on row y: its cells, unknown ones dimmed, the
+ * selected row reversed. */
+static void draw_row(struct tui *t, int y, size_t vi, uint64_t now)
+{
+	const struct frame *f = t->frame;
+	const struct gpu_process *p = &f->procs[t->table.view[vi]];
+	bool sel = vi == t->table.sel;
+	char cell[4200];
+
+	if (sel) {
+		tui_attr(t, TC_SEL, true);
+		canvas_hline(&t->canvas, y, 0, ' ', t->cols);
 	}
-	if (!t->nview && f) {
+	for (int i = 0; i < t->table.ncols; i++) {
+		enum proctable_col c = t->table.col_of[i];
+		int w = t->table.col_x[i + 1] - t->table.col_x[i] - 1;
+		proctable_cell(f, p, c, now, cell, sizeof(cell));
+		bool unknown = strcmp(cell, "--") == 0;
+		if (unknown && !sel)
+			tui_attr(t, TC_DIM, true);
+		if (PROCTABLE_COLS[c].right)
+			tui_text_right(t, y, t->table.col_x[i], cell, w);
+		else
+			tui_text(t, y, t->table.col_x[i], cell, w);
+		if (unknown && !sel)
+			tui_attr(t, TC_DIM, false);
+	}
+	if (sel)
+		tui_attr(t, TC_SEL, false);
+}
+
+void tui_draw_procs(struct tui *t, int y, int h)
+{
+	const struct frame *f = t->frame;
+	uint64_t now = table_now(f);
+
+	t->table.y = y;
+	t->table.rows = 0;
+	if (h < 3 && t->groups.by != GROUP_BY_NONE)
+		return;
+	int took = tui_groups_title(t, y);
+	y += took;
+	h -= took;
+	if (tui_groups_listing(t)) {
+		tui_groups_draw(t, y, h);
+		return;
+	}
+	t->table.y = y;
+	if (h < 2)
+		return;
+	place_columns(t, now);
+	draw_titles(t, y);
+	int rows = h - 1;
+	t->table.rows = rows;
+	/* The selection stays in sight. */
+	if (t->table.sel < t->table.top)
+		t->table.top = t->table.sel;
+	if (t->table.sel >= t->table.top + (size_t)rows)
+		t->table.top = t->table.sel - (size_t)rows + 1;
+	if (t->table.top > t->table.nview)
+		t->table.top = 0;
+	for (int r = 0; r < rows && t->table.top + (size_t)r < t->table.nview; r++)
+		draw_row(t, y + 1 + r, t->table.top + (size_t)r, now);
+	if (!t->table.nview && f) {
 		tui_attr(t, TC_DIM, true);
-		tui_text(t, y + 1, 0,
-			 f->nprocs ? "(no process matches: / filter, u mine, i idle)" : "(no GPU processes)", t->cols);
+		tui_text(t, y + 1, 0, f->nprocs ? "(no process matches: / filter, u mine, i idle)" : "(no GPU processes)",
+			 t->cols);
 		tui_attr(t, TC_DIM, false);
 	}
 }
 
-bool tui_box(struct tui *t, int y, int x, int h, int w, const char *title)
+/* The help of the screen's mode, made from the key table: at most
+ * KEYS_HELP_W columns and KEYS_HELP_LINES lines, so its box fits 80x24. */
+static void draw_help(struct tui *t)
 {
-	if (h < 3 || w < 10 || y + h > t->rows || x + w > t->cols)
-		return false;
-	for (int r = 0; r < h; r++)
-		canvas_hline(t, y + r, x, ' ', w);
-	if (t->utf8) {
-		canvas_hline(t, y, x, 0x2500, w);
-		canvas_hline(t, y + h - 1, x, 0x2500, w);
-		canvas_vline(t, y, x, 0x2502, h);
-		canvas_vline(t, y, x + w - 1, 0x2502, h);
-		canvas_put(t, y, x, 0x250c, 1);
-		canvas_put(t, y, x + w - 1, 0x2510, 1);
-		canvas_put(t, y + h - 1, x, 0x2514, 1);
-		canvas_put(t, y + h - 1, x + w - 1, 0x2518, 1);
-	} else {
-		canvas_hline(t, y, x, '-', w);
-		canvas_hline(t, y + h - 1, x, '-', w);
-		canvas_vline(t, y + 1, x, '|', h - 2);
-		canvas_vline(t, y + 1, x + w - 1, '|', h - 2);
-	}
-	tui_attr(t, TC_HEAD, true);
-	tui_text(t, y, x + 2, title, w - 4);
-	tui_attr(t, TC_HEAD, false);
-	return true;
+	char lines[KEYS_HELP_LINES][KEYS_HELP_BYTES];
+	int n = (int)keys_help(tui_screen_mode(t), t->utf8, lines, KEYS_HELP_LINES);
+	int w = t->cols - 4 < KEYS_HELP_W + 4 ? t->cols - 4 : KEYS_HELP_W + 4, h = n + 2;
+	int y = (t->rows - h) / 2, x = (t->cols - w) / 2;
+
+	if (tui_box(t, y, x, h, w, " gpur keys "))
+		for (int i = 0; i < n; i++)
+			tui_text(t, y + 1 + i, x + 2, lines[i], w - 4);
 }
 
-/* Each line at most HELP_W columns: the box fits 80 columns whole. */
-#define HELP_W 68
-static const char *const HELP[] = {
-	"q, F10, Ctrl-C     quit",
-	"Up/Down, j/k       select a process; PgUp/PgDn a page",
-	"< >                sort by the previous/next column;  r  reverse",
-	"/                  filter processes by text;  Esc clears",
-	"u                  only my processes;  i  hide idle GPUs",
-	"[ ]                scroll the GPUs;  p  pause screen updates",
-	"c                  next chart metric (util, mem, temp, power)",
-	"S                  peak/mean util, temp, power since start or seek",
-	"Enter              the process's details and history; Esc closes",
-	"t                  the process's tree (up to its container's init)",
-	"g                  group by container, pod, job, user, none; Enter",
-	"                   opens a group, Esc or Backspace goes back",
-	"C                  choose columns;  d / D  shorter / longer interval",
-	"mouse              click a row to select it, a title to sort",
-	"replay:  space pause/resume   . one record   + - speed x2 / /2",
-	"         Home / End   first / last record",
-	"         \u2190 / \u2192  10 s back / on;  Shift+\u2190 / Shift+\u2192 or { }  1 min",
-	"         J  jump to a clock time (HH:MM[:SS], the record's day)",
-	"K, F9              send a signal to the selected process (a dialog)",
-	"Ctrl-L             draw the whole screen again",
-	"?, F1              this help (any key closes it)",
-};
+/* The column picker: its title and last line say its keys' hints. */
+static void draw_columns(struct tui *t)
+{
+	const enum key_foot own = KEYS_FOOT_OWN;
+	struct key_hint hints[8];
+	char title[96], line[80];
+	int h = PROCTABLE__COUNT + 3, w = 40;
+	int y = (t->rows - h) / 2, x = (t->cols - w) / 2;
+
+	size_t n = keys_hints(TUI_MODE_COLUMNS, &own, 1, t->utf8, hints, sizeof(hints) / sizeof(hints[0]));
+	keys_join(hints, n ? 1 : 0, "", NULL, line, sizeof(line));
+	snprintf(title, sizeof(title), " columns: %s ", line);
+	if (!tui_box(t, y, x, h, w, title))
+		return;
+	for (int c = 0; c < PROCTABLE__COUNT; c++) {
+		snprintf(line, sizeof(line), "[%c] %s", t->set.columns >> c & 1u ? 'x' : ' ', PROCTABLE_COLS[c].title);
+		if (c == t->col_cursor)
+			tui_attr(t, TC_SEL, true);
+		tui_text(t, y + 1 + c, x + 2, line, w - 4);
+		if (c == t->col_cursor)
+			tui_attr(t, TC_SEL, false);
+	}
+	keys_join(hints + (n ? 1 : 0), n ? n - 1 : 0, "   ", NULL, line, sizeof(line));
+	tui_text(t, y + h - 2, x + 2, line, w - 4);
+}
 
 void tui_draw_overlays(struct tui *t)
 {
-	if (t->help) {
-		int n = (int)(sizeof(HELP) / sizeof(HELP[0]));
-		int w = t->cols - 4 < HELP_W + 4 ? t->cols - 4 : HELP_W + 4, h = n + 2;
-		int y = (t->rows - h) / 2, x = (t->cols - w) / 2;
-		if (tui_box(t, y, x, h, w, " gpur keys "))
-			for (int i = 0; i < n; i++)
-				tui_text(t, y + 1 + i, x + 2, HELP[i], w - 4);
-	}
+	if (t->mode == TUI_MODE_HELP)
+		draw_help(t);
 	tui_details_draw(t);
 	tui_tree_draw(t);
-	if (t->pick_columns) {
-		int h = PROCTABLE__COUNT + 3, w = 40;
-		int y = (t->rows - h) / 2, x = (t->cols - w) / 2;
-		if (tui_box(t, y, x, h, w, " columns: space toggles ")) {
-			for (int c = 0; c < PROCTABLE__COUNT; c++) {
-				char line[64];
-				snprintf(line, sizeof(line), "[%c] %s", t->set.columns >> c & 1u ? 'x' : ' ', PROCTABLE_COLS[c].title);
-				if (c == t->col_cursor)
-					tui_attr(t, TC_SEL, true);
-				tui_text(t, y + 1 + c, x + 2, line, w - 4);
-				if (c == t->col_cursor)
-					tui_attr(t, TC_SEL, false);
-			}
-			tui_text(t, y + h - 2, x + 2, "Enter or Esc closes", w - 4);
-		}
-	}
+	if (t->mode == TUI_MODE_COLUMNS)
+		draw_columns(t);
 }

@@ -4,74 +4,42 @@
 #include <string.h>
 
 #include "tui/tui_priv.h"
-#include "util/fmt.h"
 
 /* Columns from which the line spells out "peak" and "mean". */
 #define SESSION_WIDE 110
 
-/* A piece of text appended to a fixed buffer, cut at its end. */
-struct piece {
-	char *b;
-	size_t n, cap; /* cap includes the NUL */
-};
-
-static void put(struct piece *p, const char *s)
-{
-	size_t len = strlen(s);
-
-	if (p->n + 1 >= p->cap)
-		return;
-	if (len > p->cap - 1 - p->n)
-		len = p->cap - 1 - p->n;
-	memcpy(p->b + p->n, s, len);
-	p->n += len;
-	p->b[p->n] = '\0';
-}
-
-static void put_whole(struct piece *p, double v)
-{
-	char num[32];
-
-	fmt_fixed(num, sizeof(num), field_num_whole(v), 0);
-	put(p, num);
-}
-
 /* One metric: "util 50/30%" (peak/mean), or spelt out when wide,
  * "util peak 50% mean 30%"; "util --" when never known this session. */
-static void put_stat(struct piece *p, const char *name, const struct session_stat *st, const char *unit, bool wide)
+static void put_stat(struct tui_line *p, const char *name, const struct session_stat *st, const char *unit, bool wide)
 {
-	put(p, name);
+	tui_line_put(p, name);
 	if (!st->n) {
-		put(p, " --");
+		tui_line_put(p, " --");
 		return;
 	}
-	put(p, wide ? " peak " : " ");
-	put_whole(p, st->peak);
-	put(p, wide ? unit : "/");
+	tui_line_put(p, wide ? " peak " : " ");
+	tui_line_fixed(p, field_num_whole(st->peak), 0);
+	tui_line_put(p, wide ? unit : "/");
 	if (wide)
-		put(p, " mean ");
-	put_whole(p, st->mean);
-	put(p, unit);
+		tui_line_put(p, " mean ");
+	tui_line_fixed(p, field_num_whole(st->mean), 0);
+	tui_line_put(p, unit);
 }
 
 /* The session's length: "45s", "2m05s", "1h02m". */
-static void put_span(struct piece *p, uint64_t ms)
+static void put_span(struct tui_line *p, uint64_t ms)
 {
 	uint64_t s = ms / 1000;
-	char num[24];
 
 	if (s < 60) {
-		fmt_u64(num, sizeof(num), s, 0, ' ');
-		put(p, num);
-		put(p, "s");
+		tui_line_u64(p, s, 0, ' ');
+		tui_line_put(p, "s");
 		return;
 	}
-	fmt_u64(num, sizeof(num), s < 3600 ? s / 60 : s / 3600, 0, ' ');
-	put(p, num);
-	put(p, s < 3600 ? "m" : "h");
-	fmt_u64(num, sizeof(num), s < 3600 ? s % 60 : s / 60 % 60, 2, '0');
-	put(p, num);
-	put(p, s < 3600 ? "s" : "m");
+	tui_line_u64(p, s < 3600 ? s / 60 : s / 3600, 0, ' ');
+	tui_line_put(p, s < 3600 ? "m" : "h");
+	tui_line_u64(p, s < 3600 ? s % 60 : s / 60 % 60, 2, '0');
+	tui_line_put(p, s < 3600 ? "s" : "m");
 }
 
 void tui_session_draw(struct tui *t, const struct gpu *g, int y, int x, int w)
@@ -87,29 +55,28 @@ void tui_session_draw(struct tui *t, const struct gpu *g, int y, int x, int w)
 	const char *id = gpu_has(g, GPU_F_DEVICE_ID) ? g->device_id : NULL;
 	bool wide = w >= SESSION_WIDE;
 	char buf[256];
-	struct piece p = {buf, 0, sizeof(buf)};
+	struct tui_line p;
 	uint64_t ms;
 	int cx = x + 4, end = x + w;
 
 	if (cx >= end)
 		return;
-	buf[0] = '\0';
-	put(&p, "session");
-	if (session_span_ms(t->sess, &ms)) {
-		put(&p, " ");
+	tui_line_init(&p, buf, sizeof(buf));
+	tui_line_put(&p, "session");
+	if (session_span_ms(t->hist.sess, &ms)) {
+		tui_line_put(&p, " ");
 		put_span(&p, ms);
 	}
-	put(&p, "  ");
+	tui_line_put(&p, "  ");
 	tui_attr(t, TC_DIM, true);
 	cx += tui_text(t, y, cx, buf, end - cx);
 	tui_attr(t, TC_DIM, false);
-	p.n = 0;
-	buf[0] = '\0';
+	tui_line_init(&p, buf, sizeof(buf));
 	for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++) {
 		struct session_stat st;
-		session_get(t->sess, id, metrics[i].m, &st); /* not tracked: all unknown */
+		session_get(t->hist.sess, id, metrics[i].m, &st); /* not tracked: all unknown */
 		if (i)
-			put(&p, "  ");
+			tui_line_put(&p, "  ");
 		put_stat(&p, metrics[i].name, &st, t->utf8 ? metrics[i].unit_utf8 : metrics[i].unit_ascii, wide);
 	}
 	if (cx < end)

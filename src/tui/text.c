@@ -1,6 +1,7 @@
 /* text: safe, width-aware text for the dashboard. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <wchar.h>
 
 #include "tui/tui_priv.h"
@@ -42,7 +43,7 @@ static int render(struct tui *t, int y, int x, const char *s, int w, bool draw)
 		if (cols + cw > w)
 			break;
 		if (draw)
-			canvas_put(t, y, x + cols, cp, cw);
+			canvas_put(&t->canvas, y, x + cols, cp, cw);
 		cols += cw;
 	}
 	return cols;
@@ -90,19 +91,19 @@ void tui_attr(struct tui *t, enum tui_color c, bool on)
 	}
 	if (c == TC_SEL)
 		a |= A_REVERSE;
-	canvas_attr(t, a, on);
+	canvas_attr(&t->canvas, a, on);
 }
 
 void tui_bar(struct tui *t, int y, int x, int w, double pct, enum tui_color c)
 {
 	if (w < 3 || y >= t->rows || x + w > t->cols)
 		return;
-	canvas_put(t, y, x, '[', 1);
-	canvas_put(t, y, x + w - 1, ']', 1);
+	canvas_put(&t->canvas, y, x, '[', 1);
+	canvas_put(&t->canvas, y, x + w - 1, ']', 1);
 	int inner = w - 2;
 	if (pct < 0) {
 		tui_attr(t, TC_DIM, true);
-		canvas_hline(t, y, x + 1, '.', inner);
+		canvas_hline(&t->canvas, y, x + 1, '.', inner);
 		tui_attr(t, TC_DIM, false);
 		return;
 	}
@@ -115,9 +116,36 @@ void tui_bar(struct tui *t, int y, int x, int w, double pct, enum tui_color c)
 	for (int i = 0; i < inner; i++) {
 		int fill = eighths - i * 8;
 		fill = fill < 0 ? 0 : fill > 8 ? 8 : fill;
-		canvas_put(t, y, x + 1 + i, t->utf8 ? parts[fill] : fill >= 4 ? '|' : ' ', 1);
+		canvas_put(&t->canvas, y, x + 1 + i, t->utf8 ? parts[fill] : fill >= 4 ? '|' : ' ', 1);
 	}
 	tui_attr(t, c, false);
+}
+
+bool tui_box(struct tui *t, int y, int x, int h, int w, const char *title)
+{
+	if (h < 3 || w < 10 || y + h > t->rows || x + w > t->cols)
+		return false;
+	for (int r = 0; r < h; r++)
+		canvas_hline(&t->canvas, y + r, x, ' ', w);
+	if (t->utf8) {
+		canvas_hline(&t->canvas, y, x, 0x2500, w);
+		canvas_hline(&t->canvas, y + h - 1, x, 0x2500, w);
+		canvas_vline(&t->canvas, y, x, 0x2502, h);
+		canvas_vline(&t->canvas, y, x + w - 1, 0x2502, h);
+		canvas_put(&t->canvas, y, x, 0x250c, 1);
+		canvas_put(&t->canvas, y, x + w - 1, 0x2510, 1);
+		canvas_put(&t->canvas, y + h - 1, x, 0x2514, 1);
+		canvas_put(&t->canvas, y + h - 1, x + w - 1, 0x2518, 1);
+	} else {
+		canvas_hline(&t->canvas, y, x, '-', w);
+		canvas_hline(&t->canvas, y + h - 1, x, '-', w);
+		canvas_vline(&t->canvas, y + 1, x, '|', h - 2);
+		canvas_vline(&t->canvas, y + 1, x + w - 1, '|', h - 2);
+	}
+	tui_attr(t, TC_HEAD, true);
+	tui_text(t, y, x + 2, title, w - 4);
+	tui_attr(t, TC_HEAD, false);
+	return true;
 }
 
 void tui_size(char *buf, size_t n, bool known, uint64_t bytes)
@@ -139,4 +167,81 @@ void tui_size(char *buf, size_t n, bool known, uint64_t bytes)
 		buf[at] = units[u];
 		buf[at + 1] = '\0';
 	}
+}
+
+void tui_prompt(struct tui *t, int y, enum tui_mode m)
+{
+	const struct key_prompt *p = keys_prompt(m);
+	const enum key_foot own = KEYS_FOOT_OWN;
+	struct key_hint hints[8];
+	char keys[200], buf[LINEEDIT_MAX + 400];
+
+	if (!p)
+		return;
+	const struct lineedit *e = p->line(t);
+	const char *text = lineedit_text(e);
+	size_t n = keys_hints(m, &own, 1, t->utf8, hints, sizeof(hints) / sizeof(hints[0]));
+	keys_join(hints, n, ", ", NULL, keys, sizeof(keys));
+	snprintf(buf, sizeof(buf), "%s: %.*s_%s   (%s)", p->title, (int)e->cur, text, text + e->cur, keys);
+	tui_text(t, y, 0, buf, t->cols);
+}
+
+void tui_line_init(struct tui_line *l, char *buf, size_t cap)
+{
+	l->b = buf;
+	l->n = 0;
+	l->cap = cap;
+	if (cap)
+		buf[0] = '\0';
+}
+
+void tui_line_put(struct tui_line *l, const char *s)
+{
+	size_t len = strlen(s);
+
+	if (l->n + 1 >= l->cap)
+		return;
+	if (len > l->cap - 1 - l->n)
+		len = l->cap - 1 - l->n;
+	memcpy(l->b + l->n, s, len);
+	l->n += len;
+	l->b[l->n] = '\0';
+}
+
+void tui_line_u64(struct tui_line *l, uint64_t v, int width, char pad)
+{
+	char num[24];
+
+	fmt_u64(num, sizeof(num), v, width, pad);
+	tui_line_put(l, num);
+}
+
+void tui_line_fixed(struct tui_line *l, double v, int decimals)
+{
+	char num[32];
+
+	fmt_fixed(num, sizeof(num), v, decimals);
+	tui_line_put(l, num);
+}
+
+void tui_line_puts(struct tui_line *l, const char *const *parts)
+{
+	for (; *parts; parts++)
+		tui_line_put(l, *parts);
+}
+
+void tui_join(char *buf, size_t n, const char *const *parts)
+{
+	struct tui_line l;
+
+	tui_line_init(&l, buf, n);
+	tui_line_puts(&l, parts);
+}
+
+void tui_hms(char *buf, size_t n, time_t ts)
+{
+	struct tm tm;
+
+	if (!localtime_r(&ts, &tm) || !strftime(buf, n, "%H:%M:%S", &tm))
+		snprintf(buf, n, "--:--:--");
 }

@@ -20,12 +20,9 @@
 
 #include "proc/pidwant.h"
 #include "tui/tui_priv.h"
-#include "util/when.h"
 #include "util/clock.h"
 #include "util/readfile.h"
 #include "util/xalloc.h"
-
-#define KEY_ESC 27
 
 /* Set by SIGWINCH; the loop resizes curses to the terminal's new size. */
 static volatile sig_atomic_t resized;
@@ -53,24 +50,15 @@ static void resize_to_terminal(struct tui *t)
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
 		resizeterm(ws.ws_row, ws.ws_col);
 	getmaxyx(stdscr, t->rows, t->cols);
-	canvas_invalidate(t);
-}
-#undef CTRL
-#define CTRL(c) ((c) & 0x1f)
-
-static uint64_t wall_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+	canvas_invalidate(&t->canvas);
 }
 
 void tui_set_status(struct tui *t, const char *msg)
 {
-	size_t n = strlen(msg) < sizeof(t->status) - 1 ? strlen(msg) : sizeof(t->status) - 1;
-	memcpy(t->status, msg, n);
-	t->status[n] = '\0';
-	t->status_until = wall_ms() + 5000;
+	size_t n = strlen(msg) < sizeof(t->msg.status) - 1 ? strlen(msg) : sizeof(t->msg.status) - 1;
+	memcpy(t->msg.status, msg, n);
+	t->msg.status[n] = '\0';
+	t->msg.until = clock_wall_ms() + 5000;
 }
 
 static size_t history_capacity(double interval)
@@ -90,25 +78,25 @@ static void self_stats(struct tui *t)
 	if (getrusage(RUSAGE_SELF, &ru) == 0) {
 		uint64_t cpu = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
 			       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
-		if (t->wall_prev_ns && now > t->wall_prev_ns)
-			t->self_cpu = 100.0 * (double)(cpu - t->cpu_prev_ns) / (double)(now - t->wall_prev_ns);
-		t->cpu_prev_ns = cpu;
-		t->wall_prev_ns = now;
+		if (t->self.wall_prev_ns && now > t->self.wall_prev_ns)
+			t->self.cpu = 100.0 * (double)(cpu - t->self.cpu_prev_ns) / (double)(now - t->self.wall_prev_ns);
+		t->self.cpu_prev_ns = cpu;
+		t->self.wall_prev_ns = now;
 	}
 	/* Held open and re-read (see readfile_held). */
-	if (t->statm_fd < 0)
-		t->statm_fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+	if (t->self.statm_fd < 0)
+		t->self.statm_fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
 	static uint64_t page;
 	if (!page)
 		page = sysconf(_SC_PAGESIZE) > 0 ? (uint64_t)sysconf(_SC_PAGESIZE) : 4096;
-	if (t->statm_fd >= 0 && readfile_pread(t->statm_fd, buf, sizeof(buf)) > 0) {
+	if (t->self.statm_fd >= 0 && readfile_pread(t->self.statm_fd, buf, sizeof(buf)) > 0) {
 		/* "size resident ...", in pages. */
 		const char *p = strchr(buf, ' ');
 		uint64_t pages = 0;
 		if (p && p[1] >= '0' && p[1] <= '9') {
 			for (p++; *p >= '0' && *p <= '9' && pages < (UINT64_C(1) << 50); p++)
 				pages = pages * 10 + (uint64_t)(*p - '0');
-			t->self_rss = pages * page;
+			t->self.rss = pages * page;
 		}
 	}
 }
@@ -144,9 +132,9 @@ static bool take_frame(struct tui *t)
 	t->seq = t->counted_seq = seq;
 	/* A replay rewound, sought or jumped begins a new session; pausing
 	 * does not (it publishes nothing). */
-	if (fresh && seeks != t->sess_seeks) {
-		session_reset(t->sess);
-		t->sess_seeks = seeks;
+	if (fresh && seeks != t->hist.seeks) {
+		session_reset(t->hist.sess);
+		t->hist.seeks = seeks;
 	}
 	if (fresh)
 		add_events(t, f); /* a fleet poll's events are the source's, not a host's */
@@ -157,14 +145,14 @@ static bool take_frame(struct tui *t)
 		f = tui_fleet_take(t, f, fl, !t->frozen); /* paused: the summary holds too */
 	/* A recording's cadence is known from its first frame on: the
 	 * history covers the same span whatever it is. */
-	if (t->st.interval != t->hist_interval) {
-		history_set_capacity(t->hist, history_capacity(t->st.interval));
-		t->hist_interval = t->st.interval;
+	if (t->st.interval != t->hist.interval) {
+		history_set_capacity(t->hist.gpus, history_capacity(t->st.interval));
+		t->hist.interval = t->st.interval;
 	}
 	if (count) {
-		history_push(t->hist, f);
-		prochist_push(t->phist, f);
-		session_push(t->sess, f);
+		history_push(t->hist.gpus, f);
+		prochist_push(t->hist.procs, f);
+		session_push(t->hist.sess, f);
 	}
 	if (t->frozen) {
 		frame_unref(f);
@@ -172,54 +160,13 @@ static bool take_frame(struct tui *t)
 	}
 	frame_unref(t->frame);
 	t->frame = f;
-	for (size_t i = 0; i < f->ngpus && i < FRAME_MAX_GPUS; i++) {
-		const struct gpu *g = &f->gpus[i];
-		bool busy = gpu_has(g, GPU_F_UTIL) && g->util_pct > 0;
-		for (size_t p = 0; p < f->nprocs && !busy; p++)
-			busy = f->procs[p].gpu_index == i;
-		t->hidden_gpu[i] = !busy;
-	}
+	for (size_t i = 0; i < f->ngpus && i < FRAME_MAX_GPUS; i++)
+		t->table.hidden_gpu[i] = gpu_is_idle(f, i);
 	tui_build_view(t);
 	return true;
 }
 
-static void remember_selection(struct tui *t)
-{
-	const struct gpu_process *p = tui_selected(t);
-	if (p) {
-		t->sel_pid = p->pid;
-		t->sel_dev = p->gpu_index;
-	}
-}
-
-static void move_sel(struct tui *t, long delta)
-{
-	if (!t->nview)
-		return;
-	long s = (long)t->sel + delta;
-	if (s < 0)
-		s = 0;
-	if (s >= (long)t->nview)
-		s = (long)t->nview - 1;
-	t->sel = (size_t)s;
-	remember_selection(t);
-}
-
-/* The next column on screen in direction dir (for < and >). */
-static void cycle_sort(struct tui *t, int dir)
-{
-	uint32_t shown = t->shown_columns ? t->shown_columns : t->set.columns;
-	int c = (int)t->set.sort;
-	for (int i = 0; i < PROCTABLE__COUNT; i++) {
-		c = (c + dir + PROCTABLE__COUNT) % PROCTABLE__COUNT;
-		if (shown >> c & 1u)
-			break;
-	}
-	t->set.sort = (enum proctable_col)c;
-	t->set_dirty = true;
-}
-
-static void change_interval(struct tui *t, int dir)
+void tui_change_interval(struct tui *t, int dir)
 {
 	static const double steps[] = {0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60};
 	const size_t n = sizeof(steps) / sizeof(steps[0]);
@@ -233,324 +180,111 @@ static void change_interval(struct tui *t, int dir)
 	else if (i < n && steps[i] <= cur + 1e-9)
 		i = i + 1 < n ? i + 1 : n - 1;
 	feed_set_interval(t->feed, steps[i]);
-	history_set_capacity(t->hist, history_capacity(steps[i]));
+	history_set_capacity(t->hist.gpus, history_capacity(steps[i]));
 	char msg[64];
 	snprintf(msg, sizeof(msg), "interval %gs", steps[i]);
 	tui_set_status(t, msg);
 }
 
-static void on_mouse(struct tui *t)
+void tui_mouse(struct tui *t)
 {
 	MEVENT ev;
 
 	if (getmouse(&ev) != OK)
 		return;
 	if (ev.bstate & BUTTON4_PRESSED) {
-		move_sel(t, -3);
+		tui_move_sel(t, -3);
 		return;
 	}
 	if (ev.bstate & BUTTON5_PRESSED) {
-		move_sel(t, 3);
+		tui_move_sel(t, 3);
 		return;
 	}
 	if (!(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED)))
 		return;
-	if (ev.y == t->table_y) {
-		for (int i = 0; i < t->ncols_shown; i++) {
-			if (ev.x >= t->col_x[i] && ev.x < t->col_x[i + 1]) {
-				if (t->set.sort == t->col_of[i])
+	if (ev.y == t->table.y) {
+		for (int i = 0; i < t->table.ncols; i++) {
+			if (ev.x >= t->table.col_x[i] && ev.x < t->table.col_x[i + 1]) {
+				if (t->set.sort == t->table.col_of[i])
 					t->set.reverse = !t->set.reverse;
-				t->set.sort = t->col_of[i];
+				t->set.sort = t->table.col_of[i];
 				t->set_dirty = true;
 				tui_build_view(t);
 			}
 		}
-	} else if (ev.y > t->table_y && ev.y <= t->table_y + t->table_rows && tui_groups_listing(t)) {
-		size_t row = t->gtop + (size_t)(ev.y - t->table_y - 1);
-		if (row < t->groups.ngroups) {
-			t->gsel = row;
-			t->gsel_valid = false;
+	} else if (ev.y > t->table.y && ev.y <= t->table.y + t->table.rows && tui_groups_listing(t)) {
+		size_t row = t->groups.top + (size_t)(ev.y - t->table.y - 1);
+		if (row < t->groups.list.ngroups) {
+			t->groups.sel = row;
+			t->groups.sel_valid = false;
 		}
-	} else if (ev.y > t->table_y && ev.y <= t->table_y + t->table_rows) {
-		size_t row = t->top + (size_t)(ev.y - t->table_y - 1);
-		if (row < t->nview) {
-			t->sel = row;
-			remember_selection(t);
-		}
+	} else if (ev.y > t->table.y && ev.y <= t->table.y + t->table.rows) {
+		size_t row = t->table.top + (size_t)(ev.y - t->table.y - 1);
+		if (row < t->table.nview)
+			tui_move_sel(t, (long)row - (long)t->table.sel);
 	}
 }
 
-static bool on_filter_key(struct tui *t, int ch)
+void tui_seek_to(struct tui *t, uint64_t ts_ms)
 {
-	size_t n = strlen(t->filter);
-
-	if (ch == KEY_ESC) {
-		t->filter[0] = '\0';
-		t->editing = false;
-	} else if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
-		t->editing = false;
-	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h')) {
-		/* Remove one whole UTF-8 character. */
-		while (n > 0 && ((unsigned char)t->filter[n - 1] & 0xC0) == 0x80)
-			n--;
-		if (n > 0)
-			n--;
-		t->filter[n] = '\0';
-	} else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f && n + 1 < sizeof(t->filter)) {
-		t->filter[n] = (char)ch;
-		t->filter[n + 1] = '\0';
-	} else {
-		return false;
-	}
-	tui_build_view(t);
-	return true;
-}
-
-static void seek_to(struct tui *t, uint64_t ts_ms)
-{
-	t->seek_req = true;
-	t->seek_target = ts_ms;
-	t->seek_req_seq = t->seq;
+	t->seek.req = true;
+	t->seek.target = ts_ms;
+	t->seek.req_seq = t->seq;
 	feed_seek_time(t->feed, ts_ms);
 }
 
-/* Seeks the replay by delta_ms from the record shown. */
-static void seek_by(struct tui *t, int64_t delta_ms)
+void tui_seek_by(struct tui *t, int64_t delta_ms)
 {
 	if (!t->st.replay || !t->frame || !frame_has(t->frame, FRAME_F_TS))
 		return;
 	/* Keys typed ahead add up: from the time last asked for while its
 	 * frame is not on the screen yet. */
-	uint64_t now = t->seek_req && t->seq == t->seek_req_seq ? t->seek_target : t->frame->ts_ms;
+	uint64_t now = t->seek.req && t->seq == t->seek.req_seq ? t->seek.target : t->frame->ts_ms;
 	uint64_t to = delta_ms < 0 && (uint64_t)-delta_ms > now ? 0 : now + (uint64_t)delta_ms;
-	seek_to(t, to);
+	tui_seek_to(t, to);
 }
 
-/* The clock time typed after J: a time on the shown record's local day. */
-static void on_jump_key(struct tui *t, int ch)
+void tui_seek_edge(struct tui *t, bool end)
 {
-	size_t n = strlen(t->jump);
-
-	if (ch == KEY_ESC) {
-		t->jumping = false;
-	} else if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
-		struct when w = {.set = true, .clock = true};
-		t->jumping = false;
-		if (!when_parse_clock(t->jump, &w.secs)) {
-			snprintf(t->jump_err, sizeof(t->jump_err), "not a time: '%s' (HH:MM or HH:MM:SS)", t->jump);
-		} else if (t->frame && frame_has(t->frame, FRAME_F_TS)) {
-			seek_to(t, when_resolve(&w, t->frame->ts_ms));
-		}
-	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h')) {
-		if (n)
-			t->jump[n - 1] = '\0';
-	} else if (((ch >= '0' && ch <= '9') || ch == ':') && n + 1 < sizeof(t->jump)) {
-		t->jump[n] = (char)ch;
-		t->jump[n + 1] = '\0';
-	}
+	feed_seek(t->feed, end ? FEED_SEEK_END : FEED_SEEK_START);
+	/* Home then Left: from the start. */
+	t->seek.req = !end;
+	t->seek.target = 0;
+	t->seek.req_seq = t->seq;
 }
 
-/* Returns false to quit. */
-static bool on_key(struct tui *t, int ch)
+enum tui_mode tui_mode(const struct tui *t)
 {
-	if (ch == KEY_MOUSE) {
-		on_mouse(t);
-		return true;
-	}
+	return t->mode != TUI_MODE_PROCS ? t->mode : tui_screen_mode(t);
+}
+
+enum tui_mode tui_screen_mode(const struct tui *t)
+{
+	if (tui_fleet_listing(t))
+		return TUI_MODE_FLEET;
+	if (tui_groups_listing(t))
+		return TUI_MODE_GROUPS;
+	return TUI_MODE_PROCS;
+}
+
+/* A key from the terminal; returns what keys_dispatch does. */
+static unsigned on_key(struct tui *t, int ch)
+{
 	if (ch == KEY_RESIZE) {
 		/* curses resized itself; calling resizeterm() here would queue
 		 * another KEY_RESIZE, for ever. */
 		getmaxyx(stdscr, t->rows, t->cols);
-		canvas_invalidate(t);
-		return true;
+		canvas_invalidate(&t->canvas);
+		return KEYS_REDRAW;
 	}
-	if (ch == CTRL('l')) { /* the terminal was scribbled on: draw it all again */
-		canvas_invalidate(t);
-		return true;
+	/* Why the time typed after J was not taken shows until the next key
+	 * (not one typed into the filter, nor the mouse or Ctrl-L). */
+	unsigned done = 0;
+	if (t->seek.err[0] && tui_mode(t) != TUI_MODE_FILTER && !keys_global(ch)) {
+		t->seek.err[0] = '\0';
+		done = KEYS_REDRAW;
 	}
-	if (t->editing) {
-		on_filter_key(t, ch);
-		return true;
-	}
-	t->jump_err[0] = '\0';
-	if (t->jumping) {
-		on_jump_key(t, ch);
-		return true;
-	}
-	if (t->sig.open) {
-		dialog_signal_key(t, ch);
-		return true;
-	}
-	if (!t->help && !t->sig.open && tui_fleet_key(t, ch))
-		return true;
-	if (t->help) { /* any key closes the help */
-		t->help = false;
-		return ch != 'q' && ch != KEY_F(10);
-	}
-	if (t->pick_columns) {
-		if (ch == KEY_UP || ch == 'k')
-			t->col_cursor = t->col_cursor > 0 ? t->col_cursor - 1 : 0;
-		else if (ch == KEY_DOWN || ch == 'j')
-			t->col_cursor = t->col_cursor + 1 < PROCTABLE__COUNT ? t->col_cursor + 1 : t->col_cursor;
-		else if (ch == ' ') {
-			uint32_t bit = 1u << t->col_cursor;
-			/* At least one column stays. */
-			if ((t->set.columns & ~bit) || !(t->set.columns & bit))
-				t->set.columns ^= bit;
-			t->set_dirty = true;
-		} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == KEY_ESC || ch == 'C' || ch == 'q')
-			t->pick_columns = false;
-		return true;
-	}
-	if ((t->show_cmd || t->show_tree) && ch != KEY_UP && ch != KEY_DOWN && ch != 'j' && ch != 'k') {
-		bool was_tree = t->show_tree;
-		t->show_cmd = t->show_tree = false;
-		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == KEY_ESC || (was_tree && ch == 't'))
-			return true;
-	}
-	if (tui_groups_key(t, ch))
-		return true;
-	switch (ch) {
-	case 'q':
-	case KEY_F(10):
-	case CTRL('c'):
-		return false;
-	case KEY_UP:
-	case 'k':
-		move_sel(t, -1);
-		break;
-	case KEY_DOWN:
-	case 'j':
-		move_sel(t, 1);
-		break;
-	case KEY_PPAGE:
-		move_sel(t, -(long)(t->table_rows > 1 ? t->table_rows - 1 : 1));
-		break;
-	case KEY_NPAGE:
-		move_sel(t, t->table_rows > 1 ? t->table_rows - 1 : 1);
-		break;
-	case '<':
-	case '>':
-		cycle_sort(t, ch == '<' ? -1 : 1);
-		tui_build_view(t);
-		break;
-	case '[':
-		t->gpu_top = t->gpu_top > 4 ? t->gpu_top - 4 : 0;
-		break;
-	case ']':
-		t->gpu_top += 4; /* the drawing clamps it */
-		break;
-	case 'r':
-		t->set.reverse = !t->set.reverse;
-		t->set_dirty = true;
-		tui_build_view(t);
-		break;
-	case '/':
-		t->editing = true;
-		break;
-	case KEY_ESC:
-		t->filter[0] = '\0';
-		tui_build_view(t);
-		break;
-	case 'u':
-		t->only_mine = !t->only_mine;
-		tui_build_view(t);
-		tui_set_status(t, t->only_mine ? "only my processes" : "everyone's processes");
-		break;
-	case 'i':
-		t->hide_idle = !t->hide_idle;
-		tui_build_view(t);
-		tui_set_status(t, t->hide_idle ? "idle GPUs hidden" : "idle GPUs shown");
-		break;
-	case 'c':
-		t->set.chart = (enum history_metric)((t->set.chart + 1) % HISTORY__COUNT);
-		t->set_dirty = true;
-		break;
-	case 'S':
-		t->set.session = !t->set.session;
-		t->set_dirty = true;
-		tui_set_status(t, t->set.session ? (t->st.replay ? "session line: peak/mean since the replay began or was sought"
-								: "session line: peak/mean since gpur started")
-						 : "session line hidden");
-		break;
-	case 'p':
-		t->frozen = !t->frozen;
-		if (!t->frozen)
-			t->seq = 0; /* show the latest frame at once */
-		break;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
-		t->show_cmd = true;
-		break;
-	case 't':
-		t->show_tree = true;
-		break;
-	case 'C':
-		t->pick_columns = true;
-		break;
-	case 'd':
-	case 'D':
-		change_interval(t, ch == 'd' ? -1 : 1);
-		break;
-	case '?':
-	case KEY_F(1):
-		t->help = true;
-		break;
-	case 'K':
-	case KEY_F(9):
-		dialog_signal_open(t);
-		break;
-	case ' ':
-		if (t->st.replay || t->st.stepped)
-			feed_set_paused(t->feed, !t->st.paused);
-		break;
-	case '.':
-		if (t->st.replay || t->st.stepped) {
-			feed_set_paused(t->feed, true);
-			feed_step(t->feed);
-		}
-		break;
-	case '+':
-	case '-':
-		if (t->st.replay) {
-			double s = ch == '+' ? t->st.speed * 2 : t->st.speed / 2;
-			s = s > 64 ? 64 : s < 0.25 ? 0.25 : s;
-			feed_set_speed(t->feed, s);
-		}
-		break;
-	case KEY_LEFT:
-	case KEY_RIGHT:
-		seek_by(t, ch == KEY_LEFT ? -10000 : 10000);
-		break;
-	case KEY_SLEFT:
-	case KEY_SRIGHT:
-	case '{':
-	case '}':
-		seek_by(t, ch == KEY_SLEFT || ch == '{' ? -60000 : 60000);
-		break;
-	case 'J':
-		if (t->st.replay) {
-			t->jumping = true;
-			t->jump[0] = '\0';
-		}
-		break;
-	case KEY_HOME:
-	case KEY_END:
-		if (t->st.replay) {
-			feed_seek(t->feed, ch == KEY_HOME ? FEED_SEEK_START : FEED_SEEK_END);
-			/* Home then Left: from the start. */
-			t->seek_req = ch == KEY_HOME;
-			t->seek_target = 0;
-			t->seek_req_seq = t->seq;
-		}
-		else
-			move_sel(t, ch == KEY_HOME ? -(long)t->nview : (long)t->nview);
-		break;
-	default:
-		break;
-	}
-	return true;
+	return done | keys_dispatch(t, ch);
 }
 
 /* The colour pairs, and the canvas that draws with them. */
@@ -573,7 +307,9 @@ static void init_colors(struct tui *t)
 		for (int c = TC_NONE + 1; c < TC__COUNT; c++)
 			init_pair((short)c, fg[c], bg[c]);
 	}
-	canvas_setup(t, t->color ? fg : NULL, t->color ? bg : NULL);
+	struct canvas_caps caps;
+	canvas_caps_terminfo(&caps, t->color ? fg : NULL, t->color ? bg : NULL, TC__COUNT);
+	canvas_init(&t->canvas, &caps, t->utf8, STDOUT_FILENO);
 }
 
 static void load_settings(struct tui *t)
@@ -595,68 +331,64 @@ static void save_settings(struct tui *t)
 	}
 }
 
-/* Tells the sampler whose /proc figures the screen needs: the rows shown,
- * or every process when the table is sorted by CPU or host memory (the
- * order needs them all) or more rows are shown than are kept here. */
-static void update_want(struct tui *t)
+/* The dashboard's state before the terminal is touched: the options, the
+ * user, the settings, the histories. */
+static void tui_init(struct tui *t, const struct tui_opts *opts, struct feed *feed, struct sink *sink,
+		     struct pidwant *want)
 {
-	unsigned pids[sizeof(t->want_pids) / sizeof(t->want_pids[0])];
-
-	if (!t->want || t->frozen)
-		return;
-	long got = proctable_wanted(t->frame, t->view, t->nview, t->top,
-				    t->table_rows > 0 ? (size_t)t->table_rows : 0, t->set.sort, pids,
-				    sizeof(pids) / sizeof(pids[0]));
-	bool all = got < 0;
-	size_t n = all ? 0 : (size_t)got;
-	if (t->want_sent && all == t->want_all && (all || (n == t->nwant && memcmp(pids, t->want_pids, n * sizeof(*pids)) == 0)))
-		return; /* as before */
-	if (all)
-		pidwant_all(t->want);
-	else
-		pidwant_set(t->want, pids, n);
-	t->want_all = all;
-	t->nwant = n;
-	memcpy(t->want_pids, pids, n * sizeof(*pids));
-	t->want_sent = true;
-}
-
-int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, struct pidwant *want)
-{
-	struct tui t;
-	SCREEN *scr;
 	const char *cs = nl_langinfo(CODESET);
 	struct passwd pw, *res = NULL;
 	char pwbuf[1024];
 
-	memset(&t, 0, sizeof(t));
-	t.statm_fd = -1;
-	t.want = want;
-	t.opts = opts;
-	t.feed = feed;
-	t.sink = sink;
-	t.utf8 = cs && strcmp(cs, "UTF-8") == 0;
+	memset(t, 0, sizeof(*t));
+	t->self.statm_fd = -1;
+	lineedit_init(&t->table.filter, LINEEDIT_MAX);
+	tui_fleet_init(&t->fleet);
+	lineedit_init(&t->seek.jump, 15);
+	t->want.set = want;
+	t->opts = opts;
+	t->feed = feed;
+	t->sink = sink;
+	t->utf8 = cs && strcmp(cs, "UTF-8") == 0;
 	if (getpwuid_r(getuid(), &pw, pwbuf, sizeof(pwbuf), &res) == 0 && res)
-		snprintf(t.me, sizeof(t.me), "%s", res->pw_name);
+		snprintf(t->me, sizeof(t->me), "%s", res->pw_name);
 	else
-		snprintf(t.me, sizeof(t.me), "%u", (unsigned)getuid());
-	settings_defaults(&t.set);
-	load_settings(&t);
-	feed_status(feed, &t.st);
-	t.group_by = (unsigned)t.set.group < GROUP_BY__COUNT ? t.set.group : GROUP_BY_NONE;
-	t.hist = history_new(history_capacity(t.st.interval));
-	t.phist = prochist_new(PROCHIST_MAX_CAPACITY);
-	t.sess = session_new(SESSION_MAX_GPUS);
-	t.hist_interval = t.st.interval;
+		snprintf(t->me, sizeof(t->me), "%u", (unsigned)getuid());
+	settings_defaults(&t->set);
+	load_settings(t);
+	feed_status(feed, &t->st);
+	t->groups.by = (unsigned)t->set.group < GROUP_BY__COUNT ? t->set.group : GROUP_BY_NONE;
+	t->hist.gpus = history_new(history_capacity(t->st.interval));
+	t->hist.procs = prochist_new(PROCHIST_MAX_CAPACITY);
+	t->hist.sess = session_new(SESSION_MAX_GPUS);
+	t->hist.interval = t->st.interval;
+}
 
-	scr = newterm(NULL, stdout, stdin);
+static void tui_fini(struct tui *t)
+{
+	frame_unref(t->frame);
+	tui_fleet_fini(&t->fleet);
+	free(t->table.view);
+	group_fini(&t->groups.list);
+	history_free(t->hist.gpus);
+	prochist_free(t->hist.procs);
+	session_free(t->hist.sess);
+	canvas_fini(&t->canvas);
+	if (t->self.statm_fd >= 0)
+		close(t->self.statm_fd);
+}
+
+/* curses sets the terminal up: keys, the mouse, colours, the canvas, and
+ * the signals that resize and redraw the screen. NULL, with the reason on
+ * stderr, when it cannot. */
+static SCREEN *start_terminal(struct tui *t)
+{
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+
 	if (!scr) {
 		fprintf(stderr, "gpur: cannot start the dashboard: TERM=%s is not a terminal curses knows\n",
 			getenv("TERM") ? getenv("TERM") : "(unset)");
-		history_free(t.hist);
-		prochist_free(t.phist);
-		session_free(t.sess);
-		return 1;
+		return NULL;
 	}
 	cbreak();
 	noecho();
@@ -665,23 +397,20 @@ int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, s
 	curs_set(0);
 	/* Keys are read from a pad, which wgetch() never refreshes: the
 	 * screen is the canvas's (canvas.c), never curses'. */
-	t.keys = newpad(1, 1);
-	if (!t.keys) {
+	t->keys = newpad(1, 1);
+	if (!t->keys) {
 		endwin();
 		delscreen(scr);
 		fprintf(stderr, "gpur: cannot start the dashboard: out of memory\n");
-		history_free(t.hist);
-		prochist_free(t.phist);
-		session_free(t.sess);
-		return 1;
+		return NULL;
 	}
-	keypad(t.keys, TRUE);
-	nodelay(t.keys, TRUE);
-	init_colors(&t);
+	keypad(t->keys, TRUE);
+	nodelay(t->keys, TRUE);
+	init_colors(t);
 	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	mouseinterval(0);
 	refresh(); /* curses' last drawing: its screen, cleared */
-	getmaxyx(stdscr, t.rows, t.cols);
+	getmaxyx(stdscr, t->rows, t->cols);
 	/* Our own SIGWINCH handler: poll() wakes with EINTR and the screen is
 	 * resized at once, not at the next key. */
 	struct sigaction sa;
@@ -693,110 +422,150 @@ int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, s
 	 * the screen; the canvas draws all of it again. */
 	sa.sa_handler = on_cont;
 	sigaction(SIGCONT, &sa, NULL);
+	return scr;
+}
 
-	bool running = true, dirty = true;
-	int idle_reads = 0;
-	uint64_t last_second = 0, last_draw = 0, last_frame = 0;
-	while (running && !(opts->stop && *opts->stop)) {
-		uint64_t now = wall_ms();
-		if (resized) {
-			resize_to_terminal(&t);
-			dirty = true;
-		}
-		if (continued) {
-			continued = 0;
-			canvas_invalidate(&t);
-			dirty = true;
-		}
-		if (now / 1000 != last_second) {
-			last_second = now / 1000;
-			self_stats(&t);
-			feed_status(feed, &t.st);
-			if (t.status[0] && now > t.status_until)
-				t.status[0] = '\0';
-			if (!t.status[0] && t.sink) {
-				char note[256];
-				sink_note(t.sink, note, sizeof(note));
-				if (note[0])
-					tui_set_status(&t, note);
-			}
-			/* The clock moves: redraw, unless a frame was drawn this
-			 * second already (at a 1 s interval, one draw a second). */
-			if (now - last_draw >= 1000)
-				dirty = true;
-		}
-		if (take_frame(&t)) {
-			dirty = true;
-			last_frame = clock_mono_ns() / 1000000u;
-		}
-		if (t.st.finished && (t.seq || feed_result(feed, NULL, 0))) {
-			feed_status(feed, &t.st);
-			if (t.st.finished)
-				break; /* --count reached, or nothing to show */
-		}
-		if (dirty) {
-			tui_draw(&t);
-			canvas_flush(&t);
-			update_want(&t);
-			dirty = false;
-			last_draw = wall_ms();
-		}
-		struct pollfd pfd[2] = {{STDIN_FILENO, POLLIN, 0}, {feed_fd(feed), POLLIN, 0}};
-		/* Wake for the clock at each second, but not while frames come
-		 * at least once a second: each one redraws the clock too. Once
-		 * they stop (paused, a hang, the end of a replay) the clock
-		 * ticks alone again within 1.5 s. */
-		uint64_t w = wall_ms(), mono = clock_mono_ns() / 1000000u;
-		int timeout = (int)(1000 - w % 1000) + 1;
-		if (last_frame && mono < last_frame + 1100 && t.st.interval <= 1.0)
-			timeout = (int)(last_frame + 1500 - mono); /* 400 to 1500 ms */
-		int r = poll(pfd, 2, timeout);
-		if (r < 0 && errno != EINTR)
-			break;
-		if (r <= 0)
-			continue;
-		if (pfd[1].revents & POLLIN) {
-			feed_drain(feed);
-			feed_status(feed, &t.st);
-		}
-		if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) {
-			running = false; /* the terminal went away */
-			break;
-		}
-		if (pfd[0].revents & POLLIN) {
-			int ch, keys = 0;
-			while ((ch = wgetch(t.keys)) != ERR) {
-				keys++;
-				if (!on_key(&t, ch)) {
-					running = false;
-					break;
-				}
-				feed_status(feed, &t.st);
-			}
-			/* Readable but no key, again and again: input is at its end. */
-			idle_reads = keys ? 0 : idle_reads + 1;
-			if (idle_reads > 50)
-				break;
-			dirty = true;
-		}
-	}
-	canvas_end(&t);
-	if (t.want)
-		pidwant_all(t.want);
+static void stop_terminal(struct tui *t, SCREEN *scr)
+{
+	canvas_end(&t->canvas, t->rows - 1);
+	tui_want_fini(&t->want);
 	sigaction(SIGCONT, &(struct sigaction){.sa_handler = SIG_DFL}, NULL);
-	delwin(t.keys);
+	delwin(t->keys);
 	endwin();
 	delscreen(scr);
+}
+
+/* The loop's state: whether it goes on, whether the screen is owed a
+ * draw, and its clocks. */
+struct loop {
+	bool running, dirty;
+	int idle_reads; /* polls in a row that found the terminal readable with no key */
+	uint64_t last_second, last_draw, last_frame;
+};
+
+/* Once a second: gpur's own cost, the feed's state, the status line's
+ * end or the sink's note, and the clock on the screen. */
+static void each_second(struct tui *t, struct loop *l, uint64_t now)
+{
+	l->last_second = now / 1000;
+	self_stats(t);
+	feed_status(t->feed, &t->st);
+	if (t->msg.status[0] && now > t->msg.until)
+		t->msg.status[0] = '\0';
+	if (!t->msg.status[0] && t->sink) {
+		char note[256];
+		sink_note(t->sink, note, sizeof(note));
+		if (note[0])
+			tui_set_status(t, note);
+	}
+	/* The clock moves: redraw, unless a frame was drawn this second
+	 * already (at a 1 s interval, one draw a second). */
+	if (now - l->last_draw >= 1000)
+		l->dirty = true;
+}
+
+/* How long to wait for a key or a frame: until the clock's next second,
+ * but not while frames come at least once a second (each one redraws the
+ * clock too). Once they stop (paused, a hang, the end of a replay) the
+ * clock ticks alone again within 1.5 s. */
+static int wait_ms(const struct tui *t, const struct loop *l)
+{
+	uint64_t w = clock_wall_ms(), mono = clock_mono_ns() / 1000000u;
+	int timeout = (int)(1000 - w % 1000) + 1;
+
+	if (l->last_frame && mono < l->last_frame + 1100 && t->st.interval <= 1.0)
+		timeout = (int)(l->last_frame + 1500 - mono); /* 400 to 1500 ms */
+	return timeout;
+}
+
+/* Every key waiting, each through the key table. */
+static void read_keys(struct tui *t, struct loop *l)
+{
+	int ch, keys = 0;
+
+	while ((ch = wgetch(t->keys)) != ERR) {
+		keys++;
+		unsigned done = on_key(t, ch);
+		if (done & KEYS_QUIT) {
+			l->running = false;
+			return;
+		}
+		l->dirty |= (done & KEYS_REDRAW) != 0;
+		feed_status(t->feed, &t->st);
+	}
+	/* The terminal is readable but gives no key, again and again: its
+	 * input has ended. */
+	l->idle_reads = keys ? 0 : l->idle_reads + 1;
+	if (l->idle_reads > 50)
+		l->running = false;
+}
+
+/* One turn: the screen's size, the second, a new frame, the end of the
+ * feed, a draw when one is owed, then a wait for keys or a frame. */
+static void loop_once(struct tui *t, struct loop *l)
+{
+	uint64_t now = clock_wall_ms();
+
+	if (resized) {
+		resize_to_terminal(t);
+		l->dirty = true;
+	}
+	if (continued) {
+		continued = 0;
+		canvas_invalidate(&t->canvas);
+		l->dirty = true;
+	}
+	if (now / 1000 != l->last_second)
+		each_second(t, l, now);
+	if (take_frame(t)) {
+		l->dirty = true;
+		l->last_frame = clock_mono_ns() / 1000000u;
+	}
+	if (t->st.finished && (t->seq || feed_result(t->feed, NULL, 0))) {
+		feed_status(t->feed, &t->st);
+		if (t->st.finished) {
+			l->running = false; /* --count reached, or nothing to show */
+			return;
+		}
+	}
+	if (l->dirty) {
+		tui_draw(t);
+		canvas_flush(&t->canvas);
+		tui_want_update(t);
+		l->dirty = false;
+		l->last_draw = clock_wall_ms();
+	}
+	struct pollfd pfd[2] = {{STDIN_FILENO, POLLIN, 0}, {feed_fd(t->feed), POLLIN, 0}};
+	int r = poll(pfd, 2, wait_ms(t, l));
+	if (r < 0 && errno != EINTR)
+		l->running = false;
+	if (r <= 0)
+		return;
+	if (pfd[1].revents & POLLIN) {
+		feed_drain(t->feed);
+		feed_status(t->feed, &t->st);
+	}
+	if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))
+		l->running = false; /* the terminal went away */
+	else if (pfd[0].revents & POLLIN)
+		read_keys(t, l);
+}
+
+int tui_run(const struct tui_opts *opts, struct feed *feed, struct sink *sink, struct pidwant *want)
+{
+	struct tui t;
+	struct loop l = {.running = true, .dirty = true};
+
+	tui_init(&t, opts, feed, sink, want);
+	SCREEN *scr = start_terminal(&t);
+	if (!scr) {
+		tui_fini(&t);
+		return 1;
+	}
+	while (l.running && !(opts->stop && *opts->stop))
+		loop_once(&t, &l);
+	stop_terminal(&t, scr);
 	save_settings(&t);
-	frame_unref(t.frame);
-	tui_fleet_free(&t);
-	free(t.view);
-	group_fini(&t.groups);
-	history_free(t.hist);
-	prochist_free(t.phist);
-	session_free(t.sess);
-	canvas_free(&t);
-	if (t.statm_fd >= 0)
-		close(t.statm_fd);
+	tui_fini(&t);
 	return 0;
 }

@@ -1,8 +1,11 @@
 /* tui_priv: the dashboard's state, shared by its files (tui.c: loop and keys;
  * draw.c: header, GPUs, charts; draw_session.c: each GPU's session line;
- * draw_procs.c: process table, overlays;
- * dialog_signal.c: the signal dialog; view_groups.c: the grouped table;
- * view_details.c: one process's details; view_tree.c: its process tree). */
+ * draw_procs.c: process table, overlays; dialog_signal.c: the signal
+ * dialog; view_groups.c: the grouped table; view_fleet.c: the fleet
+ * summary; view_details.c: one process's details; view_tree.c: its process
+ * tree; tui_want.c: the processes the screen needs figures of; canvas.c:
+ * the screen; text.c: safe text). A part that one file owns is a struct of
+ * its own, declared in that file's header. */
 #ifndef GPUR_TUI_PRIV_H
 #define GPUR_TUI_PRIV_H
 
@@ -10,23 +13,30 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "feed.h"
 #include "model/frame.h"
 #include "output/sink.h"
+#include "tui/canvas.h"
+#include "tui/dialog_signal.h"
+#include "tui/draw_procs.h"
+#include "tui/keys.h"
 #include "tui/tui.h"
-#include "util/buf.h"
-#include "output/fleet_view.h"
+#include "tui/tui_want.h"
+#include "tui/view_fleet.h"
+#include "tui/view_groups.h"
 #include "view/history.h"
+#include "view/lineedit.h"
 #include "view/prochist.h"
 #include "view/proctable.h"
-#include "model/group.h"
 #include "view/session.h"
 #include "view/settings.h"
 
 #define TUI_EVENTS 32
 
 enum tui_color { TC_NONE, TC_HEAD, TC_OK, TC_WARN, TC_CRIT, TC_DIM, TC_SEL, TC_BAR, TC__COUNT };
+_Static_assert(TC__COUNT <= CANVAS_PAIRS, "each colour is a pair of the canvas");
 
 struct tui_event {
 	uint64_t ts_ms;
@@ -34,160 +44,89 @@ struct tui_event {
 	bool bad; /* gpu_lost, backend_lost */
 };
 
-/* One cell of the canvas: a code point (or the right half of a wide one)
- * and its curses attributes, colour pair included. */
-struct canvas_cell {
-	uint32_t ch;
-	attr_t attr;
+/* The replay's seeks: the time typed after J and why it was not taken, and
+ * the last seek asked for while its frame is not on the screen yet, so
+ * keys typed ahead add up (tui.c seeks; keys.c has the J prompt). */
+struct tui_seek {
+	struct lineedit jump;
+	char err[64];
+	bool req;
+	uint64_t target, req_seq;
 };
 
-/* An escape sequence that sets some attributes, made once. */
-struct canvas_sgr {
-	attr_t attr;
-	uint8_t len;
-	char seq[119];
+/* The status line and the header's message that did not fit there (draw.c
+ * draws it over the events line, wrapped onto the footer). */
+struct tui_msg {
+	char status[256];
+	uint64_t until; /* wall-clock ms the status goes at */
+	char low[640];
+	enum tui_color low_color;
 };
 
-/* The terminal as the canvas writes to it (terminfo strings, colours, the
- * cursor and attributes it has now, the output of a flush). */
-struct canvas_term {
-	const char *cup, *clear, *sgr0, *op, *bold, *dim, *rev, *setaf, *setab;
-	bool ansi_cup, corner_ok;
-	short fg[TC__COUNT], bg[TC__COUNT]; /* each pair's colours; -1 default */
-	struct canvas_sgr sgr[16];
-	int nsgr;
-	attr_t attr;
-	bool attr_known;
-	int cy, cx; /* -1: not known */
-	struct buf out;
+/* gpur's own cost, for the header (tui.c). */
+struct tui_self {
+	uint64_t cpu_prev_ns, wall_prev_ns;
+	double cpu;
+	uint64_t rss;
+	int statm_fd; /* /proc/self/statm, held */
 };
 
-#define DIALOG_SIGNAL_COUNT 6
+/* What the header works out once, not every frame (draw.c). */
+struct tui_header {
+	double iv_value; /* the interval iv_str shows */
+	char iv_str[32];
+	time_t clock_at; /* the second clock shows */
+	char clock[16];
+};
 
-/* The signal dialog: the process it was opened on, copied then (frames go
- * on under it), and the signal chosen. */
-struct tui_sigdlg {
-	bool open;
-	bool drawn; /* the last frame showed it whole: Enter may send */
-	int choice; /* 0 .. DIALOG_SIGNAL_COUNT - 1; 0 is SIGTERM */
-	uint64_t pid, start_ticks;
-	char user[64], container[256], pod[128], command[512];
+/* The charts' and the session line's figures. */
+struct tui_hist {
+	struct history *gpus;     /* per GPU, for the charts */
+	struct prochist *procs;   /* per process, for the details screen */
+	double interval;          /* the interval gpus was sized for */
+	/* S: each GPU's peak and mean since the dashboard started, or since
+	 * the replay's last seek (seeks: the feed's count of them). */
+	struct session *sess;
+	uint64_t seeks;
 };
 
 struct tui {
 	const struct tui_opts *opts;
 	struct feed *feed;
 	struct sink *sink;
-	bool utf8, color, mouse;
+	bool utf8, color;
 	int rows, cols;
-	struct frame *frame; /* displayed */
+	char me[64];         /* the user, for u */
+	/* The frame shown, and the feed's view of it. */
+	struct frame *frame;
 	uint64_t seq;
 	uint64_t counted_seq; /* the last frame counted in history, events and session */
-	bool frozen;         /* p: screen updates paused */
+	bool frozen;          /* p: screen updates paused */
 	struct feed_status st;
 	struct settings set;
 	bool set_dirty;
-	char filter[128];
-	bool editing;        /* typing the filter */
-	bool jumping;        /* typing a clock time to jump to (replay) */
-	char jump[16];
-	char jump_err[64];   /* why the last time typed was not taken */
-	bool seek_req;       /* a time seek was asked for while frame seq_req was shown */
-	uint64_t seek_target, seek_req_seq;
-	bool only_mine;
-	char me[64];
-	bool hide_idle;
-	bool help, pick_columns;
-	bool show_cmd;       /* Enter: the selected process's details */
-	bool show_tree;      /* t: the selected process's tree */
-	int col_cursor;
-	struct tui_sigdlg sig;
-	size_t sel, top;     /* selected row and first visible row of the view */
-	size_t gpu_top;      /* first GPU shown when they do not all fit ([ and ]) */
-	uint64_t sel_pid, sel_dev; /* the selected row's identity, kept across frames */
-	size_t *view, nview, view_cap;
-	bool hidden_gpu[FRAME_MAX_GPUS];
-	/* g: the table grouped (view_groups.c); the mode is set.group's. */
-	enum group_by group_by;
-	struct grouping groups;
-	bool group_open; /* one group's processes shown: group_key's */
-	char group_key[GROUP_KEY_MAX], group_label[GROUP_KEY_MAX];
-	size_t gsel, gtop; /* selected group and first visible one */
-	char gsel_key[GROUP_KEY_MAX]; /* the selected group, kept across frames */
-	bool gsel_valid;
-	struct history *hist;
-	struct prochist *phist; /* per process, for the details screen */
-	/* S: each GPU's peak and mean since the dashboard started, or since
-	 * the replay's last seek (sess_seeks: the feed's count of them). */
-	struct session *sess;
-	uint64_t sess_seeks;
-	double hist_interval; /* the interval the history was sized for */
+	/* What is open over the screen (help, picker, details, tree, dialog,
+	 * prompt), or TUI_MODE_PROCS for the screen's own: tui_mode() tells
+	 * which of its modes that is. */
+	enum tui_mode mode;
+	int col_cursor; /* the column picker's line */
+	/* The parts, each owned by its file. */
+	struct tui_table table;   /* draw_procs.c */
+	size_t gpu_top;           /* the first GPU shown when they do not all fit ([ and ]) */
+	struct tui_groups groups; /* view_groups.c */
+	struct tui_fleet fleet;   /* view_fleet.c */
+	struct tui_sigdlg sig;    /* dialog_signal.c */
+	struct tui_want want;     /* tui_want.c */
+	struct tui_seek seek;
+	struct tui_hist hist;
 	struct tui_event events[TUI_EVENTS];
 	size_t nevents;
-	char status[256];
-	uint64_t status_until;
-	/* This frame's header message (status, a source's failure, the PID
-	 * namespace warning) when it does not fit on the header's second line:
-	 * drawn over the events line instead, wrapped onto the footer. */
-	char low_msg[640];
-	enum tui_color low_color;
-	/* gpur's own cost, for the header. */
-	uint64_t cpu_prev_ns, wall_prev_ns;
-	double self_cpu;
-	uint64_t self_rss;
-	/* Where things were drawn, for the mouse. */
-	int table_y, table_rows, col_x[PROCTABLE__COUNT + 1];
-	enum proctable_col col_of[PROCTABLE__COUNT];
-	int ncols_shown;
-	uint32_t shown_columns; /* the columns on screen (narrow terminals hide some) */
-	/* The canvas (canvas.c): this frame's cells, and what curses has. */
-	struct canvas_cell *cells, *sent;
-	int crows, ccols;
-	attr_t cur_attr;
-	bool repaint; /* send every cell at the next flush */
-	struct canvas_term term;
-	WINDOW *keys; /* a pad keys are read from (never drawn) */
-	int statm_fd; /* /proc/self/statm, held */
-	struct pidwant *want; /* whose /proc figures the screen needs (NULL: not asked) */
-	unsigned want_pids[256];
-	size_t nwant;
-	bool want_all, want_sent;
-	double iv_value; /* the interval iv_str shows */
-	char iv_str[32];
-	time_t clock_at; /* the second t->clock shows */
-	char clock[16];
-	/* --prometheus (view_fleet.c): the latest fleet, the summary's rows,
-	 * order and filter, and the host opened with Enter. */
-	struct fleet *fleet;
-	struct fleet_row *frows;
-	size_t nfrows, frows_cap, fsel, ftop;
-	char fsel_host[FLEET_NAME_MAX + 1];
-	enum fleet_col fsort;
-	bool freverse, fediting, host_open;
-	char ffilter[128];
-	char host[FLEET_NAME_MAX + 1]; /* the opened host */
+	struct tui_msg msg;
+	struct tui_self self;
+	struct tui_header hdr;
+	struct canvas canvas; /* the screen (canvas.c) */
+	WINDOW *keys;         /* a pad keys are read from (never drawn) */
 };
-
-/* canvas.c */
-/* After curses has set the terminal up: its strings, and the colours of
- * each pair (fg, bg: TC__COUNT each, -1 the default; NULL: no colour). */
-void canvas_setup(struct tui *t, const short *fg, const short *bg);
-/* Before endwin(): default attributes, the cursor on the last line. */
-void canvas_end(struct tui *t);
-/* Starts a frame: a blank canvas of the terminal's size. */
-void canvas_begin(struct tui *t);
-/* Writes what changed since the last flush to the terminal. */
-void canvas_flush(struct tui *t);
-/* The next flush sends everything and redraws the terminal (resize). */
-void canvas_invalidate(struct tui *t);
-void canvas_free(struct tui *t);
-/* Turns curses attributes on or off for what is drawn next. */
-void canvas_attr(struct tui *t, attr_t a, bool on);
-/* Puts code point ch, w (1 or 2) columns wide, at (y, x); nothing when it
- * does not fit. ch must be safe to show. */
-void canvas_put(struct tui *t, int y, int x, uint32_t ch, int w);
-void canvas_hline(struct tui *t, int y, int x, uint32_t ch, int n);
-void canvas_vline(struct tui *t, int y, int x, uint32_t ch, int n);
 
 /* text.c */
 /* Draws s at (y, x) in at most w columns, made safe: control characters
@@ -201,15 +140,63 @@ int tui_text_width(struct tui *t, const char *s);
 void tui_attr(struct tui *t, enum tui_color c, bool on);
 /* A bar of w columns filled to pct (0..100; <0 unknown). */
 void tui_bar(struct tui *t, int y, int x, int w, double pct, enum tui_color c);
+/* The prompt of mode m on row y: "title: text_   (hints)", the cursor as
+ * '_', the hints its rows' (keys.c). */
+void tui_prompt(struct tui *t, int y, enum tui_mode m);
+/* A box with a title at (y, x), h x w, cleared inside; false (nothing
+ * drawn) when it does not fit. */
+bool tui_box(struct tui *t, int y, int x, int h, int w, const char *title);
 /* "12.3G"-style size, "--" when !known. */
 void tui_size(char *buf, size_t n, bool known, uint64_t bytes);
+/* A line built without printf (the header and every GPU's lines are drawn
+ * every frame): pieces appended, cut at cap - 1, always NUL-terminated. */
+struct tui_line {
+	char *b;
+	size_t n, cap; /* cap includes the NUL */
+};
+void tui_line_init(struct tui_line *l, char *buf, size_t cap);
+void tui_line_put(struct tui_line *l, const char *s);
+/* The strings of parts (NULL-terminated) one after another. */
+void tui_line_puts(struct tui_line *l, const char *const *parts);
+/* v in decimal, at least width digits, padded with pad (fmt_u64). */
+void tui_line_u64(struct tui_line *l, uint64_t v, int width, char pad);
+/* v with decimals decimals (fmt_fixed). */
+void tui_line_fixed(struct tui_line *l, double v, int decimals);
+/* The strings of parts (NULL-terminated) one after another in buf. */
+void tui_join(char *buf, size_t n, const char *const *parts);
+/* The local time of ts as HH:MM:SS, "--:--:--" when it cannot be told. */
+void tui_hms(char *buf, size_t n, time_t ts);
 
 /* tui.c */
 /* Shows msg (copied) on the status line for 5 s. */
 void tui_set_status(struct tui *t, const char *msg);
+/* The screen's own mode: the fleet summary, the list of groups, or the
+ * process table. */
+enum tui_mode tui_screen_mode(const struct tui *t);
+/* The mode keys act in: what is open over the screen, else its own. */
+enum tui_mode tui_mode(const struct tui *t);
+/* The mouse's event (a click selects a row or sorts by a column, the
+ * wheel scrolls). */
+void tui_mouse(struct tui *t);
+/* d and D: the next shorter (dir < 0) or longer interval. */
+void tui_change_interval(struct tui *t, int dir);
+/* The replay to ts_ms; by delta_ms from the record shown (or from the one
+ * last asked for, while it is not on the screen yet); to its first record,
+ * or its last (end). */
+void tui_seek_to(struct tui *t, uint64_t ts_ms);
+void tui_seek_by(struct tui *t, int64_t delta_ms);
+void tui_seek_edge(struct tui *t, bool end);
 
 /* draw.c */
 void tui_draw(struct tui *t);
+
+/* draw_gpu.c */
+/* GPU i of f on one line at (y, x), w columns: index, name, util and
+ * memory bars, temperature, power; a lost or suspended GPU's last readings. */
+void tui_gpu_draw_line(struct tui *t, const struct frame *f, size_t i, int y, int x, int w);
+/* The second line of a full panel: clocks, voltage, fan, PCIe, engines,
+ * P-state, throttle reasons, memory no process accounts for. */
+void tui_gpu_draw_details(struct tui *t, const struct frame *f, size_t i, int y, int x, int w);
 
 /* draw_session.c */
 /* The session line of GPU g (set.session) at row y, from column x, w
@@ -217,64 +204,15 @@ void tui_draw(struct tui *t);
  * never known this session. */
 void tui_session_draw(struct tui *t, const struct gpu *g, int y, int x, int w);
 
-/* draw_procs.c */
-/* Draws the process table from row y to y + h - 1. */
-void tui_draw_procs(struct tui *t, int y, int h);
+/* draw_procs.c: the help and the column picker over the screen. */
 void tui_draw_overlays(struct tui *t);
-/* Rebuilds the view of the process table for the current frame. */
-void tui_build_view(struct tui *t);
-const struct gpu_process *tui_selected(const struct tui *t);
-/* A box with a title at (y, x), h x w, cleared inside; false (nothing
- * drawn) when it does not fit. */
-bool tui_box(struct tui *t, int y, int x, int h, int w, const char *title);
-
-/* dialog_signal.c */
-/* K / F9: opens the dialog on the selected row, or says on the status line
- * why that row may not be signalled (--read-only, a replay, not this
- * machine's pid, no start time to check its identity against). */
-void dialog_signal_open(struct tui *t);
-/* A key while the dialog is open: choose, Enter sends (the outcome on the
- * status line and as a `signal` event through the feed), Esc cancels. */
-void dialog_signal_key(struct tui *t, int ch);
-void dialog_signal_draw(struct tui *t);
 
 /* view_details.c */
-/* The details screen of the selected process, when show_cmd. */
+/* The details screen of the selected process (TUI_MODE_DETAILS). */
 void tui_details_draw(struct tui *t);
 
-/* view_fleet.c */
-/* A new frame f and the fleet fl beside it (both consumed) from a fleet
- * source: keeps fl for the summary when keep, and returns what the screen
- * shows (a reference): the opened host's frame, or f itself. */
-struct frame *tui_fleet_take(struct tui *t, struct frame *f, struct fleet *fl, bool keep);
-/* Whether the fleet summary is on the screen (a fleet, no host opened). */
-bool tui_fleet_listing(const struct tui *t);
-/* Keys of the summary (select, sort, filter, Enter opens a host) and of an
- * opened host (Esc or Backspace: back). Returns whether ch was taken. */
-bool tui_fleet_key(struct tui *t, int ch);
-/* The summary from row y to y + h - 1. */
-void tui_fleet_draw(struct tui *t, int y, int h);
-/* The summary's key hints (or its filter being typed) on row y. */
-void tui_fleet_draw_keys(struct tui *t, int y);
-/* The source's failure for the header (stale since, error, next retry), or
- * NULL when it answers. Into buf. */
-const char *tui_fleet_problem(const struct tui *t, char *buf, size_t n);
-void tui_fleet_free(struct tui *t);
-
 /* view_tree.c */
-/* The selected process's tree, when show_tree. */
+/* The selected process's tree (TUI_MODE_TREE). */
 void tui_tree_draw(struct tui *t);
-/* view_groups.c */
-/* Whether the table shows the list of groups (grouped, none opened). */
-bool tui_groups_listing(const struct tui *t);
-/* After the view is built: narrows it to the opened group, or groups it. */
-void tui_groups_after_view(struct tui *t);
-/* g cycles the grouping; in the list: select, Enter opens; in an opened
- * group: Esc or Backspace goes back. Returns whether ch was taken. */
-bool tui_groups_key(struct tui *t, int ch);
-/* The table's title line when grouped at row y: the rows it took (0 or 1). */
-int tui_groups_title(struct tui *t, int y);
-/* The list of groups from row y to y + h - 1. */
-void tui_groups_draw(struct tui *t, int y, int h);
 
 #endif

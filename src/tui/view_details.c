@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "tui/tui_priv.h"
+#include "util/clock.h"
 
 #define LABEL_W 12
 
@@ -109,7 +110,7 @@ static void draw_chart(struct tui *t, const struct gpu_process *p, int y, int x,
 	if (cw > PROCHIST_MAX_CAPACITY)
 		cw = PROCHIST_MAX_CAPACITY;
 	for (int m = 0; m < PROCHIST__COUNT; m++) {
-		size_t k = prochist_get(t->phist, p->pid, process_has(p, PROC_F_START), p->start_ms,
+		size_t k = prochist_get(t->hist.procs, p->pid, process_has(p, PROC_F_START), p->start_ms,
 					(enum prochist_metric)m, v, (size_t)cw);
 		n = k > n ? k : n;
 		double peak = m == PROCHIST_GPU_MEM ? 0 : 100;
@@ -126,14 +127,14 @@ static void draw_chart(struct tui *t, const struct gpu_process *p, int y, int x,
 		for (size_t i = 0; i < k; i++) {
 			if (isnan(v[i])) {
 				tui_attr(t, TC_DIM, true);
-				canvas_put(t, y + 1 + m, cx + (int)i, t->utf8 ? 0x00b7 : '.', 1);
+				canvas_put(&t->canvas, y + 1 + m, cx + (int)i, t->utf8 ? 0x00b7 : '.', 1);
 				tui_attr(t, TC_DIM, false);
 				continue;
 			}
 			double f = peak > 0 ? v[i] / peak : 0;
 			int b = (int)ceil(f * 8) - 1; /* any use shows; 0 the lowest block */
 			b = b < 0 ? 0 : b > 7 ? 7 : b;
-			canvas_put(t, y + 1 + m, cx + (int)i, t->utf8 ? blocks[b] : (uint32_t)(unsigned char)ascii[b], 1);
+			canvas_put(&t->canvas, y + 1 + m, cx + (int)i, t->utf8 ? blocks[b] : (uint32_t)(unsigned char)ascii[b], 1);
 		}
 		fmt_metric(buf, sizeof(buf), (enum prochist_metric)m, k ? v[k - 1] : NAN);
 		tui_text_right(t, y + 1 + m, x + LABEL_W + cw + 1, buf, 9);
@@ -145,65 +146,63 @@ static void draw_chart(struct tui *t, const struct gpu_process *p, int y, int x,
 	tui_text(t, y, x, buf, w);
 	tui_attr(t, TC_HEAD, false);
 	int ay = y + 1 + PROCHIST__COUNT;
-	canvas_hline(t, ay, x + LABEL_W, t->utf8 ? 0x2500 : '-', cw);
+	canvas_hline(&t->canvas, ay, x + LABEL_W, t->utf8 ? 0x2500 : '-', cw);
 	snprintf(buf, sizeof(buf), "-%.0fs", span);
 	tui_text(t, ay, x + LABEL_W, buf, 10);
 	tui_text_right(t, ay, x + LABEL_W + cw - 4, "now", 4);
 }
 
-void tui_details_draw(struct tui *t)
+/* Who owns the process, as the screen writes it: the container by name
+ * and id, the pod as namespace/name and uid, the unit, the cgroup path;
+ * NULL for what is not known. */
+struct owner {
+	char container_buf[PROCESS_CONTAINER_NAME_MAX + 80], pod_buf[700];
+	const char *container, *pod, *unit, *cgroup;
+};
+
+static void owner_of(const struct gpu_process *p, struct owner *o)
 {
-	const struct gpu_process *p = tui_selected(t);
-	const struct frame *f = t->frame;
-	char title[64], buf[PROCESS_CMDLINE_MAX + 64], a[64], b[64], c[64], d[64];
-	int y = 1, x = 1, h = t->rows - 2, w = t->cols - 2;
+	const char *cid = known_str(p, PROC_F_CONTAINER, p->container);
+	const char *cname = known_str(p, PROC_F_CONTAINER_NAME, p->container_name);
+	const char *uid = known_str(p, PROC_F_POD, p->pod), *pname = known_str(p, PROC_F_POD_NAME, p->pod_name);
+	char pod[512];
 
-	if (!t->show_cmd)
-		return;
-	snprintf(title, sizeof(title), " pid %" PRIu64 " ", p ? p->pid : 0);
-	if (!tui_box(t, y, x, h, w, title))
-		return;
-	int ix = x + 2, iw = w - 4, r = y + 1, end = y + h - 1;
-	if (!p) {
-		tui_text(t, r, ix, "(no process selected)", iw);
-		return;
-	}
-	uint64_t now = f && frame_has(f, FRAME_F_TS) ? f->ts_ms : (uint64_t)time(NULL) * 1000u;
-
-	proctable_cell(f, p, PROCTABLE_USER, now, a, sizeof(a));
-	if (process_has(p, PROC_F_CONTAINER_PID))
-		snprintf(b, sizeof(b), "%" PRIu64, p->container_pid);
+	o->container = o->pod = NULL;
+	if (cid && cname)
+		snprintf(o->container_buf, sizeof(o->container_buf), "%s   (%s)", cname, cid);
 	else
-		snprintf(b, sizeof(b), "--");
-	snprintf(buf, sizeof(buf), "%" PRIu64 "   user %s   pid in its namespace (NSpid) %s", p->pid, a, b);
-	line(t, r++, ix, iw, "pid", buf);
+		snprintf(o->container_buf, sizeof(o->container_buf), "%s", cid ? cid : cname ? cname : "");
+	if (o->container_buf[0])
+		o->container = o->container_buf;
+	if (pname)
+		snprintf(o->pod_buf, sizeof(o->pod_buf), "%s   uid %s", process_pod_text(p, pod, sizeof(pod)),
+			 uid ? uid : "--");
+	else if (uid)
+		snprintf(o->pod_buf, sizeof(o->pod_buf), "uid %s", uid);
+	if (pname || uid)
+		o->pod = o->pod_buf;
+	o->unit = known_str(p, PROC_F_UNIT, p->unit);
+	o->cgroup = p->cgroup_path && *p->cgroup_path ? p->cgroup_path : NULL;
+}
 
-	/* Long values wrap rather than being cut: the pod, the unit and the
-	 * cgroup path (whose last part has the container's full id) get the
-	 * lines they need, up to 3 each; the command line what is left beside
-	 * the chart, all of it where there is room. */
+/* The command line and the owner's values from row r (rows up to end, at
+ * column ix, iw wide), wrapped rather than cut: the pod, the unit and the
+ * cgroup path (whose last part has the container's full id) get the lines
+ * they need, up to 3 each (the container 2); the command line what is left
+ * beside the chart, all of it where there is room. On a short terminal the
+ * long values give lines back (the cgroup first), down to one each, so
+ * every line stays inside the box. Returns the next row. */
+static int draw_long_values(struct tui *t, const struct gpu_process *p, int r, int end, int ix, int iw)
+{
+	struct owner o;
 	int vw = iw - LABEL_W;
 	const char *cmd = known_str(p, PROC_F_CMDLINE, p->cmdline);
+
 	if (!cmd)
 		cmd = known_str(p, PROC_F_NAME, p->name);
-	const char *cid = known_str(p, PROC_F_CONTAINER, p->container), *cname = known_str(p, PROC_F_CONTAINER_NAME, p->container_name);
-	char ctext[PROCESS_CONTAINER_NAME_MAX + 80];
-	if (cid && cname)
-		snprintf(ctext, sizeof(ctext), "%s   (%s)", cname, cid);
-	else
-		snprintf(ctext, sizeof(ctext), "%s", cid ? cid : cname ? cname : "");
-	const char *uid = known_str(p, PROC_F_POD, p->pod), *pname = known_str(p, PROC_F_POD_NAME, p->pod_name);
-	char pod[512], podtext[700];
-	if (pname)
-		snprintf(podtext, sizeof(podtext), "%s   uid %s", process_pod_text(p, pod, sizeof(pod)), uid ? uid : "--");
-	else if (uid)
-		snprintf(podtext, sizeof(podtext), "uid %s", uid);
-	const char *unit = known_str(p, PROC_F_UNIT, p->unit);
-	const char *cg = p->cgroup_path && *p->cgroup_path ? p->cgroup_path : NULL;
-	int n_ctr = rows_for(t, ctext[0] ? ctext : NULL, vw, 2), n_pod = rows_for(t, pname || uid ? podtext : NULL, vw, 3);
-	int n_unit = rows_for(t, unit, vw, 3), n_cg = rows_for(t, cg, vw, 3);
-	/* On a short terminal the long values give lines back (the cgroup
-	 * first), down to one each: every line stays inside the box. */
+	owner_of(p, &o);
+	int n_ctr = rows_for(t, o.container, vw, 2), n_pod = rows_for(t, o.pod, vw, 3);
+	int n_unit = rows_for(t, o.unit, vw, 3), n_cg = rows_for(t, o.cgroup, vw, 3);
 	int *give[] = {&n_cg, &n_unit, &n_pod, &n_ctr};
 	for (size_t k = 0; k < sizeof(give) / sizeof(give[0]); k++)
 		while (*give[k] > 1 && end - r - (1 + n_ctr + n_pod + n_unit + n_cg + 2) < 0)
@@ -216,10 +215,20 @@ void tui_details_draw(struct tui *t)
 
 	line(t, r, ix, iw, "command", cmd ? "" : NULL);
 	r += cmd ? wrap(t, r, ix + LABEL_W, vw, cmd_rows, cmd) : 1;
-	r += r >= end ? n_ctr : field(t, r, ix, iw, n_ctr, "container", ctext[0] ? ctext : NULL);
-	r += r >= end ? n_pod : field(t, r, ix, iw, n_pod, "pod", pname || uid ? podtext : NULL);
-	r += r >= end ? n_unit : field(t, r, ix, iw, n_unit, "unit", unit);
-	r += r >= end ? n_cg : field(t, r, ix, iw, n_cg, "cgroup", cg);
+	r += r >= end ? n_ctr : field(t, r, ix, iw, n_ctr, "container", o.container);
+	r += r >= end ? n_pod : field(t, r, ix, iw, n_pod, "pod", o.pod);
+	r += r >= end ? n_unit : field(t, r, ix, iw, n_unit, "unit", o.unit);
+	r += r >= end ? n_cg : field(t, r, ix, iw, n_cg, "cgroup", o.cgroup);
+	return r;
+}
+
+/* When it started (local time, and its age at now), and its GPU with the
+ * memory and util it has there, its CPU and RSS, from row r. Returns the
+ * next row. */
+static int draw_use(struct tui *t, const struct gpu_process *p, uint64_t now, int r, int end, int ix, int iw)
+{
+	const struct frame *f = t->frame;
+	char buf[PROCESS_CMDLINE_MAX + 64], a[64], b[64], c[64], d[64];
 
 	if (process_has(p, PROC_F_START)) {
 		time_t s = (time_t)(p->start_ms / 1000);
@@ -233,7 +242,6 @@ void tui_details_draw(struct tui *t)
 	if (r < end)
 		line(t, r, ix, iw, "started", process_has(p, PROC_F_START) ? buf : NULL);
 	r++;
-
 	const char *gname = f && p->gpu_index < f->ngpus && gpu_has(&f->gpus[p->gpu_index], GPU_F_NAME)
 				    ? f->gpus[p->gpu_index].name
 				    : NULL;
@@ -245,8 +253,36 @@ void tui_details_draw(struct tui *t)
 		 gname ? gname : "", a, b, strcmp(b, "--") ? "%" : "", c, strcmp(c, "--") ? "%" : "", d);
 	if (r < end)
 		line(t, r, ix, iw, "GPU", buf);
-	r++;
+	return r + 1;
+}
 
+void tui_details_draw(struct tui *t)
+{
+	const struct gpu_process *p = tui_selected(t);
+	const struct frame *f = t->frame;
+	char title[64], buf[PROCESS_CMDLINE_MAX + 64], a[64], b[64];
+	int y = 1, x = 1, h = t->rows - 2, w = t->cols - 2;
+
+	if (t->mode != TUI_MODE_DETAILS)
+		return;
+	snprintf(title, sizeof(title), " pid %" PRIu64 " ", p ? p->pid : 0);
+	if (!tui_box(t, y, x, h, w, title))
+		return;
+	int ix = x + 2, iw = w - 4, r = y + 1, end = y + h - 1;
+	if (!p) {
+		tui_text(t, r, ix, "(no process selected)", iw);
+		return;
+	}
+	uint64_t now = f && frame_has(f, FRAME_F_TS) ? f->ts_ms : clock_wall_ms();
+	proctable_cell(f, p, PROCTABLE_USER, now, a, sizeof(a));
+	if (process_has(p, PROC_F_CONTAINER_PID))
+		snprintf(b, sizeof(b), "%" PRIu64, p->container_pid);
+	else
+		snprintf(b, sizeof(b), "--");
+	snprintf(buf, sizeof(buf), "%" PRIu64 "   user %s   pid in its namespace (NSpid) %s", p->pid, a, b);
+	line(t, r++, ix, iw, "pid", buf);
+	r = draw_long_values(t, p, r, end, ix, iw);
+	r = draw_use(t, p, now, r, end, ix, iw);
 	r++;
 	if (r + PROCHIST__COUNT + 1 < end)
 		draw_chart(t, p, r, ix, iw);

@@ -1,69 +1,61 @@
 /* view_fleet: the fleet summary of --prometheus — one line per host, sorted
  * with < > and r, filtered with /, Enter opens the host's ordinary GPU and
- * process view, Esc or Backspace comes back. */
+ * process view, Esc or Backspace comes back (the keys are rows of keys.c). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "model/fleet.h"
 #include "tui/tui_priv.h"
+#include "util/clock.h"
 #include "util/xalloc.h"
-
-#define KEY_ESC 27
-#undef CTRL
-#define CTRL(c) ((c) & 0x1f)
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 static const struct fleet *fleet_of(const struct tui *t)
 {
-	return t->fleet;
+	return t->fleet.fleet;
 }
 
 /* The rows for the current fleet, order and filter; the selection follows
  * its host across frames. */
 static void rebuild(struct tui *t)
 {
+	struct tui_fleet *fv = &t->fleet;
 	const struct fleet *fl = fleet_of(t);
 	size_t n = fl ? fl->nhosts : 0;
 
-	if (n > t->frows_cap) {
-		t->frows = xreallocarray(t->frows, n, sizeof(*t->frows));
-		t->frows_cap = n;
+	if (n > fv->cap) {
+		fv->rows = xreallocarray(fv->rows, n, sizeof(*fv->rows));
+		fv->cap = n;
 	}
-	struct fleet_view_opts o = {.sort = t->fsort, .reverse = t->freverse, .filter = t->ffilter};
-	t->nfrows = fl ? fleet_view(fl, &o, t->frows) : 0;
-	if (t->fsel_host[0])
-		for (size_t i = 0; i < t->nfrows; i++)
-			if (strcmp(fl->hosts[t->frows[i].host].name, t->fsel_host) == 0) {
-				t->fsel = i;
+	struct fleet_view_opts o = {.sort = fv->sort, .reverse = fv->reverse, .filter = lineedit_text(&fv->filter)};
+	fv->nrows = fl ? fleet_view(fl, &o, fv->rows) : 0;
+	if (fv->sel_host[0])
+		for (size_t i = 0; i < fv->nrows; i++)
+			if (strcmp(fl->hosts[fv->rows[i].host].name, fv->sel_host) == 0) {
+				fv->sel = i;
 				break;
 			}
-	if (t->fsel >= t->nfrows)
-		t->fsel = t->nfrows ? t->nfrows - 1 : 0;
+	if (fv->sel >= fv->nrows)
+		fv->sel = fv->nrows ? fv->nrows - 1 : 0;
 }
 
 static void remember(struct tui *t)
 {
+	struct tui_fleet *fv = &t->fleet;
 	const struct fleet *fl = fleet_of(t);
-	if (fl && t->fsel < t->nfrows)
-		snprintf(t->fsel_host, sizeof(t->fsel_host), "%s", fl->hosts[t->frows[t->fsel].host].name);
+	if (fl && fv->sel < fv->nrows)
+		snprintf(fv->sel_host, sizeof(fv->sel_host), "%s", fl->hosts[fv->rows[fv->sel].host].name);
 }
 
 struct frame *tui_fleet_take(struct tui *t, struct frame *f, struct fleet *fl, bool keep)
 {
+	struct tui_fleet *fv = &t->fleet;
 	if (keep) {
-		fleet_unref(t->fleet);
-		t->fleet = fleet_ref(fl);
+		fleet_unref(fv->fleet);
+		fv->fleet = fleet_ref(fl);
 	}
-	const struct fleet_host *h = t->host_open ? fleet_find(fl, t->host) : NULL;
+	const struct fleet_host *h = fv->host_open ? fleet_find(fl, fv->host) : NULL;
 	if (h) {
 		struct frame *hf = frame_ref(h->frame);
 		frame_unref(f);
@@ -75,15 +67,15 @@ struct frame *tui_fleet_take(struct tui *t, struct frame *f, struct fleet *fl, b
 
 bool tui_fleet_listing(const struct tui *t)
 {
-	return fleet_of(t) && !t->host_open;
+	return fleet_of(t) && !t->fleet.host_open;
 }
 
 const char *tui_fleet_problem(const struct tui *t, char *buf, size_t n)
 {
 	const struct fleet *fl = fleet_of(t);
-	if (!fl || !fl->error || !t->host_open) /* the summary has a line of its own */
+	if (!fl || !fl->error || !t->fleet.host_open) /* the summary has a line of its own */
 		return NULL;
-	uint64_t now = now_ms();
+	uint64_t now = clock_wall_ms();
 	uint64_t retry = fl->retry_ms > now ? (fl->retry_ms - now + 999) / 1000 : 0;
 	if (fl->good_ts_ms)
 		snprintf(buf, n, "STALE (data from %" PRIu64 " s ago, retry in %" PRIu64 " s): %s",
@@ -93,113 +85,90 @@ const char *tui_fleet_problem(const struct tui *t, char *buf, size_t n)
 	return buf;
 }
 
-static void open_host(struct tui *t)
+unsigned tui_fleet_key_move(struct tui *t, int ch)
 {
-	const struct fleet *fl = fleet_of(t);
-	if (!fl || t->fsel >= t->nfrows)
-		return;
-	snprintf(t->host, sizeof(t->host), "%s", fl->hosts[t->frows[t->fsel].host].name);
-	t->host_open = true;
-	t->sel = t->top = t->gpu_top = 0;
-	t->filter[0] = '\0';
-	t->seq = 0; /* the host's frame at once */
-}
+	struct tui_fleet *fv = &t->fleet;
+	size_t page = t->rows > 8 ? (size_t)t->rows - 6 : 1;
 
-static bool filter_key(struct tui *t, int ch)
-{
-	size_t len = strlen(t->ffilter);
-
-	if (ch == KEY_ESC) {
-		t->ffilter[0] = '\0';
-		t->fediting = false;
-	} else if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
-		t->fediting = false;
-	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h')) {
-		if (len)
-			t->ffilter[len - 1] = '\0';
-	} else if (ch >= 0x20 && ch < 0x7f && len + 1 < sizeof(t->ffilter)) {
-		t->ffilter[len] = (char)ch;
-		t->ffilter[len + 1] = '\0';
-	}
-	t->fsel = t->ftop = 0;
-	t->fsel_host[0] = '\0';
 	rebuild(t);
-	return true;
-}
-
-bool tui_fleet_key(struct tui *t, int ch)
-{
-	if (!fleet_of(t))
-		return false;
-	if (t->host_open) {
-		/* Esc clears the process filter first; then it goes back. */
-		bool back = ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h') || (ch == KEY_ESC && !t->filter[0]);
-		if (back) {
-			t->host_open = false;
-			t->show_cmd = t->show_tree = false;
-			t->seq = 0;
-		}
-		return back;
-	}
-	if (t->fediting)
-		return filter_key(t, ch);
-	rebuild(t);
-	int page = t->rows > 8 ? t->rows - 6 : 1;
-	switch (ch) {
-	case KEY_UP:
-	case 'k':
-		t->fsel = t->fsel ? t->fsel - 1 : 0;
-		break;
-	case KEY_DOWN:
-	case 'j':
-		t->fsel = t->fsel + 1 < t->nfrows ? t->fsel + 1 : t->fsel;
-		break;
-	case KEY_PPAGE:
-		t->fsel = t->fsel > (size_t)page ? t->fsel - (size_t)page : 0;
-		break;
-	case KEY_NPAGE:
-		t->fsel = t->fsel + (size_t)page < t->nfrows ? t->fsel + (size_t)page : (t->nfrows ? t->nfrows - 1 : 0);
-		break;
-	case KEY_HOME:
-		t->fsel = 0;
-		break;
-	case KEY_END:
-		t->fsel = t->nfrows ? t->nfrows - 1 : 0;
-		break;
-	case '<':
-	case '>':
-		t->fsort = (enum fleet_col)(((int)t->fsort + (ch == '<' ? FLEET__COUNT - 1 : 1)) % FLEET__COUNT);
-		break;
-	case 'r':
-		t->freverse = !t->freverse;
-		break;
-	case '/':
-		t->fediting = true;
-		break;
-	case KEY_ESC:
-		t->ffilter[0] = '\0';
-		break;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
-		open_host(t);
-		return true;
-	case 'q':
-	case KEY_F(10):
-	case CTRL('c'):
-	case '?':
-	case KEY_F(1):
-	case 'p':
-	case 'd':
-	case 'D':
-	case KEY_MOUSE:
-		return false; /* the dashboard's own */
-	default:
-		return true; /* process-table keys mean nothing here */
-	}
+	size_t last = fv->nrows ? fv->nrows - 1 : 0;
+	if (ch == KEY_UP || ch == 'k')
+		fv->sel = fv->sel ? fv->sel - 1 : 0;
+	else if (ch == KEY_DOWN || ch == 'j')
+		fv->sel = fv->sel < last ? fv->sel + 1 : fv->sel;
+	else if (ch == KEY_PPAGE)
+		fv->sel = fv->sel > page ? fv->sel - page : 0;
+	else if (ch == KEY_NPAGE)
+		fv->sel = fv->sel + page < last ? fv->sel + page : last;
+	else
+		fv->sel = ch == KEY_HOME ? 0 : last;
 	remember(t);
 	rebuild(t);
-	return true;
+	return KEYS_REDRAW;
+}
+
+unsigned tui_fleet_key_sort(struct tui *t, int ch)
+{
+	struct tui_fleet *fv = &t->fleet;
+
+	rebuild(t);
+	if (ch == 'r')
+		fv->reverse = !fv->reverse;
+	else
+		fv->sort = (enum fleet_col)(((int)fv->sort + (ch == '<' ? FLEET__COUNT - 1 : 1)) % FLEET__COUNT);
+	remember(t);
+	rebuild(t);
+	return KEYS_REDRAW;
+}
+
+unsigned tui_fleet_key_filter(struct tui *t, int ch)
+{
+	if (ch == '/') {
+		t->mode = TUI_MODE_FLEET_FILTER;
+		return KEYS_REDRAW;
+	}
+	rebuild(t);
+	lineedit_clear(&t->fleet.filter);
+	remember(t);
+	rebuild(t);
+	return KEYS_REDRAW;
+}
+
+unsigned tui_fleet_key_open(struct tui *t, int ch)
+{
+	struct tui_fleet *fv = &t->fleet;
+	const struct fleet *fl = fleet_of(t);
+
+	(void)ch;
+	rebuild(t);
+	if (!fl || fv->sel >= fv->nrows)
+		return 0;
+	snprintf(fv->host, sizeof(fv->host), "%s", fl->hosts[fv->rows[fv->sel].host].name);
+	fv->host_open = true;
+	t->table.sel = t->table.top = t->gpu_top = 0;
+	lineedit_clear(&t->table.filter);
+	t->seq = 0; /* the host's frame at once */
+	return KEYS_REDRAW;
+}
+
+void tui_fleet_close_host(struct tui *t)
+{
+	t->fleet.host_open = false;
+	t->mode = TUI_MODE_PROCS;
+	t->seq = 0; /* the summary's frame at once */
+}
+
+struct lineedit *tui_fleet_filter_line(struct tui *t)
+{
+	return &t->fleet.filter;
+}
+
+unsigned tui_fleet_filter_edited(struct tui *t)
+{
+	t->fleet.sel = t->fleet.top = 0;
+	t->fleet.sel_host[0] = '\0';
+	rebuild(t);
+	return KEYS_REDRAW;
 }
 
 /* Column widths for the terminal's width: the host column takes what the
@@ -227,7 +196,7 @@ static void draw_row(struct tui *t, int y, const int *w, const struct fleet_row 
 
 	if (sel) {
 		tui_attr(t, TC_SEL, true);
-		canvas_hline(t, y, 0, ' ', t->cols);
+		canvas_hline(&t->canvas, y, 0, ' ', t->cols);
 	}
 	bool bad = r->lost || r->suspended;
 	for (int c = 0; c < FLEET__COUNT; c++) {
@@ -250,6 +219,7 @@ static void draw_row(struct tui *t, int y, const int *w, const struct fleet_row 
 
 void tui_fleet_draw(struct tui *t, int y, int h)
 {
+	struct tui_fleet *fv = &t->fleet;
 	const struct fleet *fl = fleet_of(t);
 	char buf[600];
 	int w[FLEET__COUNT], bottom = y + h;
@@ -259,19 +229,19 @@ void tui_fleet_draw(struct tui *t, int y, int h)
 	rebuild(t);
 	widths(t, w);
 	/* The fleet in one line; what is wrong with the source, in red. */
-	fleet_status(fl, now_ms(), buf, sizeof(buf));
+	fleet_status(fl, clock_wall_ms(), buf, sizeof(buf));
 	if (fl->error)
 		tui_attr(t, TC_CRIT, true);
 	tui_text(t, y++, 0, buf, t->cols);
 	if (fl->error)
 		tui_attr(t, TC_CRIT, false);
 	tui_attr(t, TC_HEAD, true);
-	canvas_hline(t, y, 0, ' ', t->cols);
+	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
 	int x = 0;
 	for (int c = 0; c < FLEET__COUNT; c++) {
 		if (w[c] <= 0)
 			continue;
-		const char *arrow = (int)t->fsort != c ? "" : (FLEET_COLS[c].numeric != t->freverse)
+		const char *arrow = (int)fv->sort != c ? "" : (FLEET_COLS[c].numeric != fv->reverse)
 								      ? (t->utf8 ? "\u25bc" : "v")
 								      : (t->utf8 ? "\u25b2" : "^");
 		snprintf(buf, sizeof(buf), "%s%s", FLEET_COLS[c].title, arrow);
@@ -286,40 +256,48 @@ void tui_fleet_draw(struct tui *t, int y, int h)
 	int rows = bottom - y;
 	if (rows < 1)
 		rows = 1;
-	if (t->fsel < t->ftop)
-		t->ftop = t->fsel;
-	if (t->fsel >= t->ftop + (size_t)rows)
-		t->ftop = t->fsel - (size_t)rows + 1;
-	if (t->ftop + (size_t)rows > t->nfrows)
-		t->ftop = t->nfrows > (size_t)rows ? t->nfrows - (size_t)rows : 0;
-	for (int i = 0; i < rows && t->ftop + (size_t)i < t->nfrows; i++)
-		draw_row(t, y + i, w, &t->frows[t->ftop + (size_t)i], t->ftop + (size_t)i == t->fsel);
-	if (!t->nfrows)
+	if (fv->sel < fv->top)
+		fv->top = fv->sel;
+	if (fv->sel >= fv->top + (size_t)rows)
+		fv->top = fv->sel - (size_t)rows + 1;
+	if (fv->top + (size_t)rows > fv->nrows)
+		fv->top = fv->nrows > (size_t)rows ? fv->nrows - (size_t)rows : 0;
+	for (int i = 0; i < rows && fv->top + (size_t)i < fv->nrows; i++)
+		draw_row(t, y + i, w, &fv->rows[fv->top + (size_t)i], fv->top + (size_t)i == fv->sel);
+	if (!fv->nrows)
 		tui_text(t, y, 0, fl->nhosts ? "(no host matches the filter: Esc clears it)" : "(no hosts in this answer)",
 			 t->cols);
 }
 
 void tui_fleet_draw_keys(struct tui *t, int y)
 {
-	char buf[300];
+	char buf[600];
+	struct key_hint hints[16];
+	const enum key_foot own = KEYS_FOOT_OWN;
 
 	tui_attr(t, TC_SEL, true);
-	canvas_hline(t, y, 0, ' ', t->cols);
-	if (t->fediting)
-		snprintf(buf, sizeof(buf), "filter hosts: %s_   (Enter keep, Esc clear)", t->ffilter);
-	else
-		snprintf(buf, sizeof(buf), "q quit  %s select  </> sort  r rev  / filter%s%s  %s host's GPUs  ? help",
-			 t->utf8 ? "\u2191\u2193" : "j/k", t->ffilter[0] ? " " : "", t->ffilter,
-			 t->utf8 ? "\u23ce" : "Enter");
-	tui_text(t, y, 0, buf, t->cols);
+	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
+	if (t->mode == TUI_MODE_FLEET_FILTER) {
+		tui_prompt(t, y, TUI_MODE_FLEET_FILTER);
+	} else {
+		size_t n = keys_hints(TUI_MODE_FLEET, &own, 1, t->utf8, hints, sizeof(hints) / sizeof(hints[0]));
+		keys_join(hints, n, "  ", lineedit_text(&t->fleet.filter), buf, sizeof(buf));
+		tui_text(t, y, 0, buf, t->cols);
+	}
 	tui_attr(t, TC_SEL, false);
 }
 
-void tui_fleet_free(struct tui *t)
+void tui_fleet_init(struct tui_fleet *fv)
 {
-	fleet_unref(t->fleet);
-	t->fleet = NULL;
-	free(t->frows);
-	t->frows = NULL;
-	t->nfrows = t->frows_cap = 0;
+	memset(fv, 0, sizeof(*fv));
+	lineedit_init(&fv->filter, LINEEDIT_MAX);
+}
+
+void tui_fleet_fini(struct tui_fleet *fv)
+{
+	fleet_unref(fv->fleet);
+	fv->fleet = NULL;
+	free(fv->rows);
+	fv->rows = NULL;
+	fv->nrows = fv->cap = 0;
 }

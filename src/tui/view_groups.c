@@ -1,148 +1,103 @@
 /* view_groups: the process table grouped (g): the list of groups, one row
- * each, its keys, and one opened group (Enter) whose processes the table
- * shows until Esc or Backspace. The aggregation is group.c's. */
+ * each, and one opened group (Enter) whose processes the table shows until
+ * Esc or Backspace (keys.c's key_back). The aggregation is group.c's. */
 #include <stdio.h>
 #include <string.h>
 
 #include "tui/tui_priv.h"
 
-#define KEY_ESC 27
-
 bool tui_groups_listing(const struct tui *t)
 {
-	return t->group_by != GROUP_BY_NONE && !t->group_open;
+	return t->groups.by != GROUP_BY_NONE && !t->groups.open;
 }
 
 void tui_groups_after_view(struct tui *t)
 {
-	if (t->group_by == GROUP_BY_NONE || !t->frame) {
-		t->groups.ngroups = 0;
+	struct tui_groups *g = &t->groups;
+
+	if (g->by == GROUP_BY_NONE || !t->frame) {
+		g->list.ngroups = 0;
 		return;
 	}
-	if (t->group_open) {
-		t->nview = group_filter(t->frame, t->view, t->nview, t->group_by, t->group_key);
+	if (g->open) {
+		t->table.nview = group_filter(t->frame, t->table.view, t->table.nview, g->by, g->key);
 		return;
 	}
-	group_build(&t->groups, t->frame, t->view, t->nview, t->group_by, proctable_group_sort(t->set.sort),
+	group_build(&g->list, t->frame, t->table.view, t->table.nview, g->by, proctable_group_sort(t->set.sort),
 		    t->set.reverse);
 	/* The selection stays on the same group when groups move. */
-	size_t keep = t->gsel < t->groups.ngroups ? t->gsel : (t->groups.ngroups ? t->groups.ngroups - 1 : 0);
+	size_t n = g->list.ngroups, keep = g->sel < n ? g->sel : (n ? n - 1 : 0);
 	char key[GROUP_KEY_MAX];
-	for (size_t i = 0; t->gsel_valid && i < t->groups.ngroups; i++) {
-		group_key(&t->frame->procs[t->groups.groups[i].first], t->group_by, key);
-		if (strcmp(key, t->gsel_key) == 0) {
+	for (size_t i = 0; g->sel_valid && i < n; i++) {
+		group_key(&t->frame->procs[g->list.groups[i].first], g->by, key);
+		if (strcmp(key, g->sel_key) == 0) {
 			keep = i;
 			break;
 		}
 	}
-	t->gsel = keep;
+	g->sel = keep;
 }
 
 static void remember_group(struct tui *t)
 {
-	if (t->gsel < t->groups.ngroups) {
-		group_key(&t->frame->procs[t->groups.groups[t->gsel].first], t->group_by, t->gsel_key);
-		t->gsel_valid = true;
+	if (t->groups.sel < t->groups.list.ngroups) {
+		group_key(&t->frame->procs[t->groups.list.groups[t->groups.sel].first], t->groups.by, t->groups.sel_key);
+		t->groups.sel_valid = true;
 	}
 }
 
-static void move_group(struct tui *t, long delta)
+void tui_groups_move(struct tui *t, long delta)
 {
-	size_t n = t->groups.ngroups;
+	size_t n = t->groups.list.ngroups;
 	if (!n)
 		return;
-	long s = (long)t->gsel + delta;
-	t->gsel = s < 0 ? 0 : s >= (long)n ? n - 1 : (size_t)s;
+	long s = (long)t->groups.sel + delta;
+	t->groups.sel = s < 0 ? 0 : s >= (long)n ? n - 1 : (size_t)s;
 	remember_group(t);
 }
 
-static void open_group(struct tui *t)
+unsigned tui_groups_key_open(struct tui *t, int ch)
 {
-	if (t->gsel >= t->groups.ngroups)
-		return;
-	const struct gpu_process *p = &t->frame->procs[t->groups.groups[t->gsel].first];
-	group_key(p, t->group_by, t->group_key);
-	group_label(p, t->group_by, t->group_label, sizeof(t->group_label));
-	t->group_open = true;
-	t->sel = t->top = 0;
-	tui_build_view(t);
+	(void)ch;
+	if (t->groups.sel >= t->groups.list.ngroups)
+		return 0;
+	const struct gpu_process *p = &t->frame->procs[t->groups.list.groups[t->groups.sel].first];
+	group_key(p, t->groups.by, t->groups.key);
+	group_label(p, t->groups.by, t->groups.label, sizeof(t->groups.label));
+	t->groups.open = true;
+	t->table.sel = t->table.top = 0;
+	return KEYS_REDRAW | KEYS_REBUILD;
 }
 
-bool tui_groups_key(struct tui *t, int ch)
+unsigned tui_groups_key_cycle(struct tui *t, int ch)
 {
-	if (ch == 'g') {
-		t->group_by = (enum group_by)((t->group_by + 1) % GROUP_BY__COUNT);
-		t->group_open = false;
-		t->gsel = t->gtop = 0;
-		t->gsel_valid = false;
-		t->set.group = t->group_by;
-		t->set_dirty = true;
-		tui_build_view(t);
-		char msg[64];
-		snprintf(msg, sizeof(msg), t->group_by ? "grouped by %s" : "not grouped",
-			 group_name(t->group_by));
-		tui_set_status(t, msg);
-		return true;
-	}
-	if (t->group_open) {
-		if (ch == KEY_ESC || ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-			t->group_open = false;
-			tui_build_view(t);
-			return true;
-		}
-		return false;
-	}
-	if (!tui_groups_listing(t))
-		return false;
-	long page = t->table_rows > 1 ? t->table_rows - 1 : 1;
-	switch (ch) {
-	case KEY_UP:
-	case 'k':
-		move_group(t, -1);
-		return true;
-	case KEY_DOWN:
-	case 'j':
-		move_group(t, 1);
-		return true;
-	case KEY_PPAGE:
-		move_group(t, -page);
-		return true;
-	case KEY_NPAGE:
-		move_group(t, page);
-		return true;
-	case KEY_HOME:
-	case KEY_END:
-		if (t->st.replay)
-			return false; /* a replay's first / last record */
-		move_group(t, ch == KEY_HOME ? -(long)t->groups.ngroups : (long)t->groups.ngroups);
-		return true;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
-		open_group(t);
-		return true;
-	case 'K':
-	case KEY_F(9):
-		tui_set_status(t, "a group is not a process: Enter opens it, then select one");
-		return true;
-	default:
-		return false;
-	}
+	char msg[64];
+
+	(void)ch;
+	t->groups.by = (enum group_by)((t->groups.by + 1) % GROUP_BY__COUNT);
+	t->groups.open = false;
+	t->groups.sel = t->groups.top = 0;
+	t->groups.sel_valid = false;
+	t->set.group = t->groups.by;
+	t->set_dirty = true;
+	snprintf(msg, sizeof(msg), t->groups.by ? "grouped by %s" : "not grouped", group_name(t->groups.by));
+	tui_set_status(t, msg);
+	return KEYS_REDRAW | KEYS_REBUILD;
 }
 
 int tui_groups_title(struct tui *t, int y)
 {
 	char buf[GROUP_KEY_MAX + 128];
 
-	if (t->group_by == GROUP_BY_NONE)
+	if (t->groups.by == GROUP_BY_NONE)
 		return 0;
-	if (t->group_open)
+	if (t->groups.open)
 		snprintf(buf, sizeof(buf), "%s %s: %zu process%s   (Esc: back to the groups)",
-			 group_name(t->group_by), t->group_label, t->nview, t->nview == 1 ? "" : "es");
+			 group_name(t->groups.by), t->groups.label, t->table.nview, t->table.nview == 1 ? "" : "es");
 	else
 		snprintf(buf, sizeof(buf), "grouped by %s: %zu group%s   (Enter opens, g: next grouping)",
-			 group_name(t->group_by), t->groups.ngroups, t->groups.ngroups == 1 ? "" : "s");
-	canvas_hline(t, y, 0, ' ', t->cols);
+			 group_name(t->groups.by), t->groups.list.ngroups, t->groups.list.ngroups == 1 ? "" : "s");
+	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
 	tui_attr(t, TC_HEAD, true);
 	tui_text(t, y, 0, buf, t->cols); /* the label is made safe here */
 	tui_attr(t, TC_HEAD, false);
@@ -190,9 +145,9 @@ static void group_cell(const struct tui *t, const struct group *grp, int c, char
 		break;
 	default: {
 		const struct gpu_process *p = &t->frame->procs[grp->first];
-		group_label(p, t->group_by, buf, n);
+		group_label(p, t->groups.by, buf, n);
 		/* A name: its id beside it, so two alike stay apart. */
-		if (t->group_by == GROUP_BY_CONTAINER && process_has(p, PROC_F_CONTAINER) && p->container &&
+		if (t->groups.by == GROUP_BY_CONTAINER && process_has(p, PROC_F_CONTAINER) && p->container &&
 		    strcmp(buf, p->container) != 0) {
 			size_t at = strlen(buf);
 			snprintf(buf + at, n - at, "  %s", p->container);
@@ -209,11 +164,11 @@ void tui_groups_draw(struct tui *t, int y, int h)
 {
 	char cell[GROUP_KEY_MAX * 2 + 64], title[64];
 	int x[GC__COUNT + 1], at = 0;
-	const struct grouping *g = &t->groups;
+	const struct grouping *g = &t->groups.list;
 
-	t->table_y = y;
-	t->table_rows = 0;
-	t->ncols_shown = 0; /* no sorting by a click on a group title */
+	t->table.y = y;
+	t->table.rows = 0;
+	t->table.ncols = 0; /* no sorting by a click on a group title */
 	if (h < 2)
 		return;
 	for (int c = 0; c < GC__COUNT; c++) {
@@ -223,13 +178,13 @@ void tui_groups_draw(struct tui *t, int y, int h)
 	x[GC__COUNT] = t->cols;
 	int sorted = sorted_column(t->set.sort);
 	tui_attr(t, TC_SEL, true);
-	canvas_hline(t, y, 0, ' ', t->cols);
+	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
 	for (int c = 0; c < GC__COUNT; c++) {
 		const char *arrow = c != sorted ? "" : t->set.reverse ? (t->utf8 ? "\u25b2" : "^") : (t->utf8 ? "\u25bc" : "v");
 		const char *name = GCOLS[c].title;
 		char upper[16];
 		if (!name) {
-			snprintf(upper, sizeof(upper), "%s", group_name(t->group_by));
+			snprintf(upper, sizeof(upper), "%s", group_name(t->groups.by));
 			for (char *s = upper; *s; s++)
 				*s = (char)(*s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s);
 			name = upper;
@@ -244,19 +199,19 @@ void tui_groups_draw(struct tui *t, int y, int h)
 	tui_attr(t, TC_SEL, false);
 
 	int rows = h - 1;
-	t->table_rows = rows;
-	if (t->gsel < t->gtop)
-		t->gtop = t->gsel;
-	if (t->gsel >= t->gtop + (size_t)rows)
-		t->gtop = t->gsel - (size_t)rows + 1;
-	if (t->gtop > g->ngroups)
-		t->gtop = 0;
-	for (int r = 0; r < rows && t->gtop + (size_t)r < g->ngroups; r++) {
-		size_t gi = t->gtop + (size_t)r;
-		bool sel = gi == t->gsel;
+	t->table.rows = rows;
+	if (t->groups.sel < t->groups.top)
+		t->groups.top = t->groups.sel;
+	if (t->groups.sel >= t->groups.top + (size_t)rows)
+		t->groups.top = t->groups.sel - (size_t)rows + 1;
+	if (t->groups.top > g->ngroups)
+		t->groups.top = 0;
+	for (int r = 0; r < rows && t->groups.top + (size_t)r < g->ngroups; r++) {
+		size_t gi = t->groups.top + (size_t)r;
+		bool sel = gi == t->groups.sel;
 		if (sel) {
 			tui_attr(t, TC_SEL, true);
-			canvas_hline(t, y + 1 + r, 0, ' ', t->cols);
+			canvas_hline(&t->canvas, y + 1 + r, 0, ' ', t->cols);
 		}
 		for (int c = 0; c < GC__COUNT; c++) {
 			int w = (c + 1 < GC__COUNT ? x[c + 1] : t->cols + 1) - x[c] - 1;

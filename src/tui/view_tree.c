@@ -134,7 +134,7 @@ void tui_tree_draw(struct tui *t)
 	char title[64];
 	int y = 1, x = 1, h = t->rows - 2, w = t->cols - 2;
 
-	if (!t->show_tree)
+	if (t->mode != TUI_MODE_TREE)
 		return;
 	snprintf(title, sizeof(title), " process tree of pid %" PRIu64 " ", p ? p->pid : 0);
 	if (!tui_box(t, y, x, h, w, title))

@@ -17,13 +17,18 @@ static uint64_t sys_mono(const struct clock *c)
 	return clock_mono_ns() / 1000000u;
 }
 
-static uint64_t sys_wall(const struct clock *c)
+uint64_t clock_wall_ms(void)
 {
 	struct timespec ts;
 
-	(void)c;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static uint64_t sys_wall(const struct clock *c)
+{
+	(void)c;
+	return clock_wall_ms();
 }
 
 const struct clock CLOCK_SYSTEM = {sys_mono, sys_wall, NULL};

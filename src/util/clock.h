@@ -14,7 +14,10 @@ struct clock {
 
 /* The real clocks (CLOCK_MONOTONIC, CLOCK_REALTIME). */
 extern const struct clock CLOCK_SYSTEM;
+/* The monotonic clock in nanoseconds. */
 uint64_t clock_mono_ns(void);
+/* The wall clock: milliseconds since the Unix epoch (CLOCK_SYSTEM's). */
+uint64_t clock_wall_ms(void);
 
 static inline uint64_t clock_mono(const struct clock *c) { return c->mono_ms(c); }
 static inline uint64_t clock_wall(const struct clock *c) { return c->wall_ms(c); }

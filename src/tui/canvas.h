@@ -1,0 +1,90 @@
+/* canvas: the dashboard's screen as a grid of cells. Each frame is drawn
+ * into it whole; a flush writes only what changed since the last one, with
+ * the terminal's own strings, in one write(2). It uses curses' attribute
+ * values (attr_t, colour pairs) but none of its drawing, so it runs, and is
+ * tested, without a terminal. */
+#ifndef GPUR_CANVAS_H
+#define GPUR_CANVAS_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/buf.h"
+
+/* The colour pairs a canvas knows, pair 0 (the default) included. */
+#define CANVAS_PAIRS 16
+
+/* One cell: a code point (or the right half of a wide one) and its curses
+ * attributes, colour pair included. */
+struct canvas_cell {
+	uint32_t ch;
+	attr_t attr;
+};
+
+/* An escape sequence that sets some attributes, made once. */
+struct canvas_sgr {
+	attr_t attr;
+	uint8_t len;
+	char seq[119];
+};
+
+/* What the canvas writes with: the terminal's strings (terminfo's names;
+ * NULL when it has none) and the colours of each pair (-1: the default). */
+struct canvas_caps {
+	const char *cup, *clear, *sgr0, *op, *bold, *dim, *rev, *setaf, *setab;
+	bool corner_ok; /* the bottom-right cell may be written (no automatic margin, or a deferred wrap) */
+	short fg[CANVAS_PAIRS], bg[CANVAS_PAIRS];
+};
+
+struct canvas {
+	struct canvas_caps caps;
+	bool ansi_cup; /* cup is the ANSI form, written without tiparm() */
+	bool utf8;     /* the terminal takes UTF-8 (else every cell is ASCII) */
+	int fd;        /* where a flush writes */
+	/* This frame's cells, and those the terminal was last sent. */
+	struct canvas_cell *cells, *sent;
+	int rows, cols;
+	attr_t cur;   /* the attributes of what is drawn next */
+	bool repaint; /* the next flush clears the terminal and sends every cell */
+	/* The terminal as the last flush left it. */
+	struct canvas_sgr sgr[16];
+	int nsgr;
+	attr_t attr;
+	bool attr_known;
+	int cy, cx; /* the cursor; -1: not known */
+	struct buf out; /* the bytes of the last flush */
+};
+
+/* The terminal's strings from terminfo, once curses has set the terminal
+ * up, and the colours of the first npairs pairs (fg, bg; NULL: none). */
+void canvas_caps_terminfo(struct canvas_caps *caps, const short *fg, const short *bg, int npairs);
+/* A canvas that writes to fd with caps (copied); utf8: the terminal's
+ * encoding. It starts empty and repaints at its first flush. */
+void canvas_init(struct canvas *c, const struct canvas_caps *caps, bool utf8, int fd);
+void canvas_fini(struct canvas *c);
+/* Starts a frame: a blank canvas of rows x cols (a new size repaints). */
+void canvas_begin(struct canvas *c, int rows, int cols);
+/* The bytes that bring the terminal from what it was last sent to this
+ * frame (in c->out, which the canvas owns; empty when nothing changed);
+ * the frame counts as sent. */
+const struct buf *canvas_render(struct canvas *c);
+/* canvas_render, written to the canvas's fd; when the terminal does not
+ * take it all, the next flush repaints. */
+void canvas_flush(struct canvas *c);
+/* Before endwin(): the default attributes, the cursor at the start of row
+ * last (the terminal's last line), where curses expects to leave it. */
+void canvas_end(struct canvas *c, int last);
+/* The next flush sends everything and redraws the terminal (a resize, the
+ * screen scribbled on). */
+void canvas_invalidate(struct canvas *c);
+/* Turns curses attributes on or off for what is drawn next; a colour pair
+ * replaces the one in force, as wattr_on() does. */
+void canvas_attr(struct canvas *c, attr_t a, bool on);
+/* Puts code point ch, w (1 or 2) columns wide, at (y, x); nothing when it
+ * does not fit. ch must be safe to show. */
+void canvas_put(struct canvas *c, int y, int x, uint32_t ch, int w);
+void canvas_hline(struct canvas *c, int y, int x, uint32_t ch, int n);
+void canvas_vline(struct canvas *c, int y, int x, uint32_t ch, int n);
+
+#endif

@@ -1,0 +1,262 @@
+/* test_canvas: the dashboard's screen without a terminal. Frames are drawn
+ * into a canvas with ANSI strings and the bytes a flush would write are
+ * checked: a first flush clears and sends everything, an unchanged frame
+ * writes nothing, a changed cell is one cursor address and the cell,
+ * attributes change where they change, a wide character goes whole, the
+ * bottom-right cell is spared where it would scroll. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "tui/canvas.h"
+
+#define RESET "\033[0m\033[39;49m"
+
+static void ansi_caps(struct canvas_caps *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->cup = "\033[%i%p1%d;%p2%dH";
+	k->clear = "\033[H\033[2J";
+	k->sgr0 = "\033[0m";
+	k->op = "\033[39;49m";
+	k->bold = "\033[1m";
+	k->dim = "\033[2m";
+	k->rev = "\033[7m";
+	k->setaf = "\033[3%p1%dm";
+	k->setab = "\033[4%p1%dm";
+	k->corner_ok = false;
+	for (int i = 0; i < CANVAS_PAIRS; i++)
+		k->fg[i] = k->bg[i] = -1;
+	k->fg[2] = COLOR_GREEN;
+	k->fg[3] = COLOR_BLACK;
+	k->bg[3] = COLOR_CYAN;
+}
+
+static void put_text(struct canvas *c, int y, int x, const char *s)
+{
+	for (; *s; s++, x++)
+		canvas_put(c, y, x, (unsigned char)*s, 1);
+}
+
+/* The bytes of the next flush, as a string (they hold no NUL). */
+static const char *render(struct canvas *c)
+{
+	static char text[4096];
+	const struct buf *b = canvas_render(c);
+
+	assert_true(b->len < sizeof(text));
+	memcpy(text, b->data, b->len);
+	text[b->len] = '\0';
+	return text;
+}
+
+static void init(struct canvas *c, bool utf8)
+{
+	struct canvas_caps k;
+
+	ansi_caps(&k);
+	canvas_init(c, &k, utf8, -1);
+}
+
+/* The first flush resets the attributes, clears and sends every row, the
+ * last one short of its last cell; the next, with nothing changed, sends
+ * nothing at all. */
+static void test_first_then_nothing(void **state)
+{
+	(void)state;
+	struct canvas c;
+
+	init(&c, true);
+	canvas_begin(&c, 3, 10);
+	put_text(&c, 1, 2, "hi");
+	assert_string_equal(render(&c), RESET "\033[H\033[2J"
+					    "\033[1;1H          "
+					    "\033[2;1H  hi      "
+					    "\033[3;1H         ");
+	canvas_begin(&c, 3, 10);
+	put_text(&c, 1, 2, "hi");
+	assert_int_equal(canvas_render(&c)->len, 0);
+	canvas_fini(&c);
+}
+
+/* One changed cell: its address and the cell. Two changes far apart: two
+ * addresses; close together: one span over the cells between. */
+static void test_changes(void **state)
+{
+	(void)state;
+	struct canvas c;
+
+	init(&c, true);
+	canvas_begin(&c, 2, 40);
+	render(&c);
+	canvas_begin(&c, 2, 40);
+	put_text(&c, 0, 5, "X");
+	assert_string_equal(render(&c), "\033[1;6HX");
+	canvas_begin(&c, 2, 40);
+	put_text(&c, 0, 5, "X");
+	put_text(&c, 0, 1, "a");
+	put_text(&c, 0, 30, "b");
+	assert_string_equal(render(&c), "\033[1;2Ha\033[1;31Hb");
+	canvas_begin(&c, 2, 40);
+	put_text(&c, 0, 5, "X");
+	put_text(&c, 0, 1, "c");
+	put_text(&c, 0, 4, "d");
+	put_text(&c, 0, 30, "b");
+	assert_string_equal(render(&c), "\033[1;2Hc  d");
+	/* What was drawn and is no longer: blanked. */
+	canvas_begin(&c, 2, 40);
+	assert_string_equal(render(&c), "\033[1;2H     \033[1;31H ");
+	canvas_fini(&c);
+}
+
+/* Attributes: the full sequence from a reset where they change, back to
+ * the default after; a colour pair replaces the one in force. */
+static void test_attributes(void **state)
+{
+	(void)state;
+	struct canvas c;
+
+	init(&c, true);
+	canvas_begin(&c, 2, 20);
+	render(&c);
+	canvas_begin(&c, 2, 20);
+	canvas_attr(&c, (attr_t)COLOR_PAIR(2) | A_BOLD, true);
+	put_text(&c, 0, 0, "ok");
+	canvas_attr(&c, (attr_t)COLOR_PAIR(2) | A_BOLD, false);
+	put_text(&c, 0, 2, "!");
+	assert_string_equal(render(&c), "\033[1;1H" RESET "\033[1m\033[32mok" RESET "!");
+	/* Pair 3 (black on cyan, reversed) on top of pair 2: pair 3 alone. */
+	canvas_begin(&c, 2, 20);
+	canvas_attr(&c, (attr_t)COLOR_PAIR(2), true);
+	canvas_attr(&c, (attr_t)COLOR_PAIR(3) | A_REVERSE, true);
+	put_text(&c, 1, 0, "s");
+	assert_string_equal(render(&c), "\033[1;1H   \033[2;1H" RESET "\033[7m\033[30m\033[46ms");
+	canvas_fini(&c);
+}
+
+/* A wide character is sent whole, its two cells one character; drawing
+ * over its right half blanks its left. Outside UTF-8 a code point that
+ * reached the canvas is a '?'. */
+static void test_wide(void **state)
+{
+	(void)state;
+	struct canvas c;
+
+	init(&c, true);
+	canvas_begin(&c, 2, 10);
+	render(&c);
+	canvas_begin(&c, 2, 10);
+	canvas_put(&c, 0, 3, 0x4E2D, 2);
+	assert_string_equal(render(&c), "\033[1;4H\xe4\xb8\xad");
+	canvas_begin(&c, 2, 10);
+	canvas_put(&c, 0, 3, 0x4E2D, 2);
+	canvas_put(&c, 0, 4, 'x', 1);
+	assert_string_equal(render(&c), "\033[1;4H x");
+	/* One that does not fit is not drawn. */
+	canvas_begin(&c, 2, 10);
+	canvas_put(&c, 0, 9, 0x4E2D, 2);
+	assert_string_equal(render(&c), "\033[1;5H ");
+	canvas_fini(&c);
+
+	init(&c, false);
+	canvas_begin(&c, 2, 10);
+	canvas_put(&c, 0, 0, 0xE9, 1);
+	assert_non_null(strstr(render(&c), "\033[1;1H?"));
+	canvas_fini(&c);
+}
+
+/* The bottom-right cell is written only where the terminal does not
+ * scroll for it. */
+static void test_corner(void **state)
+{
+	(void)state;
+	struct canvas c;
+	struct canvas_caps k;
+
+	init(&c, true);
+	canvas_begin(&c, 2, 4);
+	render(&c);
+	canvas_begin(&c, 2, 4);
+	put_text(&c, 1, 0, "abcd");
+	assert_string_equal(render(&c), "\033[2;1Habc");
+	canvas_fini(&c);
+
+	ansi_caps(&k);
+	k.corner_ok = true;
+	canvas_init(&c, &k, true, -1);
+	canvas_begin(&c, 2, 4);
+	render(&c);
+	canvas_begin(&c, 2, 4);
+	put_text(&c, 1, 0, "abcd");
+	assert_string_equal(render(&c), "\033[2;1Habcd");
+	canvas_fini(&c);
+}
+
+/* A new size, an invalidation and a write the terminal did not take all
+ * repaint: clear, then everything. */
+static void test_repaint(void **state)
+{
+	(void)state;
+	struct canvas c;
+	int fds[2];
+	char got[256];
+
+	init(&c, true);
+	canvas_begin(&c, 1, 4);
+	render(&c);
+	canvas_begin(&c, 1, 4);
+	assert_int_equal(canvas_render(&c)->len, 0);
+	canvas_invalidate(&c);
+	assert_string_equal(render(&c), RESET "\033[H\033[2J\033[1;1H   ");
+	canvas_begin(&c, 1, 5);
+	assert_string_equal(render(&c), RESET "\033[H\033[2J\033[1;1H    ");
+	/* Its fd is -1: the write fails, so the next flush repaints. */
+	canvas_begin(&c, 1, 5);
+	put_text(&c, 0, 0, "z");
+	canvas_flush(&c);
+	canvas_begin(&c, 1, 5);
+	put_text(&c, 0, 0, "z");
+	assert_string_equal(render(&c), RESET "\033[H\033[2J\033[1;1Hz   ");
+	canvas_fini(&c);
+
+	/* A flush writes what render gives, to the canvas's fd. */
+	assert_int_equal(pipe(fds), 0);
+	struct canvas_caps k;
+	ansi_caps(&k);
+	canvas_init(&c, &k, true, fds[1]);
+	canvas_begin(&c, 1, 3);
+	put_text(&c, 0, 0, "ab");
+	canvas_flush(&c);
+	ssize_t n = read(fds[0], got, sizeof(got) - 1);
+	assert_true(n > 0);
+	got[n] = '\0';
+	assert_string_equal(got, RESET "\033[H\033[2J\033[1;1Hab");
+	/* The end: the default attributes and the cursor on the last line. */
+	canvas_end(&c, 0);
+	n = read(fds[0], got, sizeof(got) - 1);
+	assert_true(n > 0);
+	got[n] = '\0';
+	assert_string_equal(got, RESET "\033[1;1H");
+	canvas_fini(&c);
+	close(fds[0]);
+	close(fds[1]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_first_then_nothing),
+		cmocka_unit_test(test_changes),
+		cmocka_unit_test(test_attributes),
+		cmocka_unit_test(test_wide),
+		cmocka_unit_test(test_corner),
+		cmocka_unit_test(test_repaint),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
