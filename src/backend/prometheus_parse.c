@@ -56,26 +56,27 @@ static bool take_label(struct jsonp_parser *jp, struct buf *tmp, char **slot)
 	return true;
 }
 
+/* The labels a series is read by: dcgm-exporter's (Hostname, UUID, gpu,
+ * modelName), the lower-case ones other exporters write, Prometheus's
+ * instance, and gpur's process labels. */
+enum label {
+	L_HOSTNAME, L_HOSTNAME_LC, L_INSTANCE, L_UUID, L_UUID_LC, L_GPU, L_MODEL, L_CONTAINER, L_PID, L_COMM,
+	L_USER, L_POD, L_NS, L__COUNT
+};
+
+static const char *const LABEL_NAMES[L__COUNT] = {
+	"Hostname", "hostname", "instance", "UUID", "uuid", "gpu", "modelName", "container", "pid", "comm",
+	"user", "pod", "namespace",
+};
+
 struct labels {
-	char *hostname, *hostname_lc, *instance, *uuid, *uuid_lc, *gpu, *model, *container;
-	char *pid, *comm, *user, *pod, *ns;
+	char *v[L__COUNT];
 };
 
 static void labels_free(struct labels *l)
 {
-	free(l->hostname);
-	free(l->hostname_lc);
-	free(l->instance);
-	free(l->uuid);
-	free(l->uuid_lc);
-	free(l->gpu);
-	free(l->model);
-	free(l->container);
-	free(l->pid);
-	free(l->comm);
-	free(l->user);
-	free(l->pod);
-	free(l->ns);
+	for (size_t i = 0; i < L__COUNT; i++)
+		free(l->v[i]);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -90,20 +91,10 @@ static bool parse_metric(struct jsonp_parser *jp, struct buf *tmp, struct labels
 	if (in <= 0)
 		return in == 0;
 	while (jsonp_object_next(jp, key, sizeof(key), &klen)) {
-		char **slot = jsonp_key_is(key, klen, "Hostname")   ? &l->hostname
-			      : jsonp_key_is(key, klen, "hostname")  ? &l->hostname_lc
-			      : jsonp_key_is(key, klen, "instance")  ? &l->instance
-			      : jsonp_key_is(key, klen, "UUID")      ? &l->uuid
-			      : jsonp_key_is(key, klen, "uuid")      ? &l->uuid_lc
-			      : jsonp_key_is(key, klen, "gpu")       ? &l->gpu
-			      : jsonp_key_is(key, klen, "modelName") ? &l->model
-			      : jsonp_key_is(key, klen, "container") ? &l->container
-			      : jsonp_key_is(key, klen, "pid")       ? &l->pid
-			      : jsonp_key_is(key, klen, "comm")      ? &l->comm
-			      : jsonp_key_is(key, klen, "user")      ? &l->user
-			      : jsonp_key_is(key, klen, "pod")       ? &l->pod
-			      : jsonp_key_is(key, klen, "namespace") ? &l->ns
-							       : NULL;
+		char **slot = NULL;
+		for (size_t i = 0; i < L__COUNT && !slot; i++)
+			if (jsonp_key_is(key, klen, LABEL_NAMES[i]))
+				slot = &l->v[i];
 		if (!(slot ? take_label(jp, tmp, slot) : jsonp_skip(jp)))
 			return false;
 	}
@@ -208,16 +199,17 @@ static bool parse_sample(struct jsonp_parser *jp, struct buf *tmp, size_t max_se
 		}
 		struct prom_series *s = &r->s[r->n++];
 		char *none = NULL;
-		s->host = take(&l.hostname, l.hostname_lc ? &l.hostname_lc : &l.instance);
-		s->uuid = take(&l.uuid, &l.uuid_lc);
-		s->gpu = take(&l.gpu, &none);
-		s->model = take(&l.model, &none);
-		s->container = take(&l.container, &none);
-		s->pid = take(&l.pid, &none);
-		s->comm = take(&l.comm, &none);
-		s->user = take(&l.user, &none);
-		s->pod = take(&l.pod, &none);
-		s->ns = take(&l.ns, &none);
+		char **lv = l.v;
+		s->host = take(&lv[L_HOSTNAME], lv[L_HOSTNAME_LC] ? &lv[L_HOSTNAME_LC] : &lv[L_INSTANCE]);
+		s->uuid = take(&lv[L_UUID], &lv[L_UUID_LC]);
+		s->gpu = take(&lv[L_GPU], &none);
+		s->model = take(&lv[L_MODEL], &none);
+		s->container = take(&lv[L_CONTAINER], &none);
+		s->pid = take(&lv[L_PID], &none);
+		s->comm = take(&lv[L_COMM], &none);
+		s->user = take(&lv[L_USER], &none);
+		s->pod = take(&lv[L_POD], &none);
+		s->ns = take(&lv[L_NS], &none);
 		s->known = known;
 		s->value = known ? v : 0;
 	}

@@ -264,12 +264,7 @@ void tui_draw_procs(struct tui *t, int y, int h)
 	int rows = h - 1;
 	t->table.rows = rows;
 	/* The selection stays in sight. */
-	if (t->table.sel < t->table.top)
-		t->table.top = t->table.sel;
-	if (t->table.sel >= t->table.top + (size_t)rows)
-		t->table.top = t->table.sel - (size_t)rows + 1;
-	if (t->table.top > t->table.nview)
-		t->table.top = 0;
+	t->table.top = tui_scroll_top(t->table.sel, t->table.top, t->table.nview, rows, false);
 	for (int r = 0; r < rows && t->table.top + (size_t)r < t->table.nview; r++)
 		draw_row(t, y + 1 + r, t->table.top + (size_t)r, now);
 	if (!t->table.nview && f) {

@@ -1,4 +1,5 @@
 /* text: safe, width-aware text for the dashboard. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -119,6 +120,37 @@ void tui_bar(struct tui *t, int y, int x, int w, double pct, enum tui_color c)
 		canvas_put(&t->canvas, y, x + 1 + i, t->utf8 ? parts[fill] : fill >= 4 ? '|' : ' ', 1);
 	}
 	tui_attr(t, c, false);
+}
+
+size_t tui_scroll_top(size_t sel, size_t top, size_t n, int rows, bool fill)
+{
+	size_t r = rows > 0 ? (size_t)rows : 1;
+
+	if (sel < top)
+		top = sel;
+	if (sel >= top + r)
+		top = sel - r + 1;
+	if (fill && top + r > n)
+		top = n > r ? n - r : 0;
+	return top > n ? 0 : top;
+}
+
+bool tui_overlay(struct tui *t, enum tui_mode m, const char *what, const struct gpu_process **p,
+		 struct tui_inside *in)
+{
+	char title[96];
+	int y = 1, x = 1, h = t->rows - 2, w = t->cols - 2;
+
+	*p = tui_selected(t);
+	if (t->mode != m)
+		return false;
+	snprintf(title, sizeof(title), " %s %" PRIu64 " ", what, *p ? (*p)->pid : 0);
+	if (!tui_box(t, y, x, h, w, title))
+		return false;
+	*in = (struct tui_inside){.x = x + 2, .w = w - 4, .y = y + 1, .end = y + h - 1};
+	if (!*p || !t->frame)
+		tui_text(t, in->y, in->x, "(no process selected)", in->w);
+	return true;
 }
 
 bool tui_box(struct tui *t, int y, int x, int h, int w, const char *title)

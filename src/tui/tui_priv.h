@@ -146,6 +146,21 @@ void tui_prompt(struct tui *t, int y, enum tui_mode m);
 /* A box with a title at (y, x), h x w, cleared inside; false (nothing
  * drawn) when it does not fit. */
 bool tui_box(struct tui *t, int y, int x, int h, int w, const char *title);
+/* The first row to show of a list of n rows with row sel selected, when
+ * rows fit and top was shown last: the selection stays in sight. A top past
+ * the list goes back to 0; with fill, the list also never ends above the
+ * last screen row while it has rows to fill it. */
+size_t tui_scroll_top(size_t sel, size_t top, size_t n, int rows, bool fill);
+/* Where a screen over the whole dashboard draws (the details and the tree):
+ * inside its box, columns x to x + w - 1, rows y to end - 1. */
+struct tui_inside {
+	int x, w, y, end;
+};
+/* The box of the screen of mode m about the selected process, titled
+ * "<what> <pid>": true with *in set when m is on and the box fits, and the
+ * selected process in *p (NULL: "(no process selected)" is said). */
+bool tui_overlay(struct tui *t, enum tui_mode m, const char *what, const struct gpu_process **p,
+		 struct tui_inside *in);
 /* "12.3G"-style size, "--" when !known. */
 void tui_size(char *buf, size_t n, bool known, uint64_t bytes);
 /* A line built without printf (the header and every GPU's lines are drawn

@@ -258,21 +258,14 @@ static int draw_use(struct tui *t, const struct gpu_process *p, uint64_t now, in
 
 void tui_details_draw(struct tui *t)
 {
-	const struct gpu_process *p = tui_selected(t);
+	const struct gpu_process *p;
 	const struct frame *f = t->frame;
-	char title[64], buf[PROCESS_CMDLINE_MAX + 64], a[64], b[64];
-	int y = 1, x = 1, h = t->rows - 2, w = t->cols - 2;
+	struct tui_inside in;
+	char buf[PROCESS_CMDLINE_MAX + 64], a[64], b[64];
 
-	if (t->mode != TUI_MODE_DETAILS)
+	if (!tui_overlay(t, TUI_MODE_DETAILS, "pid", &p, &in) || !p || !f)
 		return;
-	snprintf(title, sizeof(title), " pid %" PRIu64 " ", p ? p->pid : 0);
-	if (!tui_box(t, y, x, h, w, title))
-		return;
-	int ix = x + 2, iw = w - 4, r = y + 1, end = y + h - 1;
-	if (!p) {
-		tui_text(t, r, ix, "(no process selected)", iw);
-		return;
-	}
+	int ix = in.x, iw = in.w, r = in.y, end = in.end;
 	uint64_t now = f && frame_has(f, FRAME_F_TS) ? f->ts_ms : clock_wall_ms();
 	proctable_cell(f, p, PROCTABLE_USER, now, a, sizeof(a));
 	if (process_has(p, PROC_F_CONTAINER_PID))

@@ -256,12 +256,7 @@ void tui_fleet_draw(struct tui *t, int y, int h)
 	int rows = bottom - y;
 	if (rows < 1)
 		rows = 1;
-	if (fv->sel < fv->top)
-		fv->top = fv->sel;
-	if (fv->sel >= fv->top + (size_t)rows)
-		fv->top = fv->sel - (size_t)rows + 1;
-	if (fv->top + (size_t)rows > fv->nrows)
-		fv->top = fv->nrows > (size_t)rows ? fv->nrows - (size_t)rows : 0;
+	fv->top = tui_scroll_top(fv->sel, fv->top, fv->nrows, rows, true);
 	for (int i = 0; i < rows && fv->top + (size_t)i < fv->nrows; i++)
 		draw_row(t, y + i, w, &fv->rows[fv->top + (size_t)i], fv->top + (size_t)i == fv->sel);
 	if (!fv->nrows)

@@ -200,12 +200,7 @@ void tui_groups_draw(struct tui *t, int y, int h)
 
 	int rows = h - 1;
 	t->table.rows = rows;
-	if (t->groups.sel < t->groups.top)
-		t->groups.top = t->groups.sel;
-	if (t->groups.sel >= t->groups.top + (size_t)rows)
-		t->groups.top = t->groups.sel - (size_t)rows + 1;
-	if (t->groups.top > g->ngroups)
-		t->groups.top = 0;
+	t->groups.top = tui_scroll_top(t->groups.sel, t->groups.top, g->ngroups, rows, false);
 	for (int r = 0; r < rows && t->groups.top + (size_t)r < g->ngroups; r++) {
 		size_t gi = t->groups.top + (size_t)r;
 		bool sel = gi == t->groups.sel;

@@ -129,21 +129,13 @@ static size_t descendants(const struct frame *f, uint64_t pid, struct node *out,
 
 void tui_tree_draw(struct tui *t)
 {
-	const struct gpu_process *p = tui_selected(t);
+	const struct gpu_process *p;
 	const struct frame *f = t->frame;
-	char title[64];
-	int y = 1, x = 1, h = t->rows - 2, w = t->cols - 2;
+	struct tui_inside in;
 
-	if (t->mode != TUI_MODE_TREE)
+	if (!tui_overlay(t, TUI_MODE_TREE, "process tree of pid", &p, &in) || !p || !f)
 		return;
-	snprintf(title, sizeof(title), " process tree of pid %" PRIu64 " ", p ? p->pid : 0);
-	if (!tui_box(t, y, x, h, w, title))
-		return;
-	int ix = x + 2, iw = w - 4, r = y + 1, end = y + h - 1;
-	if (!p || !f) {
-		tui_text(t, r, ix, "(no process selected)", iw);
-		return;
-	}
+	int ix = in.x, iw = in.w, r = in.y, end = in.end;
 	if (!p->local) {
 		tui_attr(t, TC_DIM, true);
 		tui_text(t, r++, ix, "No process tree for this row: the tree is read from this machine's /proc, and", iw);
