@@ -82,22 +82,15 @@ static void labels_free(struct labels *l)
 
 static bool parse_metric(struct jsonp_parser *jp, struct buf *tmp, struct labels *l, bool *shape_ok)
 {
-	char key[32];
-	size_t klen;
+	int in = jsonp_object_enter(jp), k;
 
-	int in = jsonp_object_enter(jp);
 	if (in == 0)
 		*shape_ok = false;
 	if (in <= 0)
 		return in == 0;
-	while (jsonp_object_next(jp, key, sizeof(key), &klen)) {
-		char **slot = NULL;
-		for (size_t i = 0; i < L__COUNT && !slot; i++)
-			if (jsonp_key_is(key, klen, LABEL_NAMES[i]))
-				slot = &l->v[i];
-		if (!(slot ? take_label(jp, tmp, slot) : jsonp_skip(jp)))
+	while ((k = jsonp_object_key(jp, LABEL_NAMES, L__COUNT)) >= 0)
+		if (!(k < L__COUNT ? take_label(jp, tmp, &l->v[k]) : jsonp_skip(jp)))
 			return false;
-	}
 	return !jp->failed;
 }
 
@@ -159,8 +152,7 @@ static char *take(char **a, char **b)
 
 static bool parse_sample(struct jsonp_parser *jp, struct buf *tmp, size_t max_series, struct prom_result *r)
 {
-	char key[16];
-	size_t klen;
+	static const char *const keys[] = {"metric", "value"};
 	struct labels l = {0};
 	bool shape_ok = true, have_metric = false, have_value = false, known = false;
 	double v = 0;
@@ -170,12 +162,12 @@ static bool parse_sample(struct jsonp_parser *jp, struct buf *tmp, size_t max_se
 		r->skipped++;
 	if (in <= 0)
 		return in == 0;
-	while (jsonp_object_next(jp, key, sizeof(key), &klen)) {
+	for (int k; (k = jsonp_object_key(jp, keys, 2)) >= 0;) {
 		bool okp;
-		if (jsonp_key_is(key, klen, "metric")) {
+		if (k == 0) {
 			have_metric = true;
 			okp = parse_metric(jp, tmp, &l, &shape_ok);
-		} else if (jsonp_key_is(key, klen, "value")) {
+		} else if (k == 1) {
 			have_value = true;
 			okp = parse_value(jp, tmp, &known, &v, &shape_ok);
 		} else {
@@ -220,18 +212,17 @@ static bool parse_sample(struct jsonp_parser *jp, struct buf *tmp, size_t max_se
 static bool parse_data(struct jsonp_parser *jp, struct buf *tmp, size_t max_series, struct prom_result *r,
 		       int *type_ok)
 {
-	char key[16];
-	size_t klen;
+	static const char *const keys[] = {"resultType", "result"};
+	int in = jsonp_object_enter(jp), k;
 
-	int in = jsonp_object_enter(jp);
 	if (in <= 0)
 		return in == 0;
-	while (jsonp_object_next(jp, key, sizeof(key), &klen)) {
-		if (jsonp_key_is(key, klen, "resultType") && jsonp_peek(jp) == JSONP_STRING) {
+	while ((k = jsonp_object_key(jp, keys, 2)) >= 0) {
+		if (k == 0 && jsonp_peek(jp) == JSONP_STRING) {
 			if (!jsonp_string(jp, tmp, 32))
 				return false;
 			*type_ok = strcmp(buf_cstr(tmp), "vector") == 0 ? 1 : -1;
-		} else if (jsonp_key_is(key, klen, "result") && jsonp_peek(jp) == JSONP_ARRAY) {
+		} else if (k == 1 && jsonp_peek(jp) == JSONP_ARRAY) {
 			if (!jsonp_array_begin(jp))
 				return false;
 			while (jsonp_array_next(jp))

@@ -99,19 +99,18 @@ int cnames_parse_docker_config(const char *buf, size_t len, char *name, size_t n
 static bool podman_entry(struct jsonp_parser *jp, struct buf *v, const char *id, bool *match, char *name,
 			 size_t n, bool *named)
 {
-	char key[16];
-	size_t klen;
+	static const char *const keys[] = {"id", "names"};
+	int in = jsonp_object_enter(jp), k;
 
 	*match = *named = false;
-	int in = jsonp_object_enter(jp);
 	if (in <= 0)
 		return in == 0;
-	while (jsonp_object_next(jp, key, sizeof(key), &klen)) {
-		if (jsonp_key_is(key, klen, "id") && jsonp_peek(jp) == JSONP_STRING) {
+	while ((k = jsonp_object_key(jp, keys, 2)) >= 0) {
+		if (k == 0 && jsonp_peek(jp) == JSONP_STRING) {
 			if (!jsonp_string(jp, v, CNAMES_ID_LEN + 1))
 				return false;
 			*match = v->len == CNAMES_ID_LEN && memcmp(v->data, id, CNAMES_ID_LEN) == 0;
-		} else if (jsonp_key_is(key, klen, "names") && jsonp_peek(jp) == JSONP_ARRAY) {
+		} else if (k == 1 && jsonp_peek(jp) == JSONP_ARRAY) {
 			bool first = true;
 			*named = false;
 			if (!jsonp_array_begin(jp))
@@ -127,7 +126,7 @@ static bool podman_entry(struct jsonp_parser *jp, struct buf *v, const char *id,
 				}
 			}
 		} else {
-			if (jsonp_key_is(key, klen, "names"))
+			if (k == 1)
 				*named = false;
 			if (!jsonp_skip(jp))
 				return false;

@@ -95,6 +95,19 @@ bool jsonp_object_begin(struct jsonp_parser *jp)
 	return open_container(jp, '{');
 }
 
+int jsonp_object_key(struct jsonp_parser *jp, const char *const *names, size_t n)
+{
+	char key[64];
+	size_t klen;
+
+	if (!jsonp_object_next(jp, key, sizeof(key), &klen))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (jsonp_key_is(key, klen, names[i]))
+			return (int)i;
+	return (int)n;
+}
+
 int jsonp_object_enter(struct jsonp_parser *jp)
 {
 	if (jsonp_peek(jp) != JSONP_OBJECT)

@@ -41,6 +41,11 @@ bool jsonp_object_begin(struct jsonp_parser *jp);
  * there is no object (skipped), -1 on invalid JSON. */
 int jsonp_object_enter(struct jsonp_parser *jp);
 bool jsonp_object_next(struct jsonp_parser *jp, char *key, size_t keymax, size_t *keylen);
+/* The next key of the object being iterated, looked up in names[0..n):
+ * its index, n for a key not among them (its value is at the cursor, to
+ * read or skip), -1 after the object's end or on error. Keys over 63 bytes
+ * are among none. */
+int jsonp_object_key(struct jsonp_parser *jp, const char *const *names, size_t n);
 /* Whether the key jsonp_object_next gave (key[0..keylen)) is want. */
 static inline bool jsonp_key_is(const char *key, size_t keylen, const char *want)
 {
