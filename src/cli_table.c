@@ -511,7 +511,7 @@ const struct cli_option CLI_TABLE[CLI_OPT_END] = {
 		.parse = parse_mode, FIELD(mode), .mode = CLI_MODE_ONCE,
 		.rules = {
 			{CLI_RULE_CLASHES, {CLI_OPT_COUNT}, .why = "--once is one poll"},
-			{CLI_RULE_CLASHES, {CLI_OPT_HEADLESS}},
+			{CLI_RULE_CLASHES, {CLI_OPT_HEADLESS}, .why = NULL},
 			{CLI_RULE_CLASHES, {CLI_OPT_SERVE}, .why = "--serve runs until stopped"},
 		},
 	},
