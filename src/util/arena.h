@@ -15,11 +15,13 @@ struct arena {
 void arena_init(struct arena *a);
 /* Releases every chunk; the arena is empty and reusable afterwards. */
 void arena_fini(struct arena *a);
-/* n bytes aligned for any scalar; never NULL (allocation failure ends the process). */
+/* Returns n bytes aligned for any scalar type. It never returns NULL, because
+ * an allocation failure ends the process. */
 void *arena_alloc(struct arena *a, size_t n);
-/* Copy of s[0..n) plus a NUL, owned by the arena. */
+/* Returns a copy of s[0..n) plus a NUL, owned by the arena. */
 char *arena_strndup(struct arena *a, const char *s, size_t n);
-/* Copy of a NUL-terminated string, or NULL for NULL. */
+/* Returns a copy of a NUL-terminated string, owned by the arena, or NULL
+ * when s is NULL. */
 char *arena_strdup(struct arena *a, const char *s);
 
 #endif

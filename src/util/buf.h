@@ -14,11 +14,11 @@ struct buf {
 void buf_init(struct buf *b);
 void buf_fini(struct buf *b);
 static inline void buf_reset(struct buf *b) { b->len = 0; }
-/* Make room for n more bytes. */
+/* Makes room for n more bytes. */
 void buf_reserve(struct buf *b, size_t n);
 void buf_append_slow(struct buf *b, const void *p, size_t n);
-/* The common case (room left) inline: encoding a record appends many small
- * pieces. */
+/* The common case, where there is room left, is inline because encoding a
+ * record appends many small pieces. */
 static inline void buf_append(struct buf *b, const void *p, size_t n)
 {
 	if (b->cap - b->len > n) {
@@ -41,7 +41,7 @@ static inline void buf_putc(struct buf *b, char c)
 	buf_append_slow(b, &c, 1);
 }
 __attribute__((format(printf, 2, 3))) void buf_printf(struct buf *b, const char *fmt, ...);
-/* NUL-terminates without counting the NUL; returns data. */
+/* Adds a NUL terminator that len does not count, and returns data. */
 const char *buf_cstr(struct buf *b);
 
 #endif

@@ -16,18 +16,20 @@ struct clock {
 extern const struct clock CLOCK_SYSTEM;
 /* The monotonic clock in nanoseconds. */
 uint64_t clock_mono_ns(void);
-/* The wall clock: milliseconds since the Unix epoch (CLOCK_SYSTEM's). */
+/* The wall clock in milliseconds since the Unix epoch, as CLOCK_SYSTEM
+ * reads it. */
 uint64_t clock_wall_ms(void);
 
 static inline uint64_t clock_mono(const struct clock *c) { return c->mono_ms(c); }
 static inline uint64_t clock_wall(const struct clock *c) { return c->wall_ms(c); }
 
-/* A clock that moves only when told: wall time starts at start_ms, monotonic
- * time at 0. Used for reproducible recordings (GPUR_VIRTUAL_CLOCK_MS). */
+/* A clock that moves only when told to. Its wall time starts at start_ms and
+ * its monotonic time at 0. It makes recordings reproducible
+ * (GPUR_VIRTUAL_CLOCK_MS). */
 struct clock_virtual {
 	struct clock c;
 	uint64_t start_ms;
-	_Atomic uint64_t now_ms; /* monotonic; read by any thread */
+	_Atomic uint64_t now_ms; /* monotonic, and read by any thread */
 };
 void clock_virtual_init(struct clock_virtual *v, uint64_t start_ms);
 /* Moves the virtual clock forward by ms. */

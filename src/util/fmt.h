@@ -8,13 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Decimal, at least width characters: padded on the left with pad. */
+/* Writes v in decimal, padded on the left with pad to at least width
+ * characters. */
 size_t fmt_u64(char *buf, size_t n, uint64_t v, unsigned width, char pad);
-/* v with the given decimals (0 to 6), rounded to nearest, ties to even as
- * printf does for values it holds exactly (v * 10^decimals is rounded
- * first, so 0.45 may give "0.4" where printf says "0.5"); "-" before
- * negatives that do not round to 0. Values whose scaled form reaches 1e15,
- * NaN and infinities go through snprintf. */
+/* Writes v with the given number of decimals (0 to 6), rounded to nearest
+ * with ties to even, as printf does for values it holds exactly. Because
+ * v * 10^decimals is rounded first, 0.45 may give "0.4" where printf says
+ * "0.5". A negative value that does not round to 0 gets a "-". Values whose
+ * scaled form reaches 1e15, NaN and infinities go through snprintf. */
 size_t fmt_fixed(char *buf, size_t n, double v, unsigned decimals);
 
 #endif

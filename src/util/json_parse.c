@@ -145,7 +145,7 @@ struct sink {
 	struct buf *b;
 	char *fixed;
 	size_t len, max;
-	bool full; /* once full, stays full so a short character cannot follow a dropped long one */
+	bool full; /* once full, it stays full, so a short character cannot follow a dropped long one */
 };
 
 static void sink_put(struct sink *k, const char *s, size_t n)
@@ -170,15 +170,15 @@ static void sink_cp(struct sink *k, uint32_t cp)
 	sink_put(k, enc, utf8_encode(cp, enc));
 }
 
-/* 1 for the bytes a string's plain run is made of: printable ASCII other
- * than '"' and '\\'. */
+/* 1 for the bytes that a string's plain run is made of, which are the
+ * printable ASCII characters other than '"' and '\\'. */
 static const unsigned char PLAIN[256] = {
 	[0x20] = 1, [0x21] = 1, [0x23 ... 0x5b] = 1, [0x5d ... 0x7f] = 1,
 };
 
-/* The escape after a backslash at the cursor (the cursor past the
- * backslash) as a code point: a \u surrogate pair is one; a lone surrogate
- * and \u0000 are U+FFFD. False on a bad escape. */
+/* Decodes the escape after a backslash into one code point; the cursor is
+ * already past the backslash. A \u surrogate pair gives one code point, and a
+ * lone surrogate or \u0000 gives U+FFFD. Returns false on a bad escape. */
 static bool parse_escape(struct jsonp_parser *jp, uint32_t *out)
 {
 	uint32_t cp;
@@ -208,7 +208,7 @@ static bool parse_escape(struct jsonp_parser *jp, uint32_t *out)
 					*out = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
 					return true;
 				}
-				jp->p = save; /* not a pair: the next escape stands alone */
+				jp->p = save; /* not a pair, so the next escape stands alone */
 			}
 			cp = UTF8_REPLACEMENT;
 		} else if ((cp >= 0xDC00 && cp <= 0xDFFF) || cp == 0) {
@@ -240,7 +240,7 @@ static bool parse_string(struct jsonp_parser *jp, struct sink *k)
 		if (jp->p > run) {
 			size_t n = (size_t)(jp->p - run);
 			if (!k->full && k->len + n > k->max) {
-				sink_put(k, run, k->max - k->len); /* ASCII: any cut is a boundary */
+				sink_put(k, run, k->max - k->len); /* in ASCII, any cut is a boundary */
 				k->full = true;
 			} else {
 				sink_put(k, run, n);
@@ -282,8 +282,8 @@ bool jsonp_string(struct jsonp_parser *jp, struct buf *out, size_t max)
 
 bool jsonp_object_next(struct jsonp_parser *jp, char *key, size_t keymax, size_t *keylen)
 {
-	/* A key longer than keymax-1 bytes cannot name a known field: it is cut,
-	 * and *keylen says keymax so that it matches nothing. */
+	/* A key longer than keymax-1 bytes cannot name a known field. It is
+	 * cut, and *keylen is set to keymax so that it matches nothing. */
 	struct sink k = {.fixed = key, .max = keymax - 1};
 
 	if (!next_element(jp, '}'))

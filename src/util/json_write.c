@@ -94,7 +94,7 @@ void json_put_double(struct buf *b, double d)
 		buf_puts(b, "null");
 		return;
 	}
-	/* An integral double is exact as an integer: "integers as integers". */
+	/* An integral double is exact as an integer, so it is written as one. */
 	if (d == trunc(d) && fabs(d) < 9223372036854775808.0) {
 		json_put_i64(b, (int64_t)d);
 		return;

@@ -9,17 +9,17 @@
 
 #include "util/buf.h"
 
-/* s[0..n) as a JSON string, invalid UTF-8 as U+FFFD, at most max bytes of
- * content (cut on a character boundary). */
+/* Writes s[0..n) as a JSON string with invalid UTF-8 as U+FFFD, keeping at
+ * most max bytes of content, cut on a character boundary. */
 void json_put_string(struct buf *b, const char *s, size_t n, size_t max);
 void json_put_u64(struct buf *b, uint64_t v);
 void json_put_i64(struct buf *b, int64_t v);
 /* Finite doubles only; integral values below 2^63 print as integers. */
 void json_put_double(struct buf *b, double d);
-/* A FIELD_NUM value: integral and within int64 as that exact integer
- * (9007199254740993 stays itself); any other value as its nearest double
- * in json_put_double()'s shortest form. Finite values only (the encoder
- * leaves others out). */
+/* Writes a FIELD_NUM value. An integral value within int64 is written as that
+ * exact integer, so 9007199254740993 stays itself; any other value is written
+ * as its nearest double in json_put_double()'s shortest form. Only finite
+ * values may be passed, because the encoder leaves the others out. */
 void json_put_num(struct buf *b, long double v);
 
 #endif

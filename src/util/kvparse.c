@@ -45,7 +45,8 @@ ssize_t kvparse_i64(const char *s, size_t len, int64_t *out)
 	ssize_t n = kvparse_u64(s + sign, len - sign, neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX, &v);
 	if (n <= 0)
 		return n;
-	/* -2^63 has no positive counterpart: negate in unsigned arithmetic. */
+	/* -2^63 has no positive counterpart, so the negation is done in unsigned
+	 * arithmetic. */
 	*out = neg ? (int64_t)(~v + 1) : (int64_t)v;
 	return n + (ssize_t)sign;
 }
@@ -233,8 +234,8 @@ int kvparse_value(const char *s, size_t len, enum kvparse_unit kind, uint64_t *o
 	return 0;
 }
 
-/* The number parsed at s (n: its length or a kvparse_* result) must be
- * followed only by blanks. */
+/* Checks that the number parsed at s is followed only by blanks. n is its
+ * length, or the error that the kvparse_* parser returned. */
 static int single_rest(const char *s, size_t len, ssize_t n)
 {
 	if (n < 0)

@@ -17,7 +17,7 @@ bool pciaddr_normalise(const char *s, char out[16])
 		tmp[i] = (char)tolower((unsigned char)s[i]);
 	tmp[strlen(s)] = '\0';
 	if (sscanf(tmp, "%x:%x:%x.%u%n", &dom, &bus, &dev, &fn, &used) == 4 && tmp[used] == '\0') {
-		/* NVML prints an 8-digit domain; the low 16 bits are the domain. */
+		/* NVML prints an 8-digit domain, of which the low 16 bits are the domain. */
 		dom &= 0xffff;
 	} else if (sscanf(tmp, "%x:%x.%u%n", &bus, &dev, &fn, &used) == 3 && tmp[used] == '\0') {
 		dom = 0;

@@ -5,9 +5,9 @@
 
 #include <stdbool.h>
 
-/* Canonical PCI bus id into out: lowercase, 4-digit domain
- * ("00000000:3B:00.0" and "3b:00.0" both give "0000:3b:00.0"). False when s
- * is not one (out is then untouched). */
+/* Writes the canonical PCI bus id of s into out, in lowercase with a 4-digit
+ * domain: "00000000:3B:00.0" and "3b:00.0" both give "0000:3b:00.0". Returns
+ * false, leaving out untouched, when s is not a PCI address. */
 bool pciaddr_normalise(const char *s, char out[16]);
 
 #endif

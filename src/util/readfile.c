@@ -91,8 +91,9 @@ ssize_t readfile_pread(int fd, char *buf, size_t n)
 
 	if (n == 0)
 		return -EINVAL;
-	/* One read: procfs fills it as far as the file and the buffer go, so
-	 * a second would only cost a system call to learn of the end. */
+	/* One read is enough: procfs fills the buffer as far as the file and
+	 * the buffer go, so a second read would only cost a system call to
+	 * learn of the end. */
 	do
 		r = pread(fd, buf, n - 1, 0);
 	while (r < 0 && errno == EINTR);

@@ -111,9 +111,9 @@ size_t utf8_trim(const char *s, size_t n, size_t max)
 {
 	if (n <= max)
 		return n;
-	/* The sequence the cut splits starts at most 3 bytes back. Only a
-	 * valid one (whole, or cut short by the end of s) moves the cut before
-	 * it: invalid bytes are cut where they fall, so a run of stray
+	/* The sequence that the cut splits starts at most 3 bytes back. Only a
+	 * valid sequence, whole or cut short by the end of s, moves the cut
+	 * before it. Invalid bytes are cut where they fall, so a run of stray
 	 * continuation bytes does not pull the cut back. */
 	size_t i = max;
 	while (i > 0 && max - i < 3 && ((unsigned char)s[i] & 0xC0) == 0x80)

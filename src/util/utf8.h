@@ -11,30 +11,32 @@
 
 #define UTF8_REPLACEMENT 0xFFFDu
 
-/* Decode one code point from s[0..n), n >= 1. Returns the bytes consumed
- * (>= 1). Invalid input (bad lead, bad or missing continuation, overlong form,
- * surrogate, > U+10FFFF) yields U+FFFD for its maximal invalid prefix, as the
- * Unicode standard recommends. */
+/* Decodes one code point from s[0..n), where n >= 1, and returns the bytes
+ * consumed (>= 1). Invalid input (a bad lead, a bad or missing continuation,
+ * an overlong form, a surrogate, or a value over U+10FFFF) yields U+FFFD for
+ * its maximal invalid prefix, as the Unicode standard recommends. */
 size_t utf8_decode(const char *s, size_t n, uint32_t *cp);
-/* Encode cp (<= 0x10FFFF) into out; returns 1..4. */
+/* Encodes cp (at most 0x10FFFF) into out and returns its length, 1 to 4. */
 size_t utf8_encode(uint32_t cp, char out[4]);
-/* Append s[0..n) to b with every invalid sequence replaced by U+FFFD, stopping
- * before the code point that would take the appended length past max bytes. */
+/* Appends s[0..n) to b with every invalid sequence replaced by U+FFFD,
+ * stopping before the code point that would take the appended length past
+ * max bytes. */
 void utf8_append_valid(struct buf *b, const char *s, size_t n, size_t max);
-/* Length of the longest prefix of s[0..n) of at most max bytes that does not
- * split a valid UTF-8 sequence: a character that does not fit is left out
- * whole. Invalid bytes are not sequences: they are cut at max. */
+/* Returns the length of the longest prefix of s[0..n), at most max bytes,
+ * that does not split a valid UTF-8 sequence, so a character that does not
+ * fit is left out whole. Invalid bytes are not sequences, so they are cut
+ * at max. */
 size_t utf8_trim(const char *s, size_t n, size_t max);
-/* True for code points that must not reach a terminal as themselves:
- * controls (C0, DEL, C1), and format characters that reorder or hide text
- * (bidi embeddings, overrides and isolates, zero-width characters, line and
- * paragraph separators, the BOM, the soft hyphen, fillers, deprecated format
- * controls, interlinear annotations, tags): a process must not be able to
- * make its name read as someone else's. */
+/* True for code points that must not reach a terminal as themselves. These
+ * are the controls (C0, DEL, C1) and the format characters that reorder or
+ * hide text: bidi embeddings, overrides and isolates, zero-width characters,
+ * line and paragraph separators, the BOM, the soft hyphen, fillers,
+ * deprecated format controls, interlinear annotations and tags. A process
+ * must not be able to make its name read as someone else's. */
 bool utf8_is_unsafe(uint32_t cp);
-/* Append s for display on a terminal: control characters (C0, DEL, C1) and
- * invalid UTF-8 become U+FFFD ('?' when !utf8, where every non-ASCII
- * character also becomes '?'). */
+/* Appends s for display on a terminal. Control characters (C0, DEL, C1) and
+ * invalid UTF-8 become U+FFFD. When utf8 is false they become '?' instead,
+ * and so does every other non-ASCII character. */
 void utf8_append_safe(struct buf *b, const char *s, size_t n, bool utf8);
 
 #endif

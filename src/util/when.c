@@ -5,7 +5,8 @@
 #include <string.h>
 #include <time.h>
 
-/* n digits at s into *v; false unless all are digits. */
+/* Reads the n digits at s into *v, and returns false unless all of them are
+ * digits. */
 static bool digits(const char *s, int n, int *v)
 {
 	*v = 0;

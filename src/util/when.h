@@ -10,16 +10,16 @@
 
 struct when {
 	bool set;
-	bool clock;     /* HH:MM[:SS]: resolve with when_resolve */
+	bool clock;     /* HH:MM[:SS], to resolve with when_resolve */
 	uint64_t ms;    /* epoch ms (not clock) */
 	unsigned secs;  /* seconds into the day (clock) */
 };
 
-/* Parses s. True on success. */
+/* Parses s and returns true on success. */
 bool when_parse(const char *s, struct when *w);
-/* Epoch ms of w; a clock time on the local day of day_ms. */
+/* Returns w in epoch ms. A clock time is taken on the local day of day_ms. */
 uint64_t when_resolve(const struct when *w, uint64_t day_ms);
-/* "HH:MM[:SS]" alone into seconds into the day. */
+/* Parses "HH:MM[:SS]" alone into seconds into the day. */
 bool when_parse_clock(const char *s, unsigned *secs);
 
 #endif

@@ -9,7 +9,7 @@
 _Noreturn void xalloc_die(void);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
-/* Resize to n * size bytes, checking the multiplication. */
+/* Resizes to n * size bytes, checking the multiplication for overflow. */
 void *xreallocarray(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
 
