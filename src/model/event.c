@@ -46,8 +46,8 @@ size_t event_describe(const struct event *e, char *out, size_t n)
 		PUT(" %s", e->signal);
 	if (event_has(e, EVENT_F_RESULT) && e->result)
 		PUT(" = %s", e->result);
-	/* A detail that only says again what the fields said ("SIGTERM sent
-	 * to pid 4242", gpur's own words for a signal sent) is left out. */
+	/* A detail that only repeats what the fields said is left out, such
+	 * as "SIGTERM sent to pid 4242", gpur's own words for a signal sent. */
 	char same[96] = "";
 	if (event_has(e, EVENT_F_SIGNAL) && e->signal && event_has(e, EVENT_F_PID) && event_has(e, EVENT_F_RESULT) &&
 	    e->result && strcmp(e->result, "sent") == 0)

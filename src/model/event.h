@@ -13,7 +13,8 @@ enum event_field {
 	EVENT_F_SIGNAL, EVENT_F_RESULT, EVENT_F_DETAIL, EVENT_F__COUNT
 };
 
-/* Kinds gpur itself emits; a recording may carry others, kept as strings. */
+/* The kinds gpur itself emits. A recording may carry others, which are kept
+ * as strings. */
 #define EVENT_GPU_LOST "gpu_lost"
 #define EVENT_GPU_BACK "gpu_back"
 #define EVENT_BACKEND_LOST "backend_lost"
@@ -38,14 +39,15 @@ static inline bool event_has(const struct event *e, enum event_field f)
 	return (e->valid >> f) & 1u;
 }
 
-/* One line for humans, the same on the dashboard's events line and under
- * the --once table: "kind GPU i (backend) pid P SIGNAL = result: detail",
- * each part only when known. Written NUL-terminated into out (size n > 0),
- * cut before a character that does not fit. Not made inert: the text is
- * the recording's; the caller strips controls before a terminal sees it.
- * Returns its length. */
+/* Describes e in one line for humans, the same on the dashboard's events line
+ * and under the --once table: "kind GPU i (backend) pid P SIGNAL = result:
+ * detail", where each part appears only when it is known. The line is written
+ * NUL-terminated into out (of size n > 0) and cut before a character that
+ * does not fit. It is not made inert, because the text is the recording's;
+ * the caller strips control characters before a terminal sees it. Returns
+ * the line's length. */
 size_t event_describe(const struct event *e, char *out, size_t n);
-/* gpu_lost and backend_lost: worth a warning colour. */
+/* True for gpu_lost and backend_lost, the kinds worth a warning colour. */
 bool event_is_bad(const struct event *e);
 
 #endif

@@ -9,38 +9,40 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* FIELD_NUM holds any int64 and any double exactly in one long double:
- * that needs a significand of at least 64 bits (x86-64's 80-bit extended,
- * aarch64's IEEE quad). Where long double is only a double, integers past
+/* FIELD_NUM holds any int64 and any double exactly in one long double, which
+ * needs a significand of at least 64 bits, as x86-64's 80-bit extended and
+ * aarch64's IEEE quad have. Where long double is only a double, integers past
  * 2^53 would silently lose their last digits. */
 _Static_assert(LDBL_MANT_DIG >= 64,
 	       "gpur needs a long double with a 64-bit significand to keep record numbers exact");
 
 enum field_type {
-	FIELD_STR,   /* const char * (frame arena), max_len bytes of UTF-8 */
-	FIELD_U64,   /* uint64_t, integer in [min, max]: identities, counts, timestamps */
-	FIELD_NUM,   /* long double, a measured quantity: any finite number in [min, max],
-	              * holding every int64 and every double exactly */
+	FIELD_STR,   /* const char * in the frame's arena, at most max_len bytes of UTF-8 */
+	FIELD_U64,   /* uint64_t, an integer in [min, max], for identities, counts and timestamps */
+	FIELD_NUM,   /* long double, a measured quantity, which is any finite number in
+	              * [min, max] and holds every int64 and every double exactly */
 	FIELD_BOOL,  /* bool */
 	FIELD_ENUM,  /* uint8_t index into names */
 	FIELD_FLAGS, /* uint32_t bitmask over names, a JSON array of strings */
 };
 
-/* FIELD_READING: a measurement, omitted while a GPU is lost or suspended. */
+/* FIELD_READING marks a measurement, which is omitted while a GPU is lost or
+ * suspended. */
 #define FIELD_READING 0x1u
-/* FIELD_NOCASE: an ENUM whose names are also read in any ASCII case (the
- * original gpur writes a process's kind as "Compute"). */
+/* FIELD_NOCASE marks an ENUM whose names are also read in any ASCII case,
+ * because the original gpur writes a process's kind as "Compute". */
 #define FIELD_NOCASE 0x2u
 
-/* Upper bound of byte and count fields: above every int64, since the
- * parser already rejects integers of 2^63 and more. */
+/* The upper bound of byte and count fields. It is above every int64, since
+ * the parser already rejects integers of 2^63 and more. */
 #define FIELD_U64_MAX 9.3e18
 
 enum field_prom_type { FIELD_PROM_GAUGE, FIELD_PROM_COUNTER };
 
 /* A field as a Prometheus metric: its name, the factor from the field's unit
- * to the metric's (1.0 / 1048576 for bytes shown in MiB), its type. A BOOL
- * is 0 or 1; a FLAGS field is one sample per name with a `reason` label. */
+ * to the metric's (1.0 / 1048576 for bytes shown in MiB), and its type. A
+ * BOOL is exported as 0 or 1, and a FLAGS field as one sample per name with a
+ * `reason` label. */
 struct field_prom {
 	const char *name;
 	double scale;
@@ -63,13 +65,14 @@ struct field {
 	const char *help; /* one line for humans (docs, # HELP) */
 };
 
-/* Another program's name for a field: a key of the original gpur's records
- * (the Rust program gpur began as) that means one of ours, and the factor
- * from its unit to ours (1024 for KiB/s into bytes/s). The reader takes it
- * when the record lacks our own key; ours wins when a record has both. */
+/* Another program's name for a field. It is a key of the original gpur's
+ * records (the Rust program gpur began as) that means one of ours, with the
+ * factor from its unit to ours (1024 for KiB/s into bytes/s). The reader
+ * takes it when the record lacks our own key, and ours wins when a record has
+ * both. */
 struct field_alias {
 	const char *key;
-	unsigned bit; /* the field it means: its bit in the struct's `valid` mask */
+	unsigned bit; /* the field it means, as its bit in the struct's `valid` mask */
 	double scale;
 };
 
@@ -92,42 +95,45 @@ static inline const void *field_cptr(const void *obj, const struct field *f)
 	return (const char *)obj + f->offset;
 }
 
-/* A FIELD_NUM value as a whole number for display or integer arithmetic:
- * rounded to nearest, an exact half away from zero (41.5 gives 42, -2.5
- * gives -3), clamped to the result type's range; NaN gives 0. Never a plain
- * cast: that truncates 41.5 to 41 and is undefined out of range. */
+/* A FIELD_NUM value as a whole number for display or integer arithmetic. It
+ * is rounded to nearest with an exact half away from zero (41.5 gives 42,
+ * -2.5 gives -3) and clamped to the result type's range, and NaN gives 0. Use
+ * these, never a plain cast, which truncates 41.5 to 41 and is undefined out
+ * of range. */
 uint64_t field_num_u64(long double v);
 int64_t field_num_i64(long double v);
-/* The same rounding, as a double for formatting with no decimals (so 42.5 %
- * shows as 43 like 42.5 C does, where printf would round to even). */
+/* The same rounding as a double, for formatting with no decimals, so that
+ * 42.5 % shows as 43 as 42.5 C does, where printf would round to even. */
 double field_num_whole(long double v);
 
 struct arena;
-/* Stores v in obj's numeric field f: as it is in a FIELD_NUM, as an
- * integer in a FIELD_U64 (v must be a whole number >= 0) and a FIELD_FLAGS
- * (a bitmask). The validity bit is left as it was. False, with nothing
- * stored, for another type or a value that does not fit. */
+/* Stores v in obj's numeric field f. A FIELD_NUM takes v as it is; a
+ * FIELD_U64 and a FIELD_FLAGS (a bitmask) take it as an integer, so v must be
+ * a whole number >= 0. The validity bit is left as it was. Returns false,
+ * storing nothing, for another type or a value that does not fit. */
 bool field_set_number(void *obj, const struct field *f, long double v);
-/* Re-homes every known string field of obj into arena a (NULL for unknown). */
+/* Copies every known string field of obj into arena a and points the field
+ * at the copy; unknown ones become NULL. */
 void field_dup_strings(void *obj, const struct field *tab, size_t n, struct arena *a);
-/* Looks a key up in a table; NULL when unknown. */
+/* Looks a key up in a table, and returns NULL when it is not there. */
 const struct field *field_find(const struct field *tab, size_t n, const char *key, size_t keylen);
-/* The same, looking first at *hint and on from there (wrapping), and
- * leaving *hint after the entry found: keys that come in table order, as
- * gpur writes them, are each found at the first look. */
+/* The same, looking first at *hint and on from there, wrapping round, and
+ * leaving *hint after the entry found. Keys that come in table order, as gpur
+ * writes them, are then each found at the first look. */
 const struct field *field_find_from(const struct field *tab, size_t n, const char *key, size_t keylen, size_t *hint);
-/* The alias of key in tab[0..n), NULL when none. */
+/* The alias of key in tab[0..n), or NULL when there is none. */
 const struct field_alias *field_alias_find(const struct field_alias *tab, size_t n, const char *key, size_t keylen);
-/* The field of tab[0..n) whose validity bit is bit, NULL when none. */
+/* The field of tab[0..n) whose validity bit is bit, or NULL when there is
+ * none. */
 const struct field *field_by_bit(const struct field *tab, size_t n, unsigned bit);
-/* Index of name in f->names, or -1. */
+/* The index of name in f->names, or -1. */
 int field_name_index(const struct field *f, const char *name, size_t len);
-/* Index of name in f->names ignoring ASCII case ("Graphics" is graphics),
- * or -1. */
+/* The index of name in f->names ignoring ASCII case, so "Graphics" finds
+ * graphics, or -1. */
 int field_name_index_nocase(const struct field *f, const char *name, size_t len);
-/* Checks a table for completeness: unique keys and bits, every bit below 64,
- * ranges and vocabularies where the type needs them. Returns NULL or the
- * offending key (for tests). */
+/* Checks a table for completeness: keys and bits are unique, every bit is
+ * below 64, and every type that needs a range or a vocabulary has one.
+ * Returns NULL, or the offending key for tests to report. */
 const char *field_table_check(const struct field *tab, size_t n, size_t struct_size);
 
 #endif

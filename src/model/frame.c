@@ -174,7 +174,7 @@ void frame_copy_process(struct frame *f, struct gpu_process *dst, const struct g
 {
 	*dst = *src;
 	field_dup_strings(dst, PROCESS_FIELDS, PROCESS_NFIELDS, &f->arena);
-	dst->cgroup_path = frame_str(f, src->cgroup_path); /* not in the table: not recorded */
+	dst->cgroup_path = frame_str(f, src->cgroup_path); /* not in the table, so not recorded */
 	frame_set_parents(f, dst, src->parents, src->nparents);
 }
 

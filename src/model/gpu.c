@@ -19,8 +19,9 @@ const char *const GPU_THROTTLE_NAMES[GPU_THROTTLE__COUNT] = {
 #define U64(k, m, b, lo, hi, fl, p, h) {k, FIELD_U64, b, offsetof(struct gpu, m), lo, hi, 0, NULL, 0, fl, p, h}
 #define NUM(k, m, b, lo, hi, fl, p, h) {k, FIELD_NUM, b, offsetof(struct gpu, m), lo, hi, 0, NULL, 0, fl, p, h}
 #define PCT(k, m, b, p, h) NUM(k, m, b, 0, 100, R, p, h)
-/* Exported as dcgm-exporter exports them: gauges in the field's unit, memory
- * in MiB, energy in mJ (docs/exporter.md lists every metric). */
+/* Fields are exported as dcgm-exporter exports them: gauges in the field's
+ * unit, memory in MiB and energy in mJ. docs/exporter.md lists every
+ * metric. */
 #define G(name) FIELD_PROM(name, 1, GAUGE)
 #define MIB (1.0 / 1048576.0)
 
@@ -96,12 +97,12 @@ const struct field GPU_FIELDS[] = {
 };
 const size_t GPU_NFIELDS = sizeof(GPU_FIELDS) / sizeof(GPU_FIELDS[0]);
 
-/* The original gpur's names (its GpuSnapshot) for fields of ours. Its keys
- * that are ours too (name, device_id, integrated, temp_mem_c, temp_slowdown_c,
- * temp_junction_c, power_w, power_limit_w, fan_pct, fan_rpm, pcie_gen,
- * pcie_width, gtt_used_bytes, gtt_total_bytes, mem_util_pct, throttle,
- * perf_level) need no row; record_foreign.c reads the values they write
- * differently. */
+/* The original gpur's names (from its GpuSnapshot) for fields of ours. Its
+ * keys that are ours too need no row: name, device_id, integrated,
+ * temp_mem_c, temp_slowdown_c, temp_junction_c, power_w, power_limit_w,
+ * fan_pct, fan_rpm, pcie_gen, pcie_width, gtt_used_bytes, gtt_total_bytes,
+ * mem_util_pct, throttle and perf_level. Where it writes their values
+ * differently, record_foreign.c reads them. */
 const struct field_alias GPU_ALIASES[] = {
 	{"utilization_pct", GPU_F_UTIL, 1},
 	{"vram_used_bytes", GPU_F_MEM_USED, 1},

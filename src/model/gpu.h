@@ -11,7 +11,7 @@
 
 enum gpu_state {
 	GPU_STATE_OK,
-	GPU_STATE_LOST,      /* fell off the bus / reset required */
+	GPU_STATE_LOST,      /* fell off the bus, or needs a reset */
 	GPU_STATE_SUSPENDED, /* runtime-suspended, not read */
 	GPU_STATE__COUNT
 };
@@ -26,8 +26,8 @@ enum gpu_throttle {
 	GPU_THROTTLE_HW_THERMAL,
 	GPU_THROTTLE_HW_POWER_BRAKE,
 	GPU_THROTTLE_DISPLAY_CLOCK,
-	/* Generic reasons whose source is not told (AMD's heuristic, the
-	 * original gpur's records): thermal, or a power cap. */
+	/* Generic reasons, a thermal one or a power cap, from sources that do
+	 * not say more (AMD's heuristic, the original gpur's records). */
 	GPU_THROTTLE_THERMAL,
 	GPU_THROTTLE_POWER_CAP,
 	GPU_THROTTLE__COUNT
@@ -59,11 +59,11 @@ struct gpu {
 	uint8_t state;  /* enum gpu_state */
 	bool mig_mode;
 	uint64_t pstate;
-	/* Measured quantities are FIELD_NUM: any finite number, kept exactly
-	 * (41.5 degrees, 2^53 + 1 bytes); readers round for display. */
+	/* Measured quantities are FIELD_NUM, so any finite number is kept
+	 * exactly (41.5 degrees, 2^53 + 1 bytes). Readers round for display. */
 	long double util_pct, mem_util_pct;
 	long double mem_used_bytes, mem_total_bytes;
-	long double gtt_used_bytes, gtt_total_bytes; /* AMD: system memory mapped for the GPU */
+	long double gtt_used_bytes, gtt_total_bytes; /* AMD's system memory mapped for the GPU */
 	long double temp_c, temp_mem_c, temp_junction_c, temp_slowdown_c, temp_shutdown_c;
 	long double power_w, power_limit_w, energy_j;
 	long double fan_pct;
@@ -80,7 +80,7 @@ struct gpu {
 	const char *perf_level;     /* AMD's forced DPM level ("manual", "high"...); "auto" is absent */
 };
 
-/* In the order of enum gpu_field: GPU_FIELDS[f] is field f's row. */
+/* In the order of enum gpu_field, so GPU_FIELDS[f] is field f's row. */
 extern const struct field GPU_FIELDS[];
 extern const size_t GPU_NFIELDS;
 extern const struct field_alias GPU_ALIASES[];
@@ -96,12 +96,12 @@ static inline void gpu_set(struct gpu *g, enum gpu_field f)
 {
 	g->valid |= UINT64_C(1) << f;
 }
-/* The GPU's state, GPU_STATE__COUNT when unknown. */
+/* The GPU's state, or GPU_STATE__COUNT when it is unknown. */
 static inline unsigned gpu_state(const struct gpu *g)
 {
 	return gpu_has(g, GPU_F_STATE) ? g->state : GPU_STATE__COUNT;
 }
-/* True for lost and suspended devices: their readings are not taken. */
+/* True for lost and suspended devices, whose readings are not taken. */
 bool gpu_is_unread(const struct gpu *g);
 /* True when GPU i of frame f is idle: its utilisation is 0 or unknown and
  * no process of the frame uses it. The dashboard hides such GPUs (key i). */
@@ -109,12 +109,12 @@ struct frame;
 bool gpu_is_idle(const struct frame *f, size_t i);
 /* Clears every reading (FIELD_READING) of g, keeping identity and limits. */
 void gpu_drop_readings(struct gpu *g);
-/* The PCIe link as "4x16" into buf (n bytes; "" when its current
- * generation or width is unknown), with the maxima when it runs below them:
- * "3x8 (max 5x16)"; of a maximum not known nothing is said, so with one
- * known it is "3x8 (max gen 5)" or "3x8 (max x16)". Returns whether the link
- * is known to run below a maximum (a slot, riser or power saving holding it
- * back). */
+/* Writes the PCIe link as "4x16" into buf of n bytes, or "" when its current
+ * generation or width is unknown. When the link runs below its maxima they
+ * follow, as in "3x8 (max 5x16)". A maximum that is not known is not
+ * mentioned, so with only one known the text is "3x8 (max gen 5)" or
+ * "3x8 (max x16)". Returns whether the link is known to run below a maximum,
+ * which means a slot, a riser or power saving is holding it back. */
 bool gpu_pcie_link(const struct gpu *g, char *buf, size_t n);
 
 #endif

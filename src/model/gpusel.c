@@ -67,8 +67,9 @@ static bool matches(const char *sel, const struct frame *f, size_t i)
 	if (pciaddr_normalise(sel, a)) {
 		if (gpu_has(g, GPU_F_PCI_BUS_ID) && pciaddr_normalise(g->pci_bus_id, b) && strcmp(a, b) == 0)
 			return true;
-		/* A DRM GPU's id is its slot ("pci:0000:c4:00.0"): a recording
-		 * without a pci_bus_id (the original gpur's) still has it. */
+		/* A DRM GPU's id is its slot ("pci:0000:c4:00.0"), so a
+		 * recording without a pci_bus_id, such as the original gpur's,
+		 * still has it. */
 		if (gpu_has(g, GPU_F_DEVICE_ID) && strncmp(g->device_id, "pci:", 4) == 0 &&
 		    pciaddr_normalise(g->device_id + 4, b) && strcmp(a, b) == 0)
 			return true;

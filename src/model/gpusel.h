@@ -13,12 +13,12 @@
 
 struct gpusel;
 
-/* Parses a comma-separated list. NULL with a message in err when an item is
- * empty or the list is too long. */
+/* Parses a comma-separated list. Returns NULL, with a message in err, when an
+ * item is empty or the list is too long. */
 struct gpusel *gpusel_parse(const char *list, char *err, size_t errlen);
 void gpusel_free(struct gpusel *s);
 /* Removes unselected GPUs from f. */
 void gpusel_apply(const struct gpusel *s, struct frame *f);
-/* First selector that matches no GPU of f, or NULL when all match. */
+/* The first selector that matches no GPU of f, or NULL when all match. */
 const char *gpusel_unmatched(const struct gpusel *s, const struct frame *f);
 #endif

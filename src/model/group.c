@@ -71,8 +71,9 @@ static const char *slurm_job(const struct gpu_process *p)
 	return c && strncmp(c, "slurm:", 6) == 0 ? c : NULL;
 }
 
-/* The key parts of p under by: a one-byte kind prefix (so a container id
- * never equals a pod uid) and up to three strings, "/" between the last two. */
+/* The key parts of p under by: a one-byte kind prefix, so that a container id
+ * never equals a pod uid, and up to two strings, which the key joins with a
+ * "/". */
 static bool key_parts(const struct gpu_process *p, enum group_by by, const char **pre, const char **a,
 		      const char **b)
 {
@@ -90,9 +91,9 @@ static bool key_parts(const struct gpu_process *p, enum group_by by, const char 
 			*a = ns ? ns : "";
 			*b = name;
 		}
-		/* A systemd unit alone is no container (a plain service, a
-		 * login session), nor an identity: "init.scope" is in every
-		 * user's manager too. */
+		/* A systemd unit alone is no container, since it may be a plain
+		 * service or a login session. Nor is it an identity, because
+		 * "init.scope" is in every user's manager too. */
 		break;
 	case GROUP_BY_POD:
 		if ((*a = known(p, PROC_F_POD, p->pod)))
@@ -191,7 +192,8 @@ static uint64_t hash_key(const char *s)
 	return x;
 }
 
-/* Grows the index to at least twice want slots (a power of two), emptied. */
+/* Grows the index to a power of two of at least twice want slots, and
+ * empties it. */
 static void index_reset(struct grouping *g, size_t want)
 {
 	size_t cap = 16;
@@ -220,8 +222,9 @@ static int text_cmp(const char *a, const char *b)
 	return d < 0 ? -1 : d > 0;
 }
 
-/* The group's number for sort, known false when its sum is unknown; the
- * label answers with text set. */
+/* Puts the group's number for sort in *v and returns whether it is known,
+ * which it is not when the group's sum is unknown. Sorting by label sets
+ * *text instead. */
 static bool group_num(const struct group *grp, enum group_sort sort, long double *v, bool *text)
 {
 	*text = false;
@@ -266,7 +269,7 @@ static int group_cmp(const void *pa, const void *pb, void *arg)
 	if (text)
 		d = text_cmp(la, lb);
 	else if (ka)
-		d = va > vb ? -1 : va < vb; /* numbers: descending */
+		d = va > vb ? -1 : va < vb; /* numbers descend */
 	if (ctx->reverse)
 		d = -d;
 	if (d)

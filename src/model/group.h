@@ -17,7 +17,7 @@ enum group_by {
 	GROUP_BY_USER, GROUP_BY__COUNT
 };
 
-/* A group key's and label's size, NUL included: a pod's namespace/name
+/* The size of a group key or label, NUL included. A pod's namespace/name
  * with its one-byte prefix fits. */
 #define GROUP_KEY_MAX 384
 /* What a row without an owner of the mode's kind is grouped as. */
@@ -26,9 +26,10 @@ enum group_by {
 /* One group of the view's rows. */
 struct group {
 	size_t first;     /* index into f->procs of its first row in view order */
-	size_t nprocs;    /* rows (a process on two GPUs counts twice) */
-	/* Sums; a sum is unknown (known false) when any row's value is: a part
-	 * would read as the whole. nmem_unknown says how many rows lacked it. */
+	size_t nprocs;    /* rows, so a process on two GPUs counts twice */
+	/* Sums. A sum is unknown (its known flag false) when any row's value
+	 * is, because a part would read as the whole. nmem_unknown and
+	 * nutil_unknown say how many rows lacked the value. */
 	bool mem_known, util_known;
 	size_t nmem_unknown, nutil_unknown;
 	long double mem_bytes, util_pct;
@@ -40,34 +41,36 @@ struct group {
 struct grouping {
 	struct group *groups;
 	size_t ngroups, cap;
-	size_t *index; /* open addressing over groups: slot + 1, 0 empty */
+	size_t *index; /* open addressing over groups; a slot holds a group's index + 1, 0 when empty */
 	size_t index_cap;
 };
 
 void group_init(struct grouping *g);
 void group_fini(struct grouping *g);
 
-/* "none", "container", "pod", "job", "user"; "?" out of range. */
+/* "none", "container", "pod", "job" or "user", and "?" out of range. */
 const char *group_name(enum group_by by);
 /* The mode whose name is name[0..len), or -1. */
 int group_by_name(const char *name, size_t len);
 
-/* Writes p's group key under mode by into key (GROUP_KEY_MAX
- * bytes): the identity rows are grouped by, "" when p has no owner of that
- * kind (those rows form one "(none)" group). container: the container id,
- * else the pod uid, else the pod's namespace/name (process_label's owners,
- * by identity, so two containers of one pod are two groups; a systemd unit
- * alone is no container); pod: the pod uid,
- * else namespace/name; job: a "slurm:" container; user: the user. Returns
- * whether p has an owner (key not ""). Keys longer than the buffer are cut
- * (two owners alike in their first 380 bytes share a group). */
+/* Writes p's group key under mode by into key, of GROUP_KEY_MAX bytes. The
+ * key is the identity that rows are grouped by, or "" when p has no owner of
+ * that kind; such rows form one "(none)" group. By container, the key is the
+ * container id, else the pod uid, else the pod's namespace/name. These are
+ * process_label's owners taken by identity, so two containers of one pod are
+ * two groups, and a systemd unit alone is no container. By pod, it is the pod
+ * uid, else namespace/name; by job, a "slurm:" container; by user, the user.
+ * Returns whether p has an owner, that is whether the key is not "". Keys
+ * longer than the buffer are cut, so two owners alike in their first 380
+ * bytes share a group. */
 bool group_key(const struct gpu_process *p, enum group_by by, char *key);
 
-/* Writes the text a person reads for p's group into buf (at most n-1 bytes
- * plus a NUL, never cut inside a UTF-8 sequence; unsanitised): container: the
- * container's name, else its id ("docker:05cff9470056"), else the pod as
- * "pod ns/name"; pod: "ns/name", else the name, else the uid;
- * job: "slurm:4242"; user: the name. GROUP_NONE_LABEL when none. */
+/* Writes the text a person reads for p's group into buf, at most n-1 bytes
+ * plus a NUL, never cut inside a UTF-8 sequence and not sanitised. By
+ * container, it is the container's name, else its id ("docker:05cff9470056"),
+ * else the pod as "pod ns/name". By pod, it is "ns/name", else the name, else
+ * the uid. By job it is "slurm:4242", and by user the user's name. It is
+ * GROUP_NONE_LABEL when there is no owner. */
 void group_label(const struct gpu_process *p, enum group_by by, char *buf, size_t n);
 
 /* What groups are ordered by. */
@@ -79,19 +82,20 @@ enum group_sort {
 	GROUP_SORT_PROCS, /* the process count */
 };
 
-/* Groups rows[0..nrows) (indices into f->procs, e.g. a proctable_view)
- * under mode by (NONE: no groups) and sorts the groups by sort; numbers
- * descending, text ascending, reverse flips that, unknown sums come last
- * either way, ties by label then key. O(rows). */
+/* Groups rows[0..nrows), indices into f->procs such as a proctable_view's,
+ * under mode by; GROUP_BY_NONE makes no groups. Then sorts the groups by
+ * sort: numbers descend and text ascends, reverse flips that, unknown sums
+ * come last either way, and ties are broken by label and then by key. The
+ * cost is O(rows). */
 void group_build(struct grouping *g, const struct frame *f, const size_t *rows, size_t nrows, enum group_by by,
 		 enum group_sort sort, bool reverse);
 
-/* Writes the GPUs of grp as "0,1" or "0-3,6" into buf (cut with "+" when it
- * does not fit); "--" when none. */
+/* Writes the GPUs of grp as "0,1" or "0-3,6" into buf, cut with a "+" when
+ * the list does not fit, or "--" when there are none. */
 void group_gpus(const struct group *grp, char *buf, size_t n);
 
-/* Keeps in rows[0..nrows) only those whose key under by is key (order kept);
- * returns how many are left. */
+/* Keeps, in order, only the rows of rows[0..nrows) whose key under by is key,
+ * and returns how many are left. */
 size_t group_filter(const struct frame *f, size_t *rows, size_t nrows, enum group_by by, const char *key);
 
 #endif

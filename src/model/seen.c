@@ -63,7 +63,7 @@ void seen_update(struct seen *s, const struct frame *f)
 			memcpy(e->id, g->device_id, strlen(g->device_id) + 1);
 		}
 		e->s.g = *g;
-		/* Strings belong to f's arena: the entry keeps numbers only. */
+		/* Strings belong to f's arena, so the entry keeps numbers only. */
 		e->s.g.name = e->s.g.device_id = e->s.g.parent_device_id = e->s.g.vendor = e->s.g.pci_bus_id = NULL;
 		e->s.ts_ms = frame_has(f, FRAME_F_TS) ? f->ts_ms : 0;
 		e->s.gone_ms = 0;

@@ -17,13 +17,13 @@ struct seen {
 
 void seen_init(struct seen *s);
 void seen_fini(struct seen *s);
-/* Forgets everything (a replay back at its start). */
+/* Forgets everything, as when a replay goes back to its start. */
 void seen_clear(struct seen *s);
 /* Remembers the readings of every ok GPU of f that has a device_id. */
 void seen_update(struct seen *s, const struct frame *f);
-/* Gives f->seen (in f's arena) when f has a lost or suspended GPU that was
- * seen ok before: for each of its GPUs, the last ok readings and their
- * ts_ms (0: never seen ok). */
+/* Sets f->seen, in f's arena, when f has a lost or suspended GPU that was
+ * seen ok before. It holds, for each of f's GPUs, the last ok readings and
+ * their ts_ms, which is 0 for a GPU never seen ok. */
 void seen_attach(const struct seen *s, struct frame *f);
 
 #endif
