@@ -12,7 +12,7 @@
 
 struct job {
 	struct job *next;
-	char *path; /* NULL: a retention pass only */
+	char *path; /* NULL for a retention pass only */
 };
 
 struct compressor {
@@ -29,14 +29,16 @@ struct compressor {
 	bool note_new, reported_once;
 };
 
-/* A plain segment still queued (called on the worker, mu not held). */
+/* True when the plain segment at path is still queued. It is called on the
+ * worker, with mu not held. */
 static bool queued(const char *path, void *ctx)
 {
 	struct compressor *c = ctx;
 	bool found = false;
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 
-	/* By name: the listing and the job may spell the directory apart. */
+	/* Compare by base name, because the listing and the job may spell the
+	 * directory differently. */
 	pthread_mutex_lock(&c->mu);
 	for (struct job *j = c->head; j && !found; j = j->next) {
 		const char *jb = j->path && strrchr(j->path, '/') ? strrchr(j->path, '/') + 1 : j->path;
@@ -72,7 +74,8 @@ static void *compressor_main(void *arg)
 		c->busy = false;
 		if (rc < 0) {
 			c->failed++;
-			/* Said once: a full disk would say it for every segment. */
+			/* The note is made only once, because a full disk would make it for
+			 * every segment. */
 			if (!c->reported_once) {
 				snprintf(c->note, sizeof(c->note), "%s: not compressed (%s); the plain segment is kept and recording goes on",
 					 j->path, err);

@@ -18,14 +18,14 @@ struct instream {
 	unsigned char *raw;     /* compressed bytes read, not yet decoded */
 	size_t raw_pos, raw_len;
 	bool raw_eof;
-	uint64_t raw_used;      /* raw bytes consumed by the decoder (or handed out) */
+	uint64_t raw_used;      /* raw bytes consumed by the decoder, or handed out as they are */
 	uint64_t dec_total;     /* decoded bytes handed out */
 	uint64_t frame_raw, frame_dec; /* the latest restart point */
-	bool in_frame;          /* zstd: a frame is begun and not finished */
+	bool in_frame;          /* for zstd, a frame is begun and not finished */
 	bool failed;
 	ZSTD_DStream *zd;
 	z_stream gz;
-	bool gz_init, gz_end;   /* gz_end: a member ended; another may follow */
+	bool gz_init, gz_end;   /* a gzip member ended, and another may follow */
 };
 
 enum instream_kind instream_sniff(const unsigned char *p, size_t n)
@@ -37,7 +37,8 @@ enum instream_kind instream_sniff(const unsigned char *p, size_t n)
 	return INSTREAM_PLAIN;
 }
 
-/* Reads more raw input (after what is left). 0, or -errno; raw_eof at the end. */
+/* Reads more raw input after what is left. Returns 0 or -errno, and sets
+ * raw_eof at the end. */
 static int fill_raw(struct instream *s)
 {
 	if (s->raw_pos > 0 && s->raw_pos < s->raw_len)
@@ -80,7 +81,7 @@ static int start_decoder(struct instream *s)
 			return -ENOMEM;
 		ZSTD_initDStream(s->zd);
 	} else if (s->kind == INSTREAM_GZIP) {
-		/* 16 + 15: a gzip wrapper, the largest window. */
+		/* 16 asks for a gzip wrapper, and 15 is the largest window. */
 		if (inflateInit2(&s->gz, 16 + MAX_WBITS) != Z_OK)
 			return -ENOMEM;
 		s->gz_init = true;
@@ -92,7 +93,7 @@ struct instream *instream_new(int fd)
 {
 	struct instream *s = make(fd);
 
-	/* The magic decides; a short file is plain. */
+	/* The magic bytes decide, and a short file is plain. */
 	while (s->raw_len < 4 && !s->raw_eof)
 		if (fill_raw(s) < 0)
 			break;
@@ -153,7 +154,7 @@ static ssize_t read_zstd(struct instream *s, unsigned char *out, size_t n)
 				return e;
 		}
 		if (s->raw_pos >= s->raw_len && s->raw_eof) {
-			/* Input ended inside a frame: cut short. */
+			/* The input ended inside a frame, so it was cut short. */
 			return s->in_frame ? -EBADMSG : 0;
 		}
 		if (!s->in_frame) {
@@ -190,7 +191,7 @@ static ssize_t read_gzip(struct instream *s, unsigned char *out, size_t n)
 		if (s->raw_pos >= s->raw_len && s->raw_eof)
 			return s->gz_end ? 0 : -EBADMSG;
 		if (s->gz_end) {
-			/* Another member follows (cat a.gz b.gz); it must be gzip. */
+			/* Another member follows, as after cat a.gz b.gz, and it must be gzip. */
 			if (s->raw[s->raw_pos] != 0x1F)
 				return -EBADMSG;
 			inflateReset(&s->gz);

@@ -44,8 +44,8 @@ static int fill(struct line_reader *lr)
 {
 	ssize_t n;
 
-	/* Looked at before each read too: a stop that came just before it
-	 * is not missed (its signal may already have been taken). */
+	/* The stop flag is checked before each read too, so a stop that came
+	 * just before it is not missed when its signal was already taken. */
 	if (lr->in) {
 		instream_set_cancel(lr->in, lr->cancel);
 		n = instream_read(lr->in, lr->chunk, LINE_READER_CHUNK);
@@ -78,15 +78,16 @@ static void skip_bom(struct line_reader *lr, const char **line, size_t *len)
 	}
 }
 
-/* Bytes of a byte-order mark at the start of the line being read: not part
- * of the line, so not counted against the cap. */
+/* The bytes of a byte-order mark at the start of the line being read. They
+ * are not part of the line, so they do not count against the cap. */
 static size_t bom_len(const struct line_reader *lr, size_t n, size_t slack)
 {
 	return slack && n >= 3 && memcmp(lr->line.data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 }
 
 /* Adds start[0..take) to the line being read, unless the line is being
- * skipped: one past the cap (and its \r) is, and its memory goes at once. */
+ * skipped. A line that grows past the cap and its \r is skipped, and its
+ * memory is freed at once. */
 static void take_piece(struct line_reader *lr, const char *start, size_t take, size_t slack, bool *skipping)
 {
 	if (!*skipping && lr->line.len + take > lr->cap + 1 + slack) {
@@ -95,8 +96,8 @@ static void take_piece(struct line_reader *lr, const char *start, size_t take, s
 	}
 	if (*skipping)
 		return;
-	/* Grow by doubling, but never past the cap (plus the \r and the NUL):
-	 * a long line costs the cap, not twice it. */
+	/* Grow by doubling, but never past the cap plus the \r and the NUL,
+	 * so that a long line costs the cap and not twice it. */
 	size_t need = lr->line.len + take + 1;
 	if (need > lr->line.cap) {
 		size_t cap = lr->line.cap * 2 > need ? lr->line.cap * 2 : need;
@@ -108,8 +109,8 @@ static void take_piece(struct line_reader *lr, const char *start, size_t take, s
 	buf_append(&lr->line, start, take);
 }
 
-/* The line read so far, without one trailing \r, when it is within the cap
- * (a byte-order mark aside): true with *line and *len set. */
+/* When the line read so far is within the cap, not counting a byte-order
+ * mark, sets *line and *len to it without one trailing \r and returns true. */
 static bool line_within_cap(struct line_reader *lr, size_t slack, const char **line, size_t *len)
 {
 	size_t n = lr->line.len;
@@ -124,17 +125,18 @@ static bool line_within_cap(struct line_reader *lr, size_t slack, const char **l
 	return true;
 }
 
-/* At the end of the input: what is left of a line without \n. */
+/* At the end of the input, returns what is left of a line without \n. */
 static int last_line(struct line_reader *lr, bool skipping, size_t slack, const char **line, size_t *len)
 {
-	/* A decoding error cut the line: a torn piece, never a record. */
+	/* A decoding error cut the line, so it is a torn piece and never a
+	 * record. */
 	if (lr->eof == -EBADMSG && (lr->line.len || skipping)) {
 		lr->lineno++;
 		lr->torn++;
 		buf_reset(&lr->line);
 		return lr->eof;
 	}
-	/* End of input: a last line without \n counts. */
+	/* At the end of the input, a last line without \n counts. */
 	if (lr->line.len || skipping) {
 		lr->lineno++;
 		if (!skipping && line_within_cap(lr, slack, line, len)) {
@@ -210,15 +212,15 @@ static void scan_line(struct jscan *sc, const char *s, size_t n)
 			sc->depth--;
 		}
 	}
-	/* A line that ends inside a string is broken JSON: nothing it opened
-	 * can be closed by the lines after it. */
+	/* A line that ends inside a string is broken JSON, and nothing it
+	 * opened can be closed by the lines after it. */
 	if (str)
 		sc->depth = 0;
 }
 
-/* Whether line opens an object that it leaves open: it starts at column 0
- * with '{' and does not end with '}' (a whole record on one line always
- * does, so a JSON Lines file costs no scan). */
+/* Whether line opens an object that it leaves open, which is when it starts
+ * at column 0 with '{' and does not end with '}'. A whole record on one line
+ * always ends with '}', so a JSON Lines file costs no scan. */
 static bool opens_object(const char *l, size_t n, struct jscan *sc)
 {
 	size_t end = n;
@@ -248,14 +250,15 @@ static void rec_append(struct line_reader *lr, const char *s, size_t n)
 	buf_append(&lr->rec, s, n);
 }
 
-/* An object being joined: where its text stands, and whether it is too
- * long (skipping) and already counted as oversized (a line of it was). */
+/* An object being joined: where its text stands, whether it is too long and
+ * being skipped, and whether it was already counted as oversized because one
+ * of its lines was. */
 struct joining {
 	struct jscan sc;
 	bool open, skipping, counted;
 };
 
-/* The held line, else the next one; *at: its line number. */
+/* Returns the held line, else the next one, with its line number in *at. */
 static int pull(struct line_reader *lr, const char **l, size_t *n, uint64_t *at)
 {
 	if (lr->held) {
@@ -270,7 +273,7 @@ static int pull(struct line_reader *lr, const char **l, size_t *n, uint64_t *at)
 	return rc;
 }
 
-/* Ends an object too long to keep: it counts once as oversized. */
+/* Ends an object too long to keep, which counts once as oversized. */
 static void drop_object(struct line_reader *lr, struct joining *j)
 {
 	if (!j->counted)
@@ -278,14 +281,14 @@ static void drop_object(struct line_reader *lr, struct joining *j)
 	j->open = j->skipping = j->counted = false;
 }
 
-/* Skips what is left of the object from now on: its memory goes at once. */
+/* Skips what is left of the object from now on, and frees its memory at once. */
 static void skip_object(struct line_reader *lr, struct joining *j)
 {
 	j->skipping = true;
 	buf_fini(&lr->rec);
 }
 
-/* Adds a line to the open object. True when that closed it. */
+/* Adds a line to the open object, and returns true when that line closed it. */
 static bool join_line(struct line_reader *lr, struct joining *j, const char *l, size_t n)
 {
 	scan_line(&j->sc, l, n);
@@ -317,14 +320,15 @@ int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
 	for (;;) {
 		uint64_t over = lr->oversized;
 		rc = pull(lr, &l, &n, &at);
-		/* A line of the object too long to keep makes the object so. */
+		/* A line of the object that is too long to keep makes the whole
+		 * object too long. */
 		if (j.open && lr->oversized != over && !j.skipping) {
 			skip_object(lr, &j);
 			j.counted = true;
 		}
 		if (rc != 1) {
 			if (j.open && !j.skipping)
-				break; /* an object cut off by the end: torn */
+				break; /* an object cut off by the end is torn */
 			if (j.open)
 				drop_object(lr, &j);
 			return rc;
@@ -342,7 +346,8 @@ int line_reader_next(struct line_reader *lr, const char **line, size_t *len)
 			continue;
 		}
 		if (n && l[0] == '{') {
-			/* A record starts while the last is open: that one is torn. */
+			/* A record starts while the last one is open, so that one is
+			 * torn. */
 			lr->held = true;
 			lr->held_line = l;
 			lr->held_len = n;

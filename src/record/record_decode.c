@@ -31,8 +31,8 @@ static bool integral(const struct jsonp_number *n, const struct field *f, int64_
 	return (double)*out >= f->min && (double)*out <= f->max;
 }
 
-/* Each type's reader: the value at the cursor, already known to be of a
- * JSON type the field takes, into p. */
+/* Each type's reader puts the value at the cursor into p. The value is
+ * already known to be of a JSON type that the field takes. */
 static enum decoded decode_str(struct decoder *d, const struct field *f, void *p)
 {
 	if (!jsonp_string(&d->jp, &d->s, f->max_len))
@@ -52,9 +52,9 @@ static enum decoded decode_u64(struct decoder *d, const struct field *f, void *p
 	return DEC_SET;
 }
 
-/* An integer literal is taken exactly (2^53 + 1 stays itself); anything
- * else is its double. overflow: an integer literal outside int64 or a real
- * outside double, both unknown. */
+/* An integer literal is taken exactly, so 2^53 + 1 stays itself, and
+ * anything else is taken as its double. An integer literal outside int64 or
+ * a real outside double overflows, and the value is unknown. */
 static enum decoded decode_num(struct decoder *d, const struct field *f, void *p)
 {
 	struct jsonp_number num;
@@ -82,8 +82,8 @@ static enum decoded decode_enum(struct decoder *d, const struct field *f, void *
 	return DEC_SET;
 }
 
-/* An array of names; or, as the original gpur writes its throttle reasons,
- * one string of names joined by '+'. */
+/* An array of names, or one string of names joined by '+', as the original
+ * gpur writes its throttle reasons. */
 static enum decoded decode_flags(struct decoder *d, const struct field *f, void *p)
 {
 	struct jsonp_parser *jp = &d->jp;
@@ -136,7 +136,7 @@ static enum decoded decode_value(struct decoder *d, const struct field *f, void 
 		return DEC_NULL;
 	}
 	if (!type_fits(f->type, t)) {
-		jsonp_skip(jp); /* wrong type: unknown, the record stays */
+		jsonp_skip(jp); /* a wrong type leaves the field unknown, and the record stays */
 		return DEC_BAD;
 	}
 	switch (f->type) {
@@ -164,7 +164,7 @@ struct objtab {
 /* What decoding an object saw, as masks of validity bits. */
 struct seen {
 	uint64_t bad; /* the key's last occurrence was present but unusable */
-	uint64_t own; /* the field's own key was there (it wins over an alias) */
+	uint64_t own; /* the field's own key was there, and it wins over an alias */
 	uint64_t via; /* the value came under an alias */
 };
 
@@ -220,7 +220,7 @@ static void decode_gpus(struct decoder *d)
 {
 	struct jsonp_parser *jp = &d->jp;
 
-	d->f->ngpus = 0; /* a duplicate key: the last wins */
+	d->f->ngpus = 0; /* for a duplicate key, the last one wins */
 	jsonp_array_begin(jp);
 	while (jsonp_array_next(jp)) {
 		struct gpu *g = frame_add_gpu(d->f);
@@ -241,9 +241,9 @@ static void decode_gpus(struct decoder *d)
 	}
 }
 
-/* At the next entry of a processes or events array: true when it is an
- * object to decode. Every entry counts towards max, whatever it is; past
- * max the record is too big (-E2BIG). Any other entry is skipped. */
+/* At the next entry of a processes or events array, returns true when it is
+ * an object to decode; any other entry is skipped. Every entry counts towards
+ * max, whatever it is, and past max the record is too big (-E2BIG). */
 static bool at_entry(struct decoder *d, size_t *count, size_t max)
 {
 	if (++*count > max) {
@@ -272,8 +272,8 @@ static void decode_processes(struct decoder *d)
 		struct objtab t = {PROCESS_FIELDS, PROCESS_NFIELDS, PROCESS_ALIASES, PROCESS_NALIASES};
 		struct seen s = decode_object(d, &t, p);
 		record_foreign_process(p, s.via);
-		/* Rule 4: an integer pid is required; gpu_index missing or null
-		 * reads as 0, anything else unusable drops the row. */
+		/* Rule 4 requires an integer pid. A gpu_index that is missing or
+		 * null reads as 0, and any other unusable one drops the row. */
 		if (!process_has(p, PROC_F_PID) || (s.bad >> PROC_F_GPU_INDEX & 1u)) {
 			d->f->nprocs--;
 			continue;
@@ -340,7 +340,8 @@ int record_decode(struct frame *f, const char *line, size_t len)
 		} else if (t == JSONP_ARRAY && klen == 6 && memcmp(key, "events", 6) == 0) {
 			decode_events(&d);
 		} else {
-			/* "gpus": null (or not an array) is empty; so is a duplicate. */
+			/* A "gpus" that is null, or not an array, is empty, and so is a
+			 * duplicate. */
 			if (klen == 4 && memcmp(key, "gpus", 4) == 0)
 				f->ngpus = 0;
 			else if (klen == 9 && memcmp(key, "processes", 9) == 0)

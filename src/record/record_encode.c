@@ -64,7 +64,7 @@ void record_encode_fields(struct buf *out, const struct field *tab, size_t n, co
 		if (f->type == FIELD_STR && !*(const char *const *)field_cptr(obj, f))
 			continue;
 		/* No source should make a NaN, an infinity or a value past the
-		 * double range, but if one does it is unknown, not a null. */
+		 * double range, but if one does, it is unknown rather than null. */
 		if (f->type == FIELD_NUM && !isfinite((double)*(const long double *)field_cptr(obj, f)))
 			continue;
 		if (!first)
@@ -77,7 +77,7 @@ void record_encode_fields(struct buf *out, const struct field *tab, size_t n, co
 	}
 }
 
-/* Stops early (false) once the line passes cap bytes. */
+/* Stops early, returning false, once the line passes cap bytes. */
 static bool encode_capped(struct buf *out, const struct frame *f, unsigned flags, size_t cap)
 {
 	size_t start = out->len;
@@ -85,7 +85,7 @@ static bool encode_capped(struct buf *out, const struct frame *f, unsigned flags
 	buf_puts(out, "{\"schema\":1,");
 	size_t mark = out->len;
 	record_encode_fields(out, FRAME_FIELDS, FRAME_NFIELDS, f, false, NULL);
-	if (out->len == mark) /* nothing known (a NULL string is skipped): no comma */
+	if (out->len == mark) /* nothing known, since a NULL string is skipped, so no comma */
 		out->len--;
 	if (frame_has(f, FRAME_F_SYSTEM)) {
 		buf_puts(out, ",\"system\":{");
@@ -143,8 +143,8 @@ bool record_encode_bounded(struct buf *out, const struct frame *f)
 		struct event *events = NULL;
 		out->len = start;
 		if (why[step]) {
-			/* At the event limit the note takes the last event's place:
-			 * a record over the limit would be skipped by every reader. */
+			/* At the event limit the note takes the last event's place,
+			 * because every reader would skip a record over the limit. */
 			size_t keep = f->nevents < FRAME_MAX_EVENTS ? f->nevents : FRAME_MAX_EVENTS - 1;
 			events = xreallocarray(NULL, keep + 1, sizeof(*events));
 			if (keep)

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-/* The original's throttle names that are not ours with '_' for '-'. */
+/* The original's throttle names that are not simply ours with '-' for '_'. */
 static const struct {
 	const char *theirs, *ours;
 } THROTTLE_NAMES[] = {
@@ -45,7 +45,7 @@ bool record_foreign_flags(const struct field *f, const char *s, size_t len, uint
 	return known > 0;
 }
 
-/* n of "P<n>" with n in 0..15, else -1. */
+/* The n of "P<n>" when n is in 0..15, else -1. */
 static int pstate_name(const char *s)
 {
 	size_t len = strlen(s);
@@ -85,7 +85,8 @@ void record_foreign_process(struct gpu_process *p, uint64_t via)
 		p->valid &= ~(UINT64_C(1) << PROC_F_CMDLINE);
 }
 
-/* id without one prefix of the original's composite, or id itself. */
+/* id without one prefix of the original's composite backend, or id itself
+ * when it has none. */
 static const char *strip_one(const char *id)
 {
 	static const char *const backends[] = {"nvml", "amdgpu", "intel", "nouveau", "ioaccel", "pdh"};
@@ -102,7 +103,8 @@ static const char *strip_one(const char *id)
 			if (p == d)
 				continue;
 		}
-		/* Something must follow: "nvml:" alone is an id, not a prefix. */
+		/* Something must follow, because "nvml:" alone is an id, not a
+		 * prefix. */
 		if (*p == ':' && p[1])
 			return p + 1;
 	}
@@ -111,8 +113,8 @@ static const char *strip_one(const char *id)
 
 const char *record_foreign_device_id(const char *id)
 {
-	/* Every prefix goes, so that reading what gpur wrote back gives the
-	 * same id again: a replay of a replay is a fixed point. */
+	/* Every prefix goes, so that reading back what gpur wrote gives the
+	 * same id again, and a replay of a replay is a fixed point. */
 	for (const char *bare = strip_one(id); bare != id; bare = strip_one(id))
 		id = bare;
 	return id;

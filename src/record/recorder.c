@@ -20,14 +20,14 @@
 
 struct recorder {
 	int fd;
-	bool owned;      /* we opened fd (a --log file) */
-	bool need_nl;    /* a torn piece could not be removed: start with \n */
+	bool owned;      /* we opened fd, a --log file */
+	bool need_nl;    /* a torn piece could not be removed, so start with \n */
 	const volatile sig_atomic_t *cancel; /* stop waiting on a blocked write */
 	struct buf line;
 	uint64_t written, dropped;
 	int last_err;
 	char *name;
-	/* Rotation (rotating only). */
+	/* Rotation, used only when rotating. */
 	bool rotating;
 	struct recorder_rotation rot;
 	struct compressor *comp;
@@ -71,7 +71,8 @@ struct recorder *recorder_open_rotating(const char *path, const struct recorder_
 		recorder_free(r);
 		return NULL;
 	}
-	/* A crash or kill left plain segments or temporaries: finish them. */
+	/* A crash or a kill may have left plain segments or temporaries, so
+	 * finish them. */
 	segment_recover(path, queue_plain, r->comp);
 	compressor_retain(r->comp);
 	r->have_first = first_line_ts(r->fd, &r->first_ts);
@@ -88,8 +89,8 @@ __attribute__((format(printf, 2, 3))) static void set_note(struct recorder *r, c
 	r->note_new = true;
 }
 
-/* Closes the active file as a segment and begins a new one. A failure
- * keeps writing to the active file (said once). */
+/* Closes the active file as a segment and begins a new one. After a failure
+ * the records go on to the active file, and the failure is reported once. */
 static void rotate(struct recorder *r, uint64_t ts)
 {
 	char seg[4200];
@@ -105,7 +106,7 @@ static void rotate(struct recorder *r, uint64_t ts)
 	}
 	int fd = open(r->name, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
 	if (fd < 0) {
-		/* The renamed file still takes the records: keep it. */
+		/* The renamed file still takes the records, so keep it. */
 		set_note(r, "%s: cannot begin a new file: %s", r->name, strerror(errno));
 		return;
 	}
@@ -218,8 +219,8 @@ int recorder_write_line(struct recorder *r, const char *line, size_t len)
 			r->have_first = have_ts;
 		}
 	}
-	/* A torn piece that could not be removed gets its own line: the
-	 * newline goes out in the same write as the record. */
+	/* A torn piece that could not be removed gets its own line, with the
+	 * newline going out in the same write as the record. */
 	if (r->need_nl) {
 		static char nl[] = "\n";
 		iov[niov++] = (struct iovec){nl, 1};
@@ -231,8 +232,8 @@ int recorder_write_line(struct recorder *r, const char *line, size_t len)
 		ssize_t n = writev(r->fd, iov, niov);
 		if (n < 0 && errno == EINTR) {
 			if (r->cancel && *r->cancel) {
-				/* Stopping: the record is not lost to a fault, but a
-				 * torn piece of it is undone like any other. */
+				/* When stopping, the record is not lost to a fault, but
+				 * a torn piece of it is undone like any other. */
 				if (left < total && (before < 0 || ftruncate(r->fd, before) != 0))
 					r->need_nl = true;
 				return -EINTR;
@@ -241,10 +242,11 @@ int recorder_write_line(struct recorder *r, const char *line, size_t len)
 		}
 		if (n <= 0) {
 			int e = n < 0 ? errno : EIO;
-			/* After a short write (file size limit, disk full) the torn
-			 * piece is undone so the next record starts on a line of its
-			 * own; where that is impossible, the next record starts with
-			 * a newline. A pipe cannot be undone: it only loses bytes. */
+			/* After a short write, from a file size limit or a full disk,
+			 * the torn piece is undone so that the next record starts on a
+			 * line of its own; where that is impossible, the next record
+			 * starts with a newline. A pipe cannot be undone, so it only
+			 * loses bytes. */
 			if (left < total && (before < 0 || ftruncate(r->fd, before) != 0))
 				r->need_nl = true;
 			return recorder_drop(r, e);

@@ -64,9 +64,9 @@ static void close_file(struct replay *r)
 	r->fd = -1;
 }
 
-/* Starts the line reader on r->in when set, else on r->fd: records may
- * span lines (a pretty-printed object), and a stop request ends a blocked
- * read. */
+/* Starts the line reader on r->in when it is set, else on r->fd. Records may
+ * span lines, as a pretty-printed object does, and a stop request ends a
+ * blocked read. */
 static void reader_start(struct replay *r)
 {
 	if (r->in)
@@ -78,8 +78,8 @@ static void reader_start(struct replay *r)
 	r->lr_live = true;
 }
 
-/* Opens file i of the timeline at raw offset off (kind: what is there; a
- * fresh file is sniffed). 0 or -errno. */
+/* Opens file i of the timeline at raw offset off, where kind says what is
+ * there; a fresh file is sniffed instead. Returns 0 or -errno. */
 static int open_file(struct replay *r, size_t i, uint64_t off, bool sniff, enum instream_kind kind)
 {
 	close_file(r);
@@ -98,7 +98,7 @@ static int open_file(struct replay *r, size_t i, uint64_t off, bool sniff, enum 
 	return 0;
 }
 
-/* Moves to the next file of the timeline. False at the end. */
+/* Moves to the next file of the timeline, and returns false at the end. */
 static bool next_file(struct replay *r)
 {
 	while (r->cur + 1 < r->tl.n) {
@@ -106,7 +106,7 @@ static bool next_file(struct replay *r)
 		if (e == 0)
 			return true;
 		if (e != -ENOENT && !r->stats.read_error)
-			r->stats.read_error = e; /* said at the end; the others still play */
+			r->stats.read_error = e; /* reported at the end, and the other files still play */
 	}
 	return false;
 }
@@ -128,15 +128,15 @@ static bool in_span(const struct replay *r, const struct frame *f, bool *past)
 static void finish(struct replay *r)
 {
 	r->done = true;
-	/* The reader's buffers are no longer needed; free them now so a held
-	 * last frame costs only itself. */
+	/* The reader's buffers are no longer needed. Free them now, so that a
+	 * held last frame costs only itself. */
 	close_file(r);
 	frame_unref(r->scratch);
 	r->scratch = NULL;
 }
 
-/* Reads lines until one decodes into f. 1, or 0 at the end (of the
- * timeline or the span) / read error with f untouched. */
+/* Reads lines until one decodes into f, and returns 1. Returns 0, with f
+ * untouched, at the end of the timeline or the span, or after a read error. */
 static int read_record(struct replay *r, struct frame *f)
 {
 	const char *line;
@@ -168,7 +168,7 @@ static int read_record(struct replay *r, struct frame *f)
 					continue;
 				}
 				swap_frames(f, r->scratch);
-				frame_reset(r->scratch); /* the previous record: free it now */
+				frame_reset(r->scratch); /* the previous record, freed now */
 				for (size_t g = 0; g < f->ngpus; g++) {
 					if (gpu_has(&f->gpus[g], GPU_F_DEVICE_ID))
 						continue;
@@ -187,8 +187,9 @@ static int read_record(struct replay *r, struct frame *f)
 		}
 		r->stats.skipped += r->lr.oversized - over;
 		r->stats.oversized += r->lr.oversized - over;
-		/* A compressed file that stops decoding: what decoded has played,
-		 * the rest is one torn line (a piece cut off, or none). */
+		/* A compressed file stopped decoding. What decoded has played, and
+		 * the rest counts as one torn line, whether a piece was cut off or
+		 * none. */
 		if (rc == -EBADMSG) {
 			r->stats.skipped += r->lr.torn - torn ? r->lr.torn - torn : 1;
 			r->stats.torn++;
@@ -211,7 +212,7 @@ static int start(struct replay *r)
 	r->lines_base = 0;
 	r->fd = -1;
 	/* A lone file is not sniffed through the decoder unless it is
-	 * compressed: a FIFO must lose no byte. */
+	 * compressed, because a FIFO must lose no byte. */
 	if (!r->tl.many) {
 		r->cur = 0;
 		r->fd = open(r->tl.v[0].path, O_RDONLY | O_CLOEXEC);
@@ -287,11 +288,11 @@ int replay_next(struct replay *r, struct frame *f)
 	return read_record(r, f);
 }
 
-/* Back to the very start, nothing read. 0 or -errno. */
+/* Goes back to the very start, with nothing read. Returns 0 or -errno. */
 static int restart(struct replay *r)
 {
 	if (!r->tl.many && r->fd >= 0 && !r->in) {
-		/* A lone plain file: rewinds its descriptor (a pipe cannot). */
+		/* A lone plain file rewinds its descriptor, which a pipe cannot do. */
 		if (lseek(r->fd, 0, SEEK_SET) < 0)
 			return -errno;
 		if (r->lr_live)
@@ -312,8 +313,8 @@ static int restart(struct replay *r)
 	return 0;
 }
 
-/* Skips whole files that end before from (their successor starts at or
- * before it), then reads to the first record at or after it. */
+/* Skips whole files that end before from, because their successor starts at
+ * or before it, then reads to the first record at or after it. */
 static void skip_files_before(struct replay *r, uint64_t from)
 {
 	size_t i = r->cur;
@@ -323,7 +324,7 @@ static void skip_files_before(struct replay *r, uint64_t from)
 	if (i != r->cur) {
 		uint64_t base = r->lines_base;
 		if (open_file(r, i, 0, true, INSTREAM_PLAIN) == 0)
-			r->lines_base = base; /* unknown lines were skipped: the position counts from here */
+			r->lines_base = base; /* unknown lines were skipped, so the position counts from here */
 	}
 }
 
@@ -393,7 +394,7 @@ int replay_seek_time(struct replay *r, uint64_t ts_ms, uint64_t *lines_before)
 	if (r->index && seekindex_find(r->index, ts_ms, &e) && e.ts_ms <= ts_ms) {
 		if (r->tl.many || r->in || e.raw_off) {
 			if (!r->tl.many) {
-				/* A lone file: its descriptor is reused. */
+				/* A lone file's descriptor is reused. */
 				if (r->lr_live)
 					line_reader_fini(&r->lr);
 				r->lr_live = false;
@@ -404,7 +405,8 @@ int replay_seek_time(struct replay *r, uint64_t ts_ms, uint64_t *lines_before)
 				if (e.kind != INSTREAM_PLAIN || e.raw_off)
 					r->in = instream_new_at(r->fd, e.kind);
 				reader_start(r);
-				/* Not the first line of the file: no byte-order mark. */
+				/* This is not the first line of the file, so it has no byte-order
+				 * mark. */
 				r->lr.bof_done = e.raw_off != 0;
 			} else if ((rc = open_file(r, e.file, e.raw_off, e.raw_off == 0, e.kind)) < 0) {
 				return rc;
@@ -422,8 +424,8 @@ int replay_seek_time(struct replay *r, uint64_t ts_ms, uint64_t *lines_before)
 	} else if ((rc = restart(r)) < 0) {
 		return rc;
 	}
-	/* Forward to the first record at or after the time; the last one
-	 * when the recording ends before it. */
+	/* Read forward to the first record at or after the time, or to the
+	 * last one when the recording ends before it. */
 	struct frame *f = frame_new(), *last = NULL;
 	uint64_t at = 0;
 	while (!(r->cancel && *r->cancel) && read_record(r, f) == 1) {
@@ -431,7 +433,7 @@ int replay_seek_time(struct replay *r, uint64_t ts_ms, uint64_t *lines_before)
 		frame_unref(last);
 		last = f;
 		f = frame_new();
-		/* The lines before this record's own (its first line's). */
+		/* The lines before this record's first line. */
 		at = r->lines_base + r->lr.first_line - 1;
 		if (reached)
 			break;

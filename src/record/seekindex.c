@@ -34,8 +34,9 @@ struct seekindex {
 static void push(struct seekindex *x, const struct seekindex_entry *e)
 {
 	pthread_mutex_lock(&x->mu);
-	/* Times that go back (a clock set back) would break the search: such
-	 * a place is left out; it is still reached by reading forward. */
+	/* Times that go back, as after a clock was set back, would break the
+	 * search. Such a place is left out, and it is still reached by
+	 * reading forward. */
 	if (!x->n || e->ts_ms >= x->v[x->n - 1].ts_ms) {
 		if (x->n == x->cap) {
 			x->cap = x->cap ? x->cap * 2 : 256;
@@ -52,8 +53,9 @@ struct scan {
 	bool pending;
 	char peek[SEEKINDEX_PEEK];
 	size_t npeek;
-	/* The last bytes of that line: the original gpur writes ts_ms as its
-	 * last key (alphabetical order), so a long line's time is at its end. */
+	/* The last bytes of that line. The original gpur writes ts_ms as its
+	 * last key, in alphabetical order, so a long line's time is at its
+	 * end. */
 	char tail[SEEKINDEX_TAIL];
 	size_t ntail;
 	uint64_t lines, last_dec;
@@ -71,8 +73,8 @@ static void finish_peek(struct seekindex *x, struct scan *sc)
 	sc->pending = false;
 }
 
-/* Bytes of the line a candidate place starts: its first SEEKINDEX_PEEK and
- * its last SEEKINDEX_TAIL, collected up to its end. */
+/* Collects, up to its end, the bytes of the line that a candidate place
+ * starts: its first SEEKINDEX_PEEK bytes and its last SEEKINDEX_TAIL. */
 static void feed_peek(struct seekindex *x, struct scan *sc, const char *p, size_t n)
 {
 	const char *nl = memchr(p, '\n', n);
@@ -137,7 +139,7 @@ static void index_file(struct seekindex *x, uint32_t fi, uint64_t *lines, char *
 			sc.lines++;
 			p = nl + 1;
 			uint64_t at = dec + (uint64_t)(p - chunk);
-			/* Plain: any line start is a place. */
+			/* In a plain file, any line start is a place. */
 			if (kind == INSTREAM_PLAIN && !sc.pending && at - sc.last_dec >= SEEKINDEX_STEP && p < end) {
 				candidate(&sc, fi, at, at, kind);
 				feed_peek(x, &sc, p, (size_t)(end - p));
@@ -145,8 +147,8 @@ static void index_file(struct seekindex *x, uint32_t fi, uint64_t *lines, char *
 		}
 		dec += (uint64_t)n;
 		lastc = chunk[n - 1];
-		/* zstd: a frame that ended with this read, at a line end, is a
-		 * place (gpur's segments end frames there). */
+		/* In zstd, a frame that ended with this read at a line end is a
+		 * place, because gpur's segments end their frames there. */
 		if (kind == INSTREAM_ZSTD && !sc.pending && n > 0 && chunk[n - 1] == '\n' && dec - sc.last_dec >= SEEKINDEX_STEP) {
 			uint64_t raw, rdec;
 			instream_restart_point(in, &raw, &rdec);
@@ -225,7 +227,8 @@ bool seekindex_find(struct seekindex *x, uint64_t ts_ms, struct seekindex_entry 
 	pthread_mutex_lock(&x->mu);
 	bool found = x->n > 0;
 	if (found) {
-		/* The last entry with ts <= ts_ms: binary search on sorted times. */
+		/* Find the last entry with ts <= ts_ms by a binary search on
+		 * the sorted times. */
 		size_t lo = 0, hi = x->n;
 		while (hi - lo > 1) {
 			size_t mid = lo + (hi - lo) / 2;

@@ -20,7 +20,8 @@
 
 #define SEGMENT_TIME_LEN 16 /* YYYYMMDDTHHMMSSZ */
 
-/* The directory and base name of file, into dir and base (size PATH_MAX). */
+/* Splits file into its directory and base name, in dir and base of
+ * PATH_MAX bytes each. */
 static void split_path(const char *file, char *dir, char *base, size_t n)
 {
 	const char *slash = strrchr(file, '/');
@@ -66,7 +67,7 @@ bool segment_free_name(char *out, size_t n, const char *file, uint64_t ts_ms)
 	return false;
 }
 
-/* "YYYYMMDDTHHMMSSZ" at p into epoch seconds. */
+/* Reads "YYYYMMDDTHHMMSSZ" at p as epoch seconds. */
 static bool parse_time(const char *p, int64_t *out)
 {
 	struct tm tm;
@@ -174,8 +175,9 @@ int segment_list(const char *file, struct segment_list *out)
 	closedir(d);
 	if (out->n)
 		qsort(out->v, out->n, sizeof(*out->v), cmp_seg);
-	/* A plain segment followed by its own .zst: the .zst is finished (it
-	 * is renamed into place only once whole), the plain one is left over. */
+	/* When a plain segment is followed by its own .zst, the .zst is
+	 * finished, because it is renamed into place only once whole, and the
+	 * plain one is left over. */
 	size_t w = 0;
 	for (size_t i = 0; i < out->n; i++) {
 		struct segment *s = &out->v[i];
@@ -202,7 +204,7 @@ bool segment_tmp_name(char *out, size_t n, const char *plain)
 	return k > 0 && (size_t)k < n;
 }
 
-/* Writes all of p to fd. 0 or -errno. */
+/* Writes all of p to fd, and returns 0 or -errno. */
 static int write_all(int fd, const void *p, size_t n)
 {
 	const char *c = p;
@@ -222,7 +224,7 @@ static int write_all(int fd, const void *p, size_t n)
 }
 
 /* Compresses in_fd into out_fd, ending a frame at the first line end after
- * every SEGMENT_FRAME_BYTES of input. 0 or -errno. */
+ * every SEGMENT_FRAME_BYTES of input. Returns 0 or -errno. */
 static int compress_fd(int in_fd, int out_fd, int level, char *err, size_t errlen)
 {
 	size_t in_cap = 256u << 10, out_cap = ZSTD_CStreamOutSize();
@@ -305,9 +307,10 @@ int segment_compress(const char *plain, int level, char *err, size_t errlen)
 		return rc;
 	}
 	/* The compressed copy is written beside the segment before the
-	 * segment goes, and may be as large (random data): without room for
-	 * both and some to spare, compressing would take the space the
-	 * recording needs, and records would be dropped while it lasts. */
+	 * segment goes, and it may be as large, as with random data. Without
+	 * room for both and some to spare, compressing would take the space
+	 * that the recording needs, and records would be dropped while it
+	 * lasts. */
 	struct stat st;
 	struct statvfs vfs;
 	if (fstat(in, &st) == 0 && fstatvfs(in, &vfs) == 0 && vfs.f_frsize) {
@@ -328,7 +331,7 @@ int segment_compress(const char *plain, int level, char *err, size_t errlen)
 		return rc;
 	}
 	rc = compress_fd(in, out, level, err, errlen);
-	/* Whole on disk before it takes the segment's place. */
+	/* The copy is whole on disk before it takes the segment's place. */
 	if (rc == 0 && fsync(out) != 0) {
 		rc = -errno;
 		snprintf(err, errlen, "fsync: %s", strerror(errno));
@@ -346,8 +349,8 @@ int segment_compress(const char *plain, int level, char *err, size_t errlen)
 		unlink(tmp);
 		return rc;
 	}
-	/* From here the .zst holds the records; a reader that finds both
-	 * takes the .zst. */
+	/* From here on the .zst holds the records, and a reader that finds
+	 * both takes the .zst. */
 	unlink(plain);
 	return 0;
 }
@@ -362,7 +365,7 @@ int segment_recover(const char *file, void (*todo)(const char *plain, void *ctx)
 	split_path(file, dir, base, sizeof(dir));
 	if (!(d = opendir(dir)))
 		return -errno;
-	/* Stray temporaries: .BASE.<time>[-N].zst.tmp */
+	/* Stray temporaries, named .BASE.<time>[-N].zst.tmp */
 	while ((de = readdir(d))) {
 		size_t n = strlen(de->d_name), sl = strlen(SEGMENT_TMP_SUFFIX);
 		int64_t t;

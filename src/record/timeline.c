@@ -38,13 +38,14 @@ void timeline_fini(struct timeline *tl)
 	tl->n = 0;
 }
 
-/* A file's first records looked at for a time: the original gpur writes
- * ts_ms 0 (no time) when it could not read the clock. */
+/* How many of a file's first records are looked at for a time. The original
+ * gpur writes ts_ms 0, meaning no time, when it could not read the clock. */
 #define TIMELINE_TS_LOOK 64
 
-/* The ts_ms of the first valid record of path with a time (decoded, any
- * encoding), UINT64_MAX when its first records have none (it plays after
- * the timed files). False when it has no valid record. */
+/* The ts_ms of the first valid record of path that has a time, decoded from
+ * any encoding. It is UINT64_MAX when its first records have none, so that
+ * the file plays after the timed ones. Returns false when the file has no
+ * valid record. */
 static bool first_ts(const char *path, uint64_t *ts)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -130,7 +131,7 @@ static int build_dir(const char *path, struct timeline *tl, char *err, size_t er
 	size_t ni = 0;
 	for (size_t i = 0; i < nn; i++) {
 		size_t l = strlen(names[i]);
-		/* X beside X.zst: the .zst is the finished copy of X. */
+		/* When X is beside X.zst, the .zst is the finished copy of X. */
 		if (i + 1 < nn && strncmp(names[i + 1], names[i], l) == 0 && strcmp(names[i + 1] + l, ".zst") == 0)
 			continue;
 		char p[8300];
@@ -172,7 +173,7 @@ int timeline_build(const char *path, struct timeline *tl, char *err, size_t errl
 	memset(tl, 0, sizeof(*tl));
 	if (exists && S_ISDIR(st.st_mode))
 		return build_dir(path, tl, err, errlen);
-	/* Segments are looked for beside a regular file, or where none is. */
+	/* Segments are looked for beside a regular file, or where no file is. */
 	if ((!exists || S_ISREG(st.st_mode)) && segment_list(path, &sl) == 0) {
 		for (size_t i = 0; i < sl.n && tl->n < TIMELINE_MAX_FILES; i++)
 			add(tl, &cap, sl.v[i].path, (uint64_t)sl.v[i].start_s * 1000 + 999);

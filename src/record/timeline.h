@@ -12,22 +12,23 @@
 
 struct timeline_file {
 	char *path;
-	/* No record of this file is later than... its first record is at
-	 * most this (ms): the name's second + 999 for a segment, the first
-	 * ts_ms in a directory, UINT64_MAX when unknown. */
+	/* An upper bound in ms on the time of this file's first record: the
+	 * name's second + 999 for a segment, the first ts_ms in a directory,
+	 * or UINT64_MAX when unknown. */
 	uint64_t first_ub_ms;
 };
 
 struct timeline {
 	struct timeline_file *v;
 	size_t n;
-	bool many; /* a set or a directory: a file that fails is passed over */
+	bool many; /* a set or a directory, in which a file that fails is passed over */
 };
 
 #define TIMELINE_MAX_FILES 100000
 
-/* Builds the timeline of path. 0, or -errno (-ENOENT: nothing there; a
- * directory with no recording gives -ENODATA) with the reason in err. */
+/* Builds the timeline of path. Returns 0, or -errno with the reason in err:
+ * -ENOENT when nothing is there, and -ENODATA for a directory with no
+ * recording. */
 int timeline_build(const char *path, struct timeline *tl, char *err, size_t errlen);
 void timeline_fini(struct timeline *tl);
 
