@@ -1,6 +1,7 @@
 /* cgroup: container, pod, unit and Slurm job from /proc/PID/cgroup text.
- * Only path forms that runtimes are known to write are recognised (the
- * facts file, §6.1); anything else is left unknown rather than guessed. */
+ * Only the path forms that runtimes are known to write are recognised, as
+ * README's "Which container, pod or job a process belongs to" lists them;
+ * anything else is left unknown rather than guessed. */
 #include "proc/cgroup.h"
 
 #include <errno.h>
@@ -11,7 +12,7 @@
 
 #include "util/kvparse.h"
 
-/* More hierarchies than any kernel has: a longer file is hostile. */
+/* More hierarchies than any kernel has, so a longer file is hostile. */
 #define CGROUP_MAX_LINES 64
 #define CGROUP_JOB_MAX 20 /* digits of a Slurm job id */
 
@@ -37,9 +38,9 @@ const char *cgroup_runtime_name(enum cgroup_runtime rt)
 /* What the previous component announces for the next one. */
 enum prev { PREV_NONE, PREV_DOCKER, PREV_LXC, PREV_POD, PREV_MACHINE };
 
-/* What one cgroup path says. Depths count path components from 1; 0 is
- * "not found". The innermost match wins: a pod's container inside a kind
- * node's container is the pod's. */
+/* What one cgroup path says. Depths count path components from 1, and 0
+ * means "not found". The innermost match wins, so a pod's container inside a
+ * kind node's container is the pod's. */
 struct scan {
 	enum cgroup_runtime rt;
 	char id[CGROUP_ID_MAX + 1];
@@ -49,15 +50,16 @@ struct scan {
 	const char *unit;
 	size_t ulen;
 	char step[24];
-	/* The deepest component that holds a runtime's own process (an nspawn
-	 * supervisor, an LXC monitor), not the container's. */
+	/* The deepest component that holds a runtime's own process, such as
+	 * an nspawn supervisor or an LXC monitor, rather than the
+	 * container's. */
 	size_t cut;
 	enum prev prev;
 	size_t slurm_root, jobdepth;
-	/* A user's own systemd manager (user@UID.service): systemd delegates
+	/* A user's own systemd manager (user@UID.service). systemd delegates
 	 * its subtree to the user, who may create any cgroup name there. */
 	size_t user_depth;
-	long user_uid; /* the UID of that user@UID.service, -1 when not a number */
+	long user_uid; /* the UID of that user@UID.service, or -1 when it is not a number */
 };
 
 /* The fields one line gives. */
@@ -69,7 +71,7 @@ struct result {
 	char step[24];
 	const char *path;
 	size_t plen;
-	long owner_uid; /* a container below user@UID.service: UID; else -1 */
+	long owner_uid; /* the UID for a container below user@UID.service, else -1 */
 };
 
 static bool is_lower_hex(char c)
@@ -100,13 +102,14 @@ static bool is_alnum(char c)
 	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-/* Characters of a container or machine name (a host name's, plus '_'). */
+/* The characters of a container or machine name, which are a host name's
+ * plus '_'. */
 static bool is_name_char(char c)
 {
 	return is_alnum(c) || c == '.' || c == '_' || c == '-';
 }
 
-/* Characters of a systemd unit name, escapes included. */
+/* The characters of a systemd unit name, escapes included. */
 static bool is_unit_char(char c)
 {
 	return is_alnum(c) || c == ':' || c == '_' || c == '.' || c == '\\' || c == '@' || c == '-';
@@ -168,9 +171,9 @@ size_t cgroup_unescape(const char *s, size_t len, char *out, size_t outsize)
 	return o;
 }
 
-/* A pod UID as the kubelet writes it in a cgroup name: a UUID with '-'
- * (cgroupfs driver) or '_' (systemd driver), or a static pod's 32-hex
- * config hash. Into out with dashes. */
+/* Reads a pod UID as the kubelet writes it in a cgroup name into out, with
+ * dashes. It is a UUID with '-' under the cgroupfs driver or '_' under the
+ * systemd driver, or a static pod's 32-hex config hash. */
 static bool pod_uid(const char *u, size_t n, char out[40])
 {
 	if (n == 32 && all_of(u, n, is_lower_hex)) {
@@ -209,7 +212,8 @@ static bool match_pod(const char *c, size_t n, char out[40])
 	return false;
 }
 
-/* <prefix><64 hex>[.scope]: the OCI runtimes under either cgroup driver. */
+/* <prefix><64 hex>[.scope], as the OCI runtimes write it under either cgroup
+ * driver. */
 static enum cgroup_runtime match_oci(const char *c, size_t n, const char **id)
 {
 	static const struct {
@@ -238,7 +242,7 @@ static bool valid_name(const char *s, size_t n)
 	return n >= 1 && n <= CGROUP_NAME_MAX && all_of(s, n, is_name_char);
 }
 
-/* machine-<escaped name>.scope, the name decoded; libvirt's VMs and
+/* machine-<escaped name>.scope, with the name decoded. libvirt's VMs and
  * libvirt-lxc domains (qemu-N-name, lxc-N-name) are not nspawn machines. */
 static bool match_machine(const char *c, size_t n, char name[CGROUP_NAME_MAX + 1])
 {
@@ -317,8 +321,9 @@ static void component(struct scan *s, const char *c, size_t n, size_t depth)
 		if (n > 13 && all_of(c + 5, n - 13, is_digit) && kvparse_u64(c + 5, n - 13, UINT32_MAX, &v) == (ssize_t)(n - 13))
 			s->user_uid = (long)v;
 	}
-	/* Slurm's roots: cgroup/v1 /slurm (/slurm_<node> with several slurmd),
-	 * cgroup/v2 slurmstepd.scope (<node>_slurmstepd.scope). */
+	/* Slurm's roots are /slurm under cgroup/v1 (/slurm_<node> with
+	 * several slurmd) and slurmstepd.scope under cgroup/v2
+	 * (<node>_slurmstepd.scope). */
 	if (eq(c, n, "slurm") || starts(c, n, "slurm_") || eq(c, n, "slurmstepd.scope") ||
 	    ends(c, n, "_slurmstepd.scope"))
 		s->slurm_root = depth;
@@ -344,15 +349,15 @@ static void scan_path(const char *path, size_t len, struct result *r)
 		if (i > start)
 			component(&s, path + start, i - start, ++depth);
 	}
-	/* A runtime's own process next to its container, or a pod inside the
-	 * container found (a kind node's pod whose container was not
-	 * recognised): that container is not this process's. */
+	/* For a runtime's own process next to its container, or a pod inside
+	 * the container found (a kind node's pod whose container was not
+	 * recognised), that container is not this process's. */
 	if (s.rt != CGROUP_RT_NONE && (s.cut >= s.cdepth || s.pdepth > s.cdepth))
 		s.rt = CGROUP_RT_NONE;
-	/* Below a user's delegated subtree only what a user may run is
-	 * believed (rootless Podman and Docker, unprivileged LXC): a cgroup
-	 * named like another tenant's pod, Kubernetes container, machine or
-	 * Slurm job there is the user's own invention. */
+	/* Below a user's delegated subtree, only what a user may run is
+	 * believed: rootless Podman and Docker, and unprivileged LXC. A cgroup
+	 * there named like another tenant's pod, Kubernetes container,
+	 * machine or Slurm job is the user's own invention. */
 	if (s.user_depth) {
 		if (s.rt != CGROUP_RT_NONE && s.cdepth > s.user_depth && s.rt != CGROUP_RT_PODMAN &&
 		    s.rt != CGROUP_RT_DOCKER && s.rt != CGROUP_RT_LXC)
@@ -374,7 +379,7 @@ static void scan_path(const char *path, size_t len, struct result *r)
 	r->plen = len;
 }
 
-/* The order hierarchies are trusted in (lower first). */
+/* The order in which hierarchies are trusted, lower first. */
 static int line_rank(const char *ctl, size_t n, bool v2)
 {
 	int rank = 4;
@@ -397,8 +402,8 @@ static int line_rank(const char *ctl, size_t n, bool v2)
 	return rank;
 }
 
-/* Splits "id:controllers:path" (path: from the first '/' on, without a
- * trailing " (deleted)"). */
+/* Splits "id:controllers:path". The path runs from the first '/' on, without
+ * a trailing " (deleted)". */
 static bool split_line(const char *line, size_t len, int *rank, const char **path, size_t *plen)
 {
 	uint64_t hid;
@@ -458,7 +463,7 @@ int cgroup_parse(const char *buf, size_t len, struct cgroup_info *out)
 		memcpy(out->pod, best_c.pod, sizeof(out->pod));
 		memcpy(out->slurm_step, best_c.step, sizeof(out->slurm_step));
 		const char *rn = cgroup_runtime_name(best_c.rt);
-		/* A 64-hex id is written short; a name or a job id whole. */
+		/* A 64-hex id is written short, and a name or a job id whole. */
 		bool oci = best_c.rt >= CGROUP_RT_DOCKER && best_c.rt <= CGROUP_RT_CRI;
 		if (rn[0])
 			snprintf(out->container, sizeof(out->container), "%s:%.*s", rn, oci ? 12 : CGROUP_ID_MAX,

@@ -1,6 +1,6 @@
-/* cnames: the name cache and the file side of it: every path is opened
- * relative to the rootfs directory, bounded in size, and read once per
- * container; the parsing is cnames_parse's. */
+/* cnames: the name cache and its file side. Every path is opened relative to
+ * the rootfs directory, bounded in size and read once per container; the
+ * parsing is cnames_parse's. */
 #include "proc/cnames.h"
 
 #include <dirent.h>
@@ -32,7 +32,7 @@ static const char *const PODMAN_FILES[] = {
 
 struct cnames_entry {
 	unsigned char key[CNAMES_ID_LEN / 2];
-	long owner; /* a rootless container's user, -1: rootful (a user's store names only its own) */
+	long owner; /* a rootless container's user, or -1 when rootful; a user's store names only its own */
 	bool used, complete;
 	uint64_t checked_ms, stamp;
 	struct cnames_result r;
@@ -52,8 +52,8 @@ struct listing {
 };
 
 struct cnames {
-	int rootfd;     /* -1: nothing can be read */
-	bool slash;     /* rootfs is "/": symlinks cannot lead out of it */
+	int rootfd;     /* -1 when nothing can be read */
+	bool slash;     /* rootfs is "/", so symlinks cannot lead out of it */
 	bool no_openat2;
 	struct cnames_entry *cache; /* CNAMES_CACHE_SETS * CNAMES_CACHE_WAYS */
 	uint64_t tick;
@@ -120,8 +120,8 @@ enum cnames_runtime cnames_runtime_from(const char *s, size_t len)
 	return CNAMES_OTHER;
 }
 
-/* rel under rootfs, every component a real directory or file: no symlink
- * is followed, so none can lead out of rootfs. */
+/* Opens rel under rootfs with every component a real directory or file. No
+ * symlink is followed, so none can lead out of rootfs. */
 static int open_walk(int rootfd, const char *rel, int flags)
 {
 	int dir = rootfd;
@@ -151,7 +151,8 @@ static int open_walk(int rootfd, const char *rel, int flags)
 	}
 }
 
-/* Opens rel (relative, no "..") under rootfs. Returns an fd or -errno. */
+/* Opens rel, a relative path without "..", under rootfs. Returns an fd or
+ * -errno. */
 static int open_under(struct cnames *c, const char *rel, int flags)
 {
 	c->reads++;
@@ -159,8 +160,9 @@ static int open_under(struct cnames *c, const char *rel, int flags)
 		return -EBADF;
 	flags |= O_CLOEXEC | O_NOCTTY;
 	if (!c->no_openat2) {
-		/* Resolved as if rootfs were "/": the host's absolute symlinks
-		 * (/var/lib/docker -> /data/docker) stay inside it. */
+		/* The path is resolved as if rootfs were "/", so the host's
+		 * absolute symlinks (/var/lib/docker -> /data/docker) stay inside
+		 * it. */
 		struct open_how how = {.flags = (uint64_t)flags, .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS};
 		long fd = syscall(SYS_openat2, c->rootfd, rel, &how, sizeof(how));
 		if (fd >= 0)
@@ -176,8 +178,9 @@ static int open_under(struct cnames *c, const char *rel, int flags)
 	return open_walk(c->rootfd, rel, flags);
 }
 
-/* The whole regular file rel, at most cap bytes, into a new buffer (the
- * caller frees *out). Returns its length or -errno (-EFBIG over cap). */
+/* Reads the whole regular file rel, at most cap bytes, into a new buffer
+ * *out that the caller frees. Returns its length, or -errno; a file over cap
+ * gives -EFBIG. */
 static ssize_t read_capped(struct cnames *c, const char *rel, size_t cap, char **out)
 {
 	struct stat st;
@@ -228,8 +231,8 @@ static ssize_t read_capped(struct cnames *c, const char *rel, size_t cap, char *
 	return (ssize_t)len;
 }
 
-/* Lists dir under rootfs, calling add for each entry name; at most
- * CNAMES_SCAN_MAX items are kept (add returns whether it kept one). */
+/* Lists dir under rootfs, calling add for each entry name. At most
+ * CNAMES_SCAN_MAX items are kept, and add returns whether it kept one. */
 static void list_dir(struct cnames *c, const char *dir, struct listing *l, size_t item,
 		     bool (*add)(void *slot, const char *name, size_t len), uint64_t now_ms)
 {
@@ -247,8 +250,8 @@ static void list_dir(struct cnames *c, const char *dir, struct listing *l, size_
 		return;
 	}
 	struct dirent *de;
-	/* Entries read are bounded too, not only those kept: a directory of
-	 * junk names is not read to its end on every miss. */
+	/* The entries read are bounded too, not only those kept, so a
+	 * directory of junk names is not read to its end on every miss. */
 	size_t seen = 0;
 	while (seen++ < 4 * CNAMES_SCAN_MAX && (de = readdir(d)) != NULL && l->n < CNAMES_SCAN_MAX) {
 		if (l->n == cap) {
@@ -393,8 +396,9 @@ static void podman_file(struct cnames *c, const char *rel, const char *id, struc
 	free(buf);
 }
 
-/* uid's home directory from rootfs's etc/passwd, without its leading '/'
- * (relative to rootfs), into home; false when unknown or unusable. */
+/* Writes uid's home directory from rootfs's etc/passwd into home, without
+ * its leading '/' so that it is relative to rootfs. Returns false when it is
+ * unknown or unusable. */
 static bool home_of(struct cnames *c, long uid, char *home, size_t n)
 {
 	char *buf;
@@ -420,7 +424,8 @@ static bool home_of(struct cnames *c, long uid, char *home, size_t n)
 		    fl[5] > 1 && fl[5] < n && f[5][0] == '/') {
 			memcpy(home, f[5] + 1, fl[5] - 1);
 			home[fl[5] - 1] = '\0';
-			/* No way up out of the root (and nothing odd in a path). */
+			/* There must be no way up out of the root, and nothing odd in a
+			 * path. */
 			found = !strstr(home, "..");
 			for (size_t i = 0; found && home[i]; i++)
 				found = (unsigned char)home[i] >= 0x20 && home[i] != 0x7f;
@@ -431,9 +436,9 @@ static bool home_of(struct cnames *c, long uid, char *home, size_t n)
 	return found;
 }
 
-/* Rootful Podman's stores; for a rootless container (owner_uid >= 0), its
- * user's: containers.json under ~/.local/share/containers/storage, and
- * the volatile file under the runroot, /run/user/UID/containers. */
+/* Rootful Podman's stores, or for a rootless container (owner_uid >= 0) its
+ * user's: containers.json under ~/.local/share/containers/storage, and the
+ * volatile file under the runroot, /run/user/UID/containers. */
 static void from_podman(struct cnames *c, const char *id, long owner_uid, struct cnames_result *r)
 {
 	char rel[PATH_MAX], home[PATH_MAX - 128];
@@ -459,8 +464,9 @@ static void from_podman(struct cnames *c, const char *id, long owner_uid, struct
 		podman_file(c, PODMAN_FILES[i], id, r);
 }
 
-/* The way of key's set that holds it, else NULL with *victim the way to
- * reuse (an unused one, else the least recently used). */
+/* The way of key's set that holds key. When none does, returns NULL and sets
+ * *victim to the way to reuse: an unused one, else the least recently
+ * used. */
 static struct cnames_entry *cache_find(struct cnames *c, const unsigned char *key, long owner,
 				       struct cnames_entry **victim)
 {

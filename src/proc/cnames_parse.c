@@ -9,8 +9,9 @@
 #include "util/buf.h"
 #include "util/utf8.h"
 
-/* A JSON name decodes to at most this many bytes before cleaning: past
- * every buffer a name goes into, so the rest is validated and dropped. */
+/* A JSON name decodes to at most this many bytes before cleaning. That is
+ * more than any buffer a name goes into, so the rest is validated and
+ * dropped. */
 #define NAME_DECODE_MAX 1024
 
 bool cnames_id_valid(const char *s, size_t len)
@@ -43,8 +44,8 @@ size_t cnames_clean(const char *s, size_t n, char *out, size_t outsz)
 	return len;
 }
 
-/* Cleans a decoded Docker or Podman name into name; Docker's leading '/'
- * goes. True when something is left. */
+/* Cleans a decoded Docker or Podman name into name, dropping Docker's
+ * leading '/'. Returns true when something is left. */
 static bool take_name(const struct buf *v, bool strip_slash, char *name, size_t n)
 {
 	const char *s = v->data ? v->data : "";
@@ -94,8 +95,9 @@ int cnames_parse_docker_config(const char *buf, size_t len, char *name, size_t n
 	return 0;
 }
 
-/* One element of containers.json: *match when its "id" is id, and its first
- * string in "names" (cleaned) in name. False on invalid JSON. */
+/* Reads one element of containers.json. Sets *match when its "id" is id, and
+ * puts the first string of its "names", cleaned, in name. Returns false on
+ * invalid JSON. */
 static bool podman_entry(struct jsonp_parser *jp, struct buf *v, const char *id, bool *match, char *name,
 			 size_t n, bool *named)
 {
@@ -176,8 +178,8 @@ int cnames_parse_podman_containers(const char *buf, size_t len, const char *id, 
 	return 0;
 }
 
-/* s[0..n) is 1..max bytes, each a lowercase letter, a digit, '-', or
- * (when dots) '.'. */
+/* True when s[0..n) is 1 to max bytes, each a lowercase letter, a digit,
+ * '-', or, when dots is set, '.'. */
 static bool dns_part(const char *s, size_t n, size_t max, bool dots)
 {
 	if (n == 0 || n > max)
@@ -196,9 +198,9 @@ static void put(char *dst, const char *s, size_t n)
 	dst[n] = '\0';
 }
 
-/* Splits s[0..n) at its first two '_' into pod and namespace parts (in
- * that order for a log link, the other way round for a pod directory) and
- * the rest. False when there are fewer than two. */
+/* Splits s[0..n) at its first two '_' into pod and namespace parts and the
+ * rest. The parts come in that order for a log link, and the other way round
+ * for a pod directory. Returns false when there are fewer than two '_'. */
 static bool split3(const char *s, size_t n, size_t *a, size_t *b)
 {
 	const char *u1 = memchr(s, '_', n);

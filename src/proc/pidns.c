@@ -13,8 +13,8 @@
  * Linux 3.8). */
 #define PIDNS_INIT_INO "4026531836"
 
-/* The namespace of PROCFS/REL, "pid:[INODE]": 1 the initial one, 0 another,
- * -1 when the link cannot be read. */
+/* Reads the namespace link PROCFS/REL, "pid:[INODE]". Returns 1 for the
+ * initial namespace, 0 for another, and -1 when the link cannot be read. */
 static int is_init(const char *procfs, const char *rel)
 {
 	char path[PATH_MAX], link[64];
@@ -30,8 +30,8 @@ static int is_init(const char *procfs, const char *rel)
 	return strcmp(link, "pid:[" PIDNS_INIT_INO "]") == 0;
 }
 
-/* 1 when PROCFS/self/status's NSpid lists more than one pid for gpur, 0
- * for one, -1 when it cannot be told. */
+/* Returns 1 when PROCFS/self/status's NSpid lists more than one pid for
+ * gpur, 0 for one, and -1 when it cannot be told. */
 static int nspid_many(const char *procfs)
 {
 	char buf[16384];
@@ -46,21 +46,21 @@ static int nspid_many(const char *procfs)
 
 int pidns_nested(const char *procfs)
 {
-	/* The procfs's own pid 1 (root may read its link). */
+	/* Look at the procfs's own pid 1 first; root may read its link. */
 	int init = is_init(procfs, "1/ns/pid");
 	if (init >= 0)
 		return !init;
-	/* Else gpur's own namespace, always readable: the initial one means
-	 * any procfs it mounted is the host's. */
+	/* Else look at gpur's own namespace, which is always readable. If it
+	 * is the initial one, any procfs that gpur mounted is the host's. */
 	int own = is_init(procfs, "self/ns/pid");
 	if (own < 0)
 		return -1;
 	if (own)
 		return 0;
 	/* gpur is nested. Seen through its own namespace's procfs it has one
-	 * pid (NSpid starts at the procfs's namespace); through an ancestor's
-	 * (a host /proc at /host/proc) it has more, and the host's pids are
-	 * there. */
+	 * pid, because NSpid starts at the procfs's namespace. Seen through an
+	 * ancestor's, such as a host /proc at /host/proc, it has more, and the
+	 * host's pids are there. */
 	int many = nspid_many(procfs);
 	return many < 0 ? -1 : !many;
 }

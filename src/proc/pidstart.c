@@ -23,8 +23,8 @@ bool pidstart_ms(uint64_t start_ticks, long ticks_per_s, uint64_t btime_ms, uint
 }
 
 /* The btime line comes after a cpu line per CPU and the intr line, whose
- * length grows with the interrupts: past 16 KiB on a large machine. The
- * file is read in growing buffers up to this bound. */
+ * length grows with the interrupts, so it is past 16 KiB on a large machine.
+ * The file is read in growing buffers up to this bound. */
 #define PIDSTART_STAT_MAX (8u << 20)
 
 int pidstart_btime_ms(const char *procfs, uint64_t *btime_ms)
@@ -53,7 +53,7 @@ int pidstart_btime_ms(const char *procfs, uint64_t *btime_ms)
 		}
 		free(buf);
 		if ((size_t)r + 1 < cap)
-			break; /* the whole file (readfile_at keeps a byte for the NUL), and no btime in it */
+			break; /* the whole file was read (readfile_at keeps a byte for the NUL) with no btime in it */
 	}
 	return rc;
 }
@@ -72,8 +72,8 @@ int pidstart_ticks(const char *procfs, unsigned pid, uint64_t *ticks, char *stat
 		return -ESRCH;
 	if (r < 0)
 		return (int)r;
-	/* comm (field 2) may hold spaces and ')': the fields go on after the
-	 * last ')'. */
+	/* comm (field 2) may hold spaces and ')', so the fields go on after
+	 * the last ')'. */
 	const char *close = memrchr(buf, ')', (size_t)r);
 	if (!close)
 		return -EINVAL;

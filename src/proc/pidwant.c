@@ -1,4 +1,4 @@
-/* pidwant: see pidwant.h. */
+/* pidwant: the set of pids whose /proc figures are wanted fresh. */
 #include "proc/pidwant.h"
 
 #include <pthread.h>

@@ -1,28 +1,28 @@
-/* procinfo: /proc/PID/{stat,cmdline,status,cgroup} with a per-(pid, start) cache
- * (the samples between full reads: procinfo_sample.c).
+/* procinfo: /proc/PID/{stat,cmdline,status,cgroup} with a per-(pid, start)
+ * cache. The samples between full reads are in procinfo_sample.c.
  *
  * On a real procfs each known process's /proc/PID/stat stays open and is
- * re-read with pread(2) at offset 0: the kernel then generates the line
- * without a path walk, a file allocation and a close (about half of the
- * cost of a poll at a 1 s interval with 64 processes). Such a descriptor
- * names one process for good: once it has gone the read fails (ESRCH),
- * and the pid is looked up afresh, so a reused pid is never read as the
- * old process. Descriptors are bounded (PROCINFO_MAX_FDS, and a quarter of
- * RLIMIT_NOFILE); beyond that, and on fixture trees (plain files that
- * tests replace), every read opens the file.
+ * re-read with pread(2) at offset 0. The kernel then generates the line
+ * without a path walk, a file allocation and a close, which are about half
+ * of the cost of a poll at a 1 s interval with 64 processes. Such a
+ * descriptor names one process for good: once the process has gone the read
+ * fails with ESRCH and the pid is looked up afresh, so a reused pid is never
+ * read as the old process. Descriptors are bounded by PROCINFO_MAX_FDS and a
+ * quarter of RLIMIT_NOFILE. Beyond that bound, and on fixture trees whose
+ * plain files tests replace, every read opens the file.
  *
- * Cheaper still, on the procfs of gpur's own PID namespace: between full
- * reads of stat (every PROCINFO_FULL_NS, for the start time, and at once
- * when the parent has exited: the dashboard shows parents), a known process
- * is sampled with its CPU-time clock
- * (clock_gettime of clock_getcpuclockid: all its threads, in ns, no text)
- * and a held /proc/PID/statm (RSS) — a tenth and a third of a stat read's
- * kernel time. The clock is read first: the held statm, read after it,
- * fails once the process has gone, and a pid is reused only after that, so
- * a reading that passes is the process's own. A process whose clock has not
- * moved since the last sample has not run, and its statm is not read at
- * all (an idle notebook holding GPU memory costs one clock read a poll;
- * its RSS is read again every PROCINFO_RSS_NS, for pages the kernel took).
+ * On the procfs of gpur's own PID namespace it is cheaper still. Full reads
+ * of stat come every PROCINFO_FULL_NS, for the start time, and at once when
+ * the parent has exited, because the dashboard shows parents. Between them a
+ * known process is sampled with its CPU-time clock (clock_gettime of
+ * clock_getcpuclockid, which covers all its threads in ns with no text) and a
+ * held /proc/PID/statm for RSS; they cost a tenth and a third of a stat
+ * read's kernel time. The clock is read first. The held statm, read after
+ * it, fails once the process has gone, and a pid is reused only after that,
+ * so a reading that passes is the process's own. A process whose clock has
+ * not moved since the last sample has not run, and its statm is not read at
+ * all, so an idle notebook holding GPU memory costs one clock read a poll;
+ * its RSS is still read every PROCINFO_RSS_NS, for pages the kernel took.
  * CPU time comes from the clock in both kinds of sample, so rates never mix
  * two sources. */
 #include "proc/procinfo.h"
@@ -213,7 +213,7 @@ unsigned long procinfo_tree_walks(const struct procinfo *pi)
 	return pi->tree_walks;
 }
 
-/* From a passwd(5) file: the name of uid, or NULL. */
+/* The name of uid from a passwd(5) file, or NULL. */
 static char *passwd_lookup(const char *path, unsigned uid)
 {
 	FILE *f = fopen(path, "re");
@@ -292,11 +292,13 @@ static ssize_t read_pid_file(struct procinfo *pi, unsigned pid, const char *name
 	return pi->rootfd >= 0 ? readfile_fd(pi->rootfd, rel, buf, n) : readfile_at(pi->root, rel, buf, n);
 }
 
-/* Parses /proc/PID/stat: comm in parentheses (which may itself hold spaces
- * and ')'), then after the last ')' fields 3.. separated by single spaces:
- * ppid 4, utime 14, stime 15, starttime 22, rss 24. */
-/* /proc/PID/stat into buf (NUL-terminated), through e's held descriptor
- * when it has one; opens it and, within the bound, keeps it. */
+/* Parses /proc/PID/stat. comm comes in parentheses and may itself hold
+ * spaces and ')'. After the last ')' come fields 3 and on, separated by
+ * single spaces: ppid is field 4, utime 14, stime 15, starttime 22 and
+ * rss 24. */
+/* Reads /proc/PID/stat into buf, NUL-terminated, through e's held descriptor
+ * when it has one. Otherwise it opens the file and, within the bound, keeps
+ * it open. */
 static ssize_t read_stat_file(struct procinfo *pi, struct entry *e, unsigned pid, char *buf, size_t n)
 {
 	char rel[48];
@@ -309,8 +311,8 @@ static ssize_t read_stat_file(struct procinfo *pi, struct entry *e, unsigned pid
 		r = readfile_held(pi->rootfd, rel, &e->statfd, true, buf, n);
 		if (r > 0)
 			return r;
-		/* That process has gone (ESRCH): whatever has the pid now is
-		 * another one, opened afresh below. */
+		/* That process has gone (ESRCH). Whatever has the pid now is
+		 * another process, which is opened afresh below. */
 		pi->nfds--;
 	}
 	r = readfile_held(pi->rootfd, rel, &e->statfd, pi->nfds < pi->max_fds, buf, n);
@@ -336,8 +338,8 @@ static bool read_stat(struct procinfo *pi, struct entry *e, unsigned pid, char *
 		return false;
 	kvparse_cur_init(&c, close + 1, (size_t)(buf + r - close - 1));
 	for (int i = 3; i <= 24; i++) {
-		/* Bounds that keep the sums and products below from wrapping:
-		 * utime + stime, starttime in ms, rss in bytes. */
+		/* These bounds keep the sums and products below from wrapping:
+		 * utime + stime, starttime in ms and rss in bytes. */
 		uint64_t max = i == 22 ? UINT64_MAX / 1000 : i == 24 ? UINT64_MAX / (uint64_t)pi->page : i == 4 ? UINT32_MAX : UINT64_MAX / 2;
 		if (i == 4 || i == 14 || i == 15 || i == 22 || i == 24) {
 			if (!kvparse_field_u64(&c, max, &f[i]))
@@ -363,8 +365,8 @@ static size_t strip_nuls(const char *s, size_t n)
 
 static char *read_cmdline(struct procinfo *pi, unsigned pid)
 {
-	/* 3 bytes past the cap: a character the cap cuts is then there whole,
-	 * and the cut goes before it (utf8_trim), not into it. */
+	/* Read 3 bytes past the cap, so that a character the cap cuts is
+	 * there whole and the cut goes before it (utf8_trim), not into it. */
 	char buf[PROCESS_CMDLINE_MAX + 4];
 	ssize_t r = read_pid_file(pi, pid, "cmdline", buf, sizeof(buf));
 	if (r <= 0)
@@ -398,7 +400,7 @@ int procinfo_nspid(const char *buf, size_t len, uint64_t *inner)
 		const char *rest;
 		size_t rlen;
 		if (n == 0 || kvparse_field(&c, &rest, &rlen))
-			return -EINVAL; /* empty, or something not a pid */
+			return -EINVAL; /* empty, or something that is not a pid */
 		if (n == 1)
 			return 0;
 		*inner = v;
@@ -407,11 +409,11 @@ int procinfo_nspid(const char *buf, size_t len, uint64_t *inner)
 	return -ENOENT;
 }
 
-/* From /proc/PID/status: the real uid, and the innermost NSpid when the
+/* Reads the real uid from /proc/PID/status, and the innermost NSpid when the
  * process is in a deeper pid namespace. */
 static bool read_status(struct procinfo *pi, unsigned pid, unsigned *uid, struct entry *e)
 {
-	char buf[16384]; /* NSpid follows Groups:, long with hundreds of groups */
+	char buf[16384]; /* NSpid follows Groups:, which is long with hundreds of groups */
 	struct kvparse_iter it;
 	struct kvparse_kv kv;
 	struct kvparse_cur c;
@@ -425,7 +427,7 @@ static bool read_status(struct procinfo *pi, unsigned pid, unsigned *uid, struct
 	kvparse_iter_init(&it, buf, len);
 	while (kvparse_next(&it, ':', &kv)) {
 		if (kvparse_key_is(&kv, "Uid")) {
-			/* "Uid:\treal\teffective\tsaved\tfs": the real one. */
+			/* Of "Uid:\treal\teffective\tsaved\tfs", take the real one. */
 			kvparse_cur_init(&c, kv.val, kv.vlen);
 			if (kvparse_field_u64(&c, UINT_MAX, &v)) {
 				*uid = (unsigned)v;
@@ -443,8 +445,8 @@ static char *dup_known(const char *s)
 	return s[0] ? xstrdup(s) : NULL;
 }
 
-/* *dst = src when src is a name and differs (a known name is never
- * forgotten). */
+/* Sets *dst to src when src is a name and differs; a known name is never
+ * forgotten. */
 static void set_name(char **dst, const char *src)
 {
 	if (!src[0] || (*dst && strcmp(*dst, src) == 0))
@@ -453,19 +455,19 @@ static void set_name(char **dst, const char *src)
 	*dst = xstrdup(src);
 }
 
-/* The container's and pod's names from the node's files (cnames.h): the
- * cache there reads them once per container. A process whose container
- * still lacks a name it could have asks the cache again at every poll (a
- * lookup in memory; the files are read again only as the cache allows), so
- * every process of one container shows the same names, and a name that
- * appears late (a kubelet log link, a config written after the process
- * started) reaches the processes seen before it. A Kubernetes
- * container under the cgroupfs driver (CGROUP_RT_CRI) is "k8s:<12 hex>"
- * until the node's own files name its runtime: the first time, the
- * directory Docker, containerd or CRI-O keeps for its id
- * (cnames_cri_runtime) makes it "docker:", "containerd:" or "crio:"; with
- * none it stays "k8s:" (never a guess), and its names still come from the
- * kubelet's log links and pod directories. */
+/* Reads the container's and pod's names from the node's files (cnames.h),
+ * whose cache reads them once per container. A process whose container still
+ * lacks a name it could have asks the cache again at every poll. That is a
+ * lookup in memory, and the files are read again only as the cache allows.
+ * So every process of one container shows the same names, and a name that
+ * appears late, such as a kubelet log link or a config written after the
+ * process started, reaches the processes seen before it. A Kubernetes
+ * container under the cgroupfs driver (CGROUP_RT_CRI) is "k8s:<12 hex>" until
+ * the node's own files name its runtime. The first time, the directory that
+ * Docker, containerd or CRI-O keeps for its id (cnames_cri_runtime) makes it
+ * "docker:", "containerd:" or "crio:". With no such directory it stays
+ * "k8s:", never a guess, and its names still come from the kubelet's log
+ * links and pod directories. */
 static void read_names(struct procinfo *pi, struct entry *e)
 {
 	/* The record's runtime for the one cnames found. */
@@ -485,7 +487,7 @@ static void read_names(struct procinfo *pi, struct entry *e)
 	case CGROUP_RT_CONTAINERD: rt = CNAMES_CONTAINERD; break;
 	case CGROUP_RT_CRIO: rt = CNAMES_CRIO; break;
 	case CGROUP_RT_CRI:
-		/* Asked again: the runtime was looked for the first time. */
+		/* When asked again, reuse the runtime that the first look found. */
 		if (e->att.names_rt_known) {
 			rt = (enum cnames_runtime)e->att.names_rt;
 			break;
@@ -512,7 +514,7 @@ static void read_names(struct procinfo *pi, struct entry *e)
 	e->att.names_pending = !e->att.container_name || (e->att.pod && (!e->att.pod_name || !e->att.pod_namespace));
 }
 
-/* /proc/PID/cgroup, once per process (cgroup.h). */
+/* Reads /proc/PID/cgroup once per process (cgroup.h). */
 static void read_cgroup(struct procinfo *pi, unsigned pid, struct entry *e)
 {
 	/* Ten v1 hierarchies of a nested path fit many times over. */
@@ -540,8 +542,8 @@ static void walk_tree(struct procinfo *pi, struct entry *e, unsigned ppid)
 	pi->tree_walks++;
 	e->ppid = ppid;
 	e->have_tree = true;
-	/* A container's init (pid 1 in a PID namespace of its own): its tree
-	 * ends with it; what is above (a shim, the runtime) is the host's. */
+	/* A container's init, pid 1 in a PID namespace of its own, ends its
+	 * tree. What is above it, a shim or the runtime, is the host's. */
 	e->ntree = e->att.have_cpid && e->att.container_pid == 1 ? 0
 							   : proctree_walk(pi->rootfd, pi->root, ppid, nodes, PROCTREE_MAX);
 	free(e->tree);
@@ -552,34 +554,35 @@ static void walk_tree(struct procinfo *pi, struct entry *e, unsigned ppid)
 	}
 }
 
-/* Whether a known entry can stand for this poll without a full read: its
- * figures are recent enough, not wanted fresh, or a quick sample (the CPU
- * clock and a held statm) keeps them up to date. */
+/* Whether a known entry can stand for this poll without a full read. It can
+ * when its figures are recent enough or not wanted fresh, or when a quick
+ * sample of the CPU clock and a held statm keeps them up to date. */
 static bool recent_enough(struct procinfo *pi, struct entry *e, unsigned pid)
 {
 	if (e->gone || !e->name)
 		return false;
 	/* A known process with a CPU rate is sampled at most once per
-	 * PROCINFO_MIN_SAMPLE_NS: faster polls show its last CPU % and RSS (a
-	 * CPU % over 0.1 s is noise, and /proc costs the kernel more than
-	 * anything else here). The second sample, which gives the first rate,
-	 * is always taken. */
+	 * PROCINFO_MIN_SAMPLE_NS, and faster polls show its last CPU % and
+	 * RSS. A CPU % over 0.1 s is noise, and /proc costs the kernel more
+	 * than anything else here. The second sample, which gives the first
+	 * rate, is always taken. */
 	if (e->cpu_valid && pi->now_ns >= e->cpu_ns && pi->now_ns - e->cpu_ns < PROCINFO_MIN_SAMPLE_NS)
 		return true;
-	/* Not wanted fresh (off the dashboard's screen, nothing else reading)
-	 * and with a rate already: its last figures stand (pidwant.h). */
+	/* A process that is not wanted fresh, being off the dashboard's screen
+	 * with nothing else reading, and that has a rate already keeps its
+	 * last figures (pidwant.h). */
 	if (e->cpu_valid && pi->nsnap >= 0 && !pidwant_has(pi->snap, pi->nsnap, pid))
 		return true;
 	if (e->have_cpu && e->statmfd >= 0 && pi->now_ns >= e->full_ns && pi->now_ns - e->full_ns < PROCINFO_FULL_NS &&
 	    (pi->no_tree || procinfo_parent_alive(pi, e->ppid))) {
 		if (procinfo_quick_sample(pi, e))
 			return true;
-		drop_statmfd(pi, e); /* gone, most likely: stat below says */
+		drop_statmfd(pi, e); /* most likely gone, which the stat read below tells */
 	}
 	return false;
 }
 
-/* The entry of pid, a new one when there is none. */
+/* The entry of pid, or a new one when there is none. */
 static struct entry *entry_get(struct procinfo *pi, unsigned pid)
 {
 	struct entry **head = &pi->tab[pid % PROCINFO_BUCKETS], *e;
@@ -597,8 +600,8 @@ static struct entry *entry_get(struct procinfo *pi, unsigned pid)
 	return e;
 }
 
-/* Forgets all of e but a descriptor just opened on the pid's process: it has
- * gone, or the pid names another process now. */
+/* Forgets all of e except a descriptor just opened on the pid's process,
+ * because the process has gone or the pid names another process now. */
 static void entry_forget(struct procinfo *pi, struct entry *e, bool keep_stat)
 {
 	if (!keep_stat)
@@ -630,15 +633,16 @@ static void read_once(struct procinfo *pi, struct entry *e, const char *comm, ui
 	e->have_start = pi->have_btime && pidstart_ms(start, pi->ticks, pi->btime_ms, &e->start_ms);
 }
 
-/* The figures of a full read: CPU (from the clock when by_clk, else the
- * ticks of stat) and RSS (pages); then a held statm for the quick samples
- * between full reads, when the clock works and the descriptor bound allows. */
+/* Takes the figures of a full read: CPU, from the clock when by_clk and else
+ * from the ticks of stat, and RSS in pages. Then, when the clock works and
+ * the descriptor bound allows, it holds statm open for the quick samples
+ * between full reads. */
 static void take_sample(struct procinfo *pi, struct entry *e, bool by_clk, uint64_t clk_ns, uint64_t ticks,
 			uint64_t rss_pages)
 {
 	if (!by_clk && e->have_clk) {
-		/* The clock failed where it had worked: a rate from ticks
-		 * would mix two sources; start the rate afresh. */
+		/* The clock failed where it had worked. A rate from ticks would
+		 * mix two sources, so start the rate afresh. */
 		e->have_clk = false;
 		e->have_cpu = false;
 	}
@@ -668,7 +672,7 @@ static struct entry *refresh(struct procinfo *pi, unsigned pid)
 		e->gen = pi->gen;
 		return e;
 	}
-	/* The clock before stat: stat then proves whose time it was. */
+	/* Read the clock before stat, so that stat proves whose time it was. */
 	uint64_t clk_ns = 0;
 	bool by_clk = pi->own && procinfo_read_clock(e, pid, &clk_ns);
 	bool ok = read_stat(pi, e, pid, comm, sizeof(comm), &cpu, &start, &rss, &ppid);

@@ -24,7 +24,7 @@ void procinfo_cpu_sample(struct procinfo *pi, struct entry *e, uint64_t cpu_time
 	e->have_cpu = true;
 }
 
-/* The process's CPU time (all threads, ns) from its CPU-time clock. */
+/* The process's CPU time over all threads, in ns, from its CPU-time clock. */
 bool procinfo_read_clock(struct entry *e, unsigned pid, uint64_t *ns)
 {
 	struct timespec ts;
@@ -42,8 +42,9 @@ bool procinfo_read_clock(struct entry *e, unsigned pid, uint64_t *ns)
 	return true;
 }
 
-/* Between full reads: the CPU clock, then the held statm (its second field,
- * resident pages). False when either fails (the process has gone). */
+/* Samples between full reads: the CPU clock, then the held statm, whose
+ * second field is the resident pages. Returns false when either fails,
+ * because the process has gone. */
 bool procinfo_quick_sample(struct procinfo *pi, struct entry *e)
 {
 	char buf[160];
@@ -54,11 +55,12 @@ bool procinfo_quick_sample(struct procinfo *pi, struct entry *e)
 
 	if (!procinfo_read_clock(e, e->pid, &ns))
 		return false;
-	/* Not run since the last sample (its CPU time to the nanosecond): its
-	 * pages have not been touched either, so RSS stands. A process that
-	 * had gone and left its pid to another would not read the same
-	 * nanosecond; the full read, at most PROCINFO_FULL_NS away, checks the
-	 * start time anyway, and picks up pages the kernel reclaimed. */
+	/* The process has not run since the last sample, to the nanosecond of
+	 * its CPU time, so its pages have not been touched either and RSS
+	 * stands. A process that had gone and left its pid to another would
+	 * not read the same nanosecond. The full read, at most
+	 * PROCINFO_FULL_NS away, checks the start time anyway and picks up
+	 * pages the kernel reclaimed. */
 	if (e->have_cpu && ns == e->cpu_time_ns && e->rss_valid && pi->now_ns >= e->rss_ns &&
 	    pi->now_ns - e->rss_ns < PROCINFO_RSS_NS) {
 		pi->quick++;
@@ -80,15 +82,15 @@ bool procinfo_quick_sample(struct procinfo *pi, struct entry *e)
 	return true;
 }
 
-/* Whether the parent pid still exists (its children are reparented when it
- * exits): kill(2) with no signal, once per parent per poll. Only on the
- * procfs of gpur's own namespace, where its pids are kill(2)'s. A parent
- * that has exited but is not yet reaped still answers; the full read,
- * every PROCINFO_FULL_NS, catches that. */
+/* Whether the parent pid still exists; its children are reparented when it
+ * exits. It is probed with kill(2) and no signal, once per parent per poll,
+ * and only on the procfs of gpur's own namespace, where its pids are
+ * kill(2)'s. A parent that has exited but is not yet reaped still answers,
+ * and the full read every PROCINFO_FULL_NS catches that. */
 bool procinfo_parent_alive(struct procinfo *pi, unsigned ppid)
 {
 	if (ppid <= 1 || ppid > INT32_MAX)
-		return true; /* PID 1 never exits; 0 is the kernel's */
+		return true; /* PID 1 never exits, and 0 is the kernel's */
 	for (unsigned i = 0; i < pi->nparents; i++)
 		if (pi->parents[i].pid == ppid)
 			return pi->parents[i].alive;

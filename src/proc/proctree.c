@@ -35,7 +35,7 @@ bool proctree_parse_stat(const char *buf, size_t len, char *comm, size_t commlen
 
 	if (!close)
 		return false;
-	/* After ") ": the state, then the parent pid. */
+	/* After ") " come the state and then the parent pid. */
 	kvparse_cur_init(&c, close + 1, (size_t)(buf + len - close - 1));
 	if (!kvparse_field(&c, &field, &flen) || !kvparse_field_u64(&c, UINT32_MAX, &v))
 		return false;
@@ -51,7 +51,8 @@ static ssize_t read_file(int rootfd, const char *root, unsigned pid, const char 
 	return rootfd >= 0 ? readfile_fd(rootfd, rel, buf, n) : readfile_at(root, rel, buf, n);
 }
 
-/* Whether pid is a container's init: pid 1 in a PID namespace below ours. */
+/* Whether pid is a container's init, which is pid 1 in a PID namespace below
+ * ours. */
 static bool is_container_init(int rootfd, const char *root, unsigned pid)
 {
 	char buf[16384]; /* NSpid comes after Groups:, which can be long */
@@ -71,7 +72,7 @@ size_t proctree_walk(int rootfd, const char *root, unsigned ppid, struct proctre
 	while (pid != 0 && n < max) {
 		for (size_t i = 0; i < n; i++)
 			if (out[i].pid == pid)
-				return n; /* a loop: only a hostile tree has one */
+				return n; /* a loop, which only a hostile tree has */
 		struct proctree_node *node = &out[n++];
 		char buf[1024];
 		unsigned next = 0;

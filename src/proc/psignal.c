@@ -1,4 +1,4 @@
-/* psignal: identity-checked signals (see psignal.h). */
+/* psignal: signals sent only after the process's identity is checked. */
 #include "proc/psignal.h"
 
 #include <signal.h>
@@ -11,8 +11,8 @@
 #include "proc/pidstart.h"
 #include "util/kvparse.h"
 
-/* glibc has had wrappers only since 2.36: the raw syscalls, and ENOSYS
- * where the headers do not know them. */
+/* glibc has had wrappers only since 2.36, so these are the raw syscalls,
+ * giving ENOSYS where the headers do not know them. */
 static int sys_pidfd_open(unsigned pid)
 {
 #ifdef SYS_pidfd_open
@@ -91,7 +91,8 @@ bool psignal_protected(const char *procfs, unsigned pid, char *why, size_t n)
 	if (readlink(path, link, sizeof(link)) >= 0 || errno != ENOENT)
 		return false;
 	/* The link is missing because the process has none, not because the
-	 * process has gone (and been reaped): its directory is still there. */
+	 * process has gone and been reaped, since its directory is still
+	 * there. */
 	path[strlen(path) - 4] = '\0';
 	if (stat(path, &st) != 0)
 		return false;
@@ -99,8 +100,8 @@ bool psignal_protected(const char *procfs, unsigned pid, char *why, size_t n)
 	return true;
 }
 
-/* The outcome in words: what a user reads on the status line and in the
- * event's detail (why: psignal_protected's reason). */
+/* The outcome in words, which a user reads on the status line and in the
+ * event's detail; why is psignal_protected's reason. */
 static void describe(int rc, unsigned pid, const char *sig, const char *why, const char *step, char *detail,
 		     size_t n)
 {
@@ -151,24 +152,25 @@ int psignal_send_via(const char *procfs, unsigned pid, uint64_t expect_ticks, in
 	}
 	if (way != PSIGNAL_KILL) {
 		fd = sys_pidfd_open(pid);
-		/* Kernels before 5.3 have no pidfd_open (ENOSYS); a container's
-		 * seccomp filter may answer EPERM for a syscall it does not
-		 * know, which pidfd_open itself never does. */
+		/* Kernels before 5.3 have no pidfd_open and answer ENOSYS. A
+		 * container's seccomp filter may answer EPERM for a syscall it
+		 * does not know, which pidfd_open itself never does. */
 		if (fd < 0 && (way == PSIGNAL_PIDFD || (fd != -ENOSYS && fd != -EPERM))) {
 			rc = fd;
 			goto out;
 		}
 	}
-	/* With a pidfd opened first, a start time that matches proves the
-	 * pidfd names the expected process: that process held the pid from
-	 * before the row was read until now. */
+	/* With a pidfd opened first, a start time that matches proves that
+	 * the pidfd names the expected process, because that process held the
+	 * pid from before the row was read until now. */
 	step = "reading its start time";
 	rc = pidstart_ticks(procfs, pid, &start, NULL);
 	if (rc == -ENOENT || rc == -ESRCH || rc == -EACCES || rc == -EPERM) {
-		/* No procfs entry to read, yet the process is there (its pidfd
-		 * opened, or kill(pid, 0) says it exists): procfs hides other
-		 * users' processes (hidepid=2, or a sandbox's procfs). Not
-		 * ours to signal, and its identity cannot be checked. */
+		/* There is no procfs entry to read, yet the process is there: its
+		 * pidfd opened, or kill(pid, 0) says it exists. procfs hides other
+		 * users' processes, as with hidepid=2 or a sandbox's procfs. The
+		 * process is not ours to signal, and its identity cannot be
+		 * checked. */
 		int probe = fd >= 0 ? sys_pidfd_send_signal(fd, 0) : kill((pid_t)pid, 0) < 0 ? -errno : 0;
 		if (probe == 0 || probe == -EPERM)
 			rc = -EPERM;

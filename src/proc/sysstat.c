@@ -1,5 +1,5 @@
-/* sysstat: /proc/stat, /proc/meminfo and /proc/loadavg (held open and
- * re-read on a real procfs: see readfile_held). */
+/* sysstat: /proc/stat, /proc/meminfo and /proc/loadavg, held open and re-read
+ * on a real procfs (see readfile_held). */
 #include "proc/sysstat.h"
 
 #include <errno.h>
@@ -19,7 +19,7 @@ static const char *const SS_FILES[SS__COUNT] = {"stat", "meminfo", "loadavg"};
 struct sysstat {
 	char *root;
 	int rootfd;             /* opened again while it cannot be */
-	bool hold;              /* a real procfs: keep the files open */
+	bool hold;              /* a real procfs, so keep the files open */
 	int held[SS__COUNT];
 	uint64_t prev_total, prev_idle;
 	bool have_prev;
@@ -59,8 +59,9 @@ static ssize_t read_file(struct sysstat *s, int which, char *buf, size_t n)
 	return readfile_held(s->rootfd, SS_FILES[which], &s->held[which], s->hold, buf, n);
 }
 
-/* Idle and total ticks from the "cpu" line's counters (user nice system
- * idle iowait irq softirq steal): false when it has fewer than four. */
+/* Reads idle and total ticks from the "cpu" line's counters (user nice system
+ * idle iowait irq softirq steal). Returns false when it has fewer than
+ * four. */
 static bool cpu_ticks(const char *val, size_t len, uint64_t *idle, uint64_t *total)
 {
 	struct kvparse_cur c;
@@ -68,7 +69,7 @@ static bool cpu_ticks(const char *val, size_t len, uint64_t *idle, uint64_t *tot
 	int n = 0;
 
 	kvparse_cur_init(&c, val, len);
-	/* Each under 2^61: eight of them add up without wrapping. */
+	/* Each is under 2^61, so eight of them add up without wrapping. */
 	while (n < 8 && kvparse_field_u64(&c, UINT64_MAX / 8, &v[n]))
 		n++;
 	if (n < 4)
@@ -80,8 +81,9 @@ static bool cpu_ticks(const char *val, size_t len, uint64_t *idle, uint64_t *tot
 	return true;
 }
 
-/* MemTotal and MemAvailable from /proc/meminfo, in bytes (its "kB" is
- * KiB); each found flag says whether the first line of that key parsed. */
+/* Reads MemTotal and MemAvailable from /proc/meminfo in bytes, its "kB"
+ * being KiB. Each found flag says whether the first line of that key
+ * parsed. */
 static void meminfo(const char *buf, size_t len, uint64_t *total, bool *have_total, uint64_t *avail,
 		    bool *have_avail)
 {
@@ -102,7 +104,8 @@ static void meminfo(const char *buf, size_t len, uint64_t *total, bool *have_tot
 	}
 }
 
-/* The 1-minute load, "12.34 ..." (the kernel writes two decimals). */
+/* Reads the 1-minute load, "12.34 ...", where the kernel writes two
+ * decimals. */
 static bool load1(const char *buf, size_t len, long double *out)
 {
 	struct kvparse_cur c;
@@ -137,8 +140,8 @@ int sysstat_read(struct sysstat *s, struct system_stats *out)
 	struct kvparse_kv kv;
 
 	memset(out, 0, sizeof(*out));
-	/* Only its first line is wanted: the kernel makes the rest (a line per
-	 * CPU, every interrupt) anyway, but it need not be copied. */
+	/* Only its first line is wanted. The kernel makes the rest, a line per
+	 * CPU and every interrupt, anyway, but it need not be copied. */
 	r = read_file(s, SS_STAT, buf, 1024);
 	if (r > 0) {
 		uint64_t total, idle;

@@ -7,11 +7,11 @@
 
 struct sysstat;
 
-/* procfs: where /proc is mounted (copied). */
+/* procfs is where /proc is mounted, and it is copied. */
 struct sysstat *sysstat_new(const char *procfs);
 void sysstat_free(struct sysstat *s);
-/* Fills out (valid bits for what could be read; cpu_pct needs a previous
- * call). Returns 0, or -errno when nothing could be read. */
+/* Fills out, with valid bits for what could be read; cpu_pct needs a previous
+ * call. Returns 0, or -errno when nothing could be read. */
 int sysstat_read(struct sysstat *s, struct system_stats *out);
 
 #endif
