@@ -10,7 +10,8 @@
 #include "backend/drm.h"
 #include "util/xalloc.h"
 
-/* Detection order is display order: NVIDIA first, then the DRM drivers. */
+/* Detection order is display order, with NVIDIA first and then the DRM
+ * drivers. */
 const struct backend_ops *const BACKEND_REGISTRY[] = {
 	&BACKEND_NVML, &BACKEND_AMDGPU, &BACKEND_INTEL, &BACKEND_DRM,
 };

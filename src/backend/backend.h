@@ -14,20 +14,21 @@
 #define BACKEND_ERRLEN 256
 
 struct fleet;
-/* Where a backend reads the machine from; owned by the caller. */
+/* Where a backend reads the machine from. The caller owns it. */
 struct pidwant;
 
 struct backend_env {
 	const char *procfs; /* default "/proc" */
 	const char *sysfs;  /* default "/sys" */
-	const char *rootfs; /* default "/": the host's root, where container names are read; NULL: none */
+	const char *rootfs; /* default "/", the host's root where container names are read; NULL for none */
 	const struct clock *clock;
-	struct pidwant *want; /* whose /proc figures are needed fresh; NULL: all */
-	bool no_tree;         /* no dashboard shows the process tree: parents are not walked */
-	const char *prometheus_url;   /* --prometheus: the server's base URL */
-	const char *prometheus_match; /* --prometheus-match: a selector, or NULL */
-	/* The dashboard: a Prometheus that does not answer at start is waited
-	 * for (status line, backoff) instead of being absent. */
+	struct pidwant *want; /* whose /proc figures are needed fresh, NULL for all */
+	bool no_tree;         /* no dashboard shows the process tree, so parents are not walked */
+	const char *prometheus_url;   /* --prometheus, the server's base URL */
+	const char *prometheus_match; /* --prometheus-match, a selector, or NULL */
+	/* Set by the dashboard. A Prometheus that does not answer at start is
+	 * then waited for, with a status line and backoff, instead of being
+	 * absent. */
 	bool prometheus_wait;
 };
 
@@ -35,29 +36,36 @@ struct backend;
 
 struct backend_ops {
 	const char *name;
-	/* Detects and initialises the backend. 0, or -errno with the reason in
-	 * b->error (e.g. "libnvidia-ml.so.1 not found"): the backend is absent. */
+	/* Detects and initialises the backend. Returns 0, or -errno with the
+	 * reason in b->error (such as "libnvidia-ml.so.1 not found"), and
+	 * then the backend is absent. */
 	int (*open)(struct backend *b, const struct backend_env *env);
-	/* Reads every device into f (reset by the caller): GPUs in the backend's
-	 * order, each with a device_id; process rows with gpu_index relative to
-	 * that order (the GPU side only: pid, kind, GPU memory and utilisation;
-	 * the sampler fills name, command line, user, CPU %, RSS and start time
-	 * from /proc for a local backend); the driver string in f->driver. Per-device faults make a
-	 * GPU `lost`, not an error. Returns 0, or -ENODEV when the library failed
-	 * as a whole (the backend is then closed and re-detected). */
+	/* Reads every device into f, which the caller has reset. The GPUs come
+	 * in the backend's order, each with a device_id. Process rows have a
+	 * gpu_index relative to that order and hold only the GPU side: pid,
+	 * kind, GPU memory and utilisation. For a local backend the sampler
+	 * fills name, command line, user, CPU %, RSS and start time from
+	 * /proc. The driver string goes in f->driver. A per-device fault makes
+	 * the GPU `lost` rather than being an error. Returns 0, or -ENODEV
+	 * when the library failed as a whole; the backend is then closed and
+	 * re-detected. */
 	int (*poll)(struct backend *b, struct frame *f);
-	/* Re-initialises the library while a GPU is lost, keeping handles of
-	 * healthy ones where it can. Optional. 0 or -errno. */
+	/* Re-initialises the library while a GPU is lost, keeping the handles
+	 * of healthy ones where it can. It is optional, and returns 0 or
+	 * -errno. */
 	int (*reinit)(struct backend *b);
-	/* A fleet source's hosts (model/fleet.h) as its last poll read them, or
-	 * kept them from the last good poll: they travel beside the poll's
-	 * frame, which holds only what is the source's own (its driver string,
-	 * its events). A new reference the caller unrefs. Optional: NULL. */
+	/* A fleet source's hosts (model/fleet.h), as its last poll read them
+	 * or kept them from the last good poll. They travel beside the poll's
+	 * frame, which holds only what is the source's own, its driver string
+	 * and its events. Returns a new reference that the caller unrefs. The
+	 * op is optional; without it there is no fleet. */
 	struct fleet *(*fleet)(struct backend *b);
-	/* Whether pids in its rows are this machine's and may be signalled. */
+	/* Whether the pids in its rows are this machine's and may be signalled.
+	 * Without the op they may not. */
 	bool (*can_signal)(const struct backend *b);
-	/* Whether its pids are this machine's (default: yes). A remote
-	 * source's rows are never filled from the local /proc. */
+	/* Whether its pids belong to another machine. Without the op they are
+	 * this machine's. A remote source's rows are never filled from the
+	 * local /proc. */
 	bool (*is_remote)(const struct backend *b);
 	/* Releases everything open() acquired. */
 	void (*close)(struct backend *b);
@@ -69,25 +77,26 @@ struct backend {
 	char error[BACKEND_ERRLEN]; /* last failure text, kept for the UI */
 };
 
-/* Explicit registry of live backends, in detection and display order. */
+/* The explicit registry of live backends, in detection and display order. */
 extern const struct backend_ops *const BACKEND_REGISTRY[];
 extern const size_t BACKEND_REGISTRY_LEN;
 const struct backend_ops *backend_find(const char *name, size_t len);
 
-/* A new, closed backend of ops; backend_free() closes it if open. */
+/* Returns a new, closed backend of ops. backend_free() closes it if it is
+ * open. */
 struct backend *backend_new(const struct backend_ops *ops);
 void backend_free(struct backend *b);
 int backend_open(struct backend *b, const struct backend_env *env);
 int backend_poll(struct backend *b, struct frame *f);
 int backend_reinit(struct backend *b);
-/* After a poll: the fleet it read (caller unrefs), or NULL (an open backend
- * of one machine, or a closed one). */
+/* After a poll, returns the fleet it read, which the caller unrefs, or NULL
+ * for an open backend of one machine or a closed one. */
 struct fleet *backend_fleet(struct backend *b);
 bool backend_can_signal(const struct backend *b);
 bool backend_is_local(const struct backend *b);
 void backend_close(struct backend *b);
 static inline const char *backend_name(const struct backend *b) { return b->ops->name; }
-/* printf into b->error. */
+/* Formats a message into b->error as printf does. */
 __attribute__((format(printf, 2, 3))) void backend_fail(struct backend *b, const char *fmt, ...);
 
 #endif

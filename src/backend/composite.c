@@ -129,8 +129,9 @@ void composite_compose(struct composite *c, const struct composite_child *kids, 
 		compose_child(c, i, &kids[i], out, placed);
 	while (out->ngpus < c->nslots)
 		frame_add_gpu(out);
-	/* Devices not in their child's answer (child lost, or gone after
-	 * re-detection) keep their position as lost, identity only. */
+	/* Devices that are not in their child's answer, because the child was
+	 * lost or they were gone after re-detection, keep their position as
+	 * lost, with their identity only. */
 	for (size_t i = 0; i < c->nslots; i++) {
 		struct slot *sl = &c->slots[i];
 		struct gpu *g = &out->gpus[i];

@@ -1,8 +1,8 @@
 /* composite: combines the latest results of the live children into one
- * frame: GPUs at stable positions by (child, device_id), new ones
- * appended; process rows and events re-indexed; rows naming a device the
- * child did not report dropped; names and driver strings joined with '+';
- * a child that failed keeps its GPUs' positions as lost. */
+ * frame. GPUs keep stable positions by (child, device_id), and new ones are
+ * appended. Process rows and events are re-indexed, and rows naming a device
+ * the child did not report are dropped. Names and driver strings are joined
+ * with '+'. A child that failed keeps its GPUs' positions as lost. */
 #ifndef GPUR_COMPOSITE_H
 #define GPUR_COMPOSITE_H
 
@@ -12,10 +12,10 @@
 
 /* How much of a child's last result goes into the frame. */
 enum composite_mode {
-	COMPOSITE_FULL,  /* a fresh answer: GPUs, rows and events */
-	COMPOSITE_REUSE, /* a slow answer: the last GPUs and rows, no events */
-	COMPOSITE_IDENT, /* hung: identity and state only, no rows */
-	COMPOSITE_LOST,  /* failed: its GPUs' identity with state lost */
+	COMPOSITE_FULL,  /* a fresh answer, with GPUs, rows and events */
+	COMPOSITE_REUSE, /* a slow answer, with the last GPUs and rows and no events */
+	COMPOSITE_IDENT, /* hung, with identity and state only and no rows */
+	COMPOSITE_LOST,  /* failed, with its GPUs' identity and state lost */
 };
 
 struct composite_child {
@@ -28,8 +28,8 @@ struct composite;
 
 struct composite *composite_new(void);
 void composite_free(struct composite *c);
-/* Adds the children's GPUs, rows and events to out (which may already hold
- * events), plus gpu_lost / gpu_back events for state changes since the last
+/* Adds the children's GPUs, rows and events to out, which may already hold
+ * events, plus gpu_lost and gpu_back events for state changes since the last
  * call, and sets out's backend, driver and cuda. */
 void composite_compose(struct composite *c, const struct composite_child *kids, size_t n, struct frame *out);
 

@@ -1,7 +1,7 @@
-/* drm: the amdgpu, intel and drm backends — one implementation over the
- * DRM core (drm/drm_card, drm_sysfs, drm_clients) and a descriptor per
- * driver; each backend differs only in which descriptors it serves. A
- * runtime-suspended device is never woken: it is shown `suspended` with the
+/* drm: the amdgpu, intel and drm backends, one implementation over the DRM
+ * core (drm/drm_card, drm_sysfs, drm_clients) and a descriptor per driver.
+ * The backends differ only in which descriptors they serve. A
+ * runtime-suspended device is never woken; it is shown `suspended` with the
  * identity and totals read while it was awake. */
 #include "backend/drm.h"
 
@@ -21,14 +21,14 @@
 
 struct drm_kind {
 	const struct drm_desc *const *descs; /* NULL-terminated */
-	const char *what;                    /* "amdgpu": the no-card message's driver */
+	const char *what;                    /* "amdgpu", the driver named when no card is found */
 };
 
 struct drm_gpu {
 	struct drm_card card;
 	const struct drm_desc *desc;
 	struct drm_sysfs_state st;
-	struct gpu statics; /* totals, limits, maxima, thresholds of the last awake read */
+	struct gpu statics; /* totals, limits, maxima and thresholds of the last awake read */
 	bool lost;
 };
 
@@ -59,8 +59,8 @@ static bool kind_wants(const char *driver, const void *ctx)
 	return kind_desc(ctx, driver) != NULL;
 }
 
-/* Keeps g's static fields (totals, limits, maxima, thresholds: those that
- * are not readings) for the polls in which the device sleeps. */
+/* Keeps g's static fields, the totals, limits, maxima and thresholds that are
+ * not readings, for the polls in which the device sleeps. */
 static void keep_statics(struct gpu *statics, const struct gpu *g)
 {
 	for (size_t i = 0; i < GPU_NFIELDS; i++) {
@@ -79,7 +79,7 @@ static void set_str(struct frame *f, struct gpu *g, enum gpu_field b, const char
 	gpu_set(g, b);
 }
 
-/* "amdgpu", "i915/xe": the drivers of the cards found, once each. */
+/* The drivers of the cards found, each once, as in "amdgpu" or "i915/xe". */
 static void make_label(struct drm_be *d)
 {
 	size_t at = 0;
@@ -99,8 +99,8 @@ static void make_label(struct drm_be *d)
 	}
 }
 
-/* Finds the cards again: known ones keep their positions (by device_id),
- * new ones are appended, vanished ones are lost. */
+/* Finds the cards again. Known ones keep their positions by device_id, new
+ * ones are appended, and vanished ones are lost. */
 static int scan(struct backend *b, struct drm_be *d)
 {
 	struct drm_card *found = xcalloc(DRM_CARD_MAX, sizeof(*found));
@@ -184,7 +184,8 @@ static int drm_open(struct backend *b, const struct backend_env *env, const stru
 		drm_close(b);
 		return rc;
 	}
-	/* The driver string: the first card's driver (one version per backend). */
+	/* The driver string, which is the first card's driver, since a backend has
+	 * one version. */
 	drm_sysfs_driver_version(d->sysfs_fd, d->procfs, d->gpus[0].desc, d->driver, sizeof(d->driver));
 	d->fdi = fdinfo_acquire(d->procfs);
 	return 0;
@@ -195,7 +196,8 @@ static int drm_reinit(struct backend *b)
 	return scan(b, b->priv);
 }
 
-/* The clients of g from the last sweep into d->clients; how many. */
+/* Puts the clients of g from the last sweep into d->clients and returns how
+ * many there are. */
 static size_t gpu_clients(struct drm_be *d, const struct drm_gpu *g)
 {
 	const char *pdev = g->card.pci ? g->card.pci_bus_id : "";
@@ -209,9 +211,9 @@ static size_t gpu_clients(struct drm_be *d, const struct drm_gpu *g)
 	}
 }
 
-/* Device figures summed from clients, for drivers whose sysfs has none:
- * known when some client had a rate, or when there is no client at all and
- * gpur runs as root, so that every process's fdinfo was readable. */
+/* Device figures summed from clients, for drivers whose sysfs has none. They
+ * are known when some client had a rate, or when there is no client at all
+ * and gpur runs as root, so that every process's fdinfo was readable. */
 static void apply_sums(const struct drm_desc *desc, const struct drm_clients_sum *s, struct gpu *g)
 {
 	bool none_seen = s->nclients == 0 && geteuid() == 0;
@@ -256,8 +258,9 @@ static int drm_poll(struct backend *b, struct frame *f)
 {
 	struct drm_be *d = b->priv;
 	uint64_t now_ns = clock_mono(d->clock) * 1000000u;
-	/* Backends polled together share one sweep: reuse one younger than
-	 * half the time since this backend's last poll (at most 1 s). */
+	/* Backends polled together share one sweep, so reuse one that is
+	 * younger than half the time since this backend's last poll, and at
+	 * most 1 s old. */
 	uint64_t since = d->last_ns && now_ns > d->last_ns ? now_ns - d->last_ns : 40000000u;
 	uint64_t reuse = since / 2 < 1000000000u ? since / 2 : 1000000000u;
 	bool swept = fdinfo_sweep(d->fdi, now_ns, reuse) == 0;

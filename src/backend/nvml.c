@@ -1,8 +1,9 @@
-/* nvml: the NVIDIA backend. Every field NVML can give, each one unknown on
- * its own when its getter is missing or unsupported; GPU_IS_LOST and
- * RESET_REQUIRED are per device; a failing library is reported as lost so
- * the sampler re-detects it. PCIe throughput (a ~20 ms blocking call) is
- * read by a thread of its own every few seconds, off the poll's path. */
+/* nvml: the NVIDIA backend. It reads every field NVML can give, and each one
+ * is unknown on its own when its getter is missing or unsupported.
+ * GPU_IS_LOST and RESET_REQUIRED are per device, and a failing library is
+ * reported as lost so that the sampler re-detects it. PCIe throughput, a
+ * ~20 ms blocking call, is read by a thread of its own every few seconds, off
+ * the poll's path. */
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -79,9 +80,10 @@ static void set_str(struct frame *f, struct gpu *g, enum gpu_field b, const char
 	gpu_set(g, b);
 }
 
-/* The PCI address from what the resolved entry point filled: _v3 the
- * current layout (busId at offset 36), _v2 and the plain one the old
- * layout, whose 16-byte bus id sits at offset 0 (busIdLegacy now). */
+/* The PCI address from what the resolved entry point filled. _v3 fills the
+ * current layout, with busId at offset 36. _v2 and the plain one fill the
+ * old layout, whose 16-byte bus id sits at offset 0, where busIdLegacy is
+ * now. */
 static bool read_pci(const struct nvml_lib *L, struct rd *rd, char out[16])
 {
 	nvmlPciInfo_t pci;
@@ -107,7 +109,8 @@ static void read_identity(struct nvml *n, struct nvml_dev *d, enum outcome *fata
 	unsigned cur, pend;
 
 	memset(s, 0, sizeof(*s));
-	/* Strings from the library end where the buffer ends, whatever it wrote. */
+	/* Strings from the library end where the buffer ends, whatever it
+	 * wrote. */
 	if (L->get_name && nvml_took(&rd, L->get_name(d->h, d->name, sizeof(d->name)))) {
 		d->name[sizeof(d->name) - 1] = '\0';
 		d->have_name = true;
@@ -127,8 +130,8 @@ static void read_identity(struct nvml *n, struct nvml_dev *d, enum outcome *fata
 	*fatal = rd.fatal;
 }
 
-/* The identity part of a GPU entry; device_id falls back to the PCI address
- * and then the index when NVML gives no UUID. */
+/* The identity part of a GPU entry. When NVML gives no UUID, device_id falls
+ * back to the PCI address and then to the index. */
 static struct gpu *put_identity(struct frame *f, struct nvml_dev *d, size_t index)
 {
 	struct gpu *g = frame_add_gpu(f);
@@ -256,8 +259,9 @@ static int enumerate_fresh(struct nvml *n, struct nvml_dev **out, size_t *nout, 
 			return -ENODEV;
 		}
 		if (r == NVML_ERROR_NO_PERMISSION) {
-			/* Counted but not ours to open (cgroup device rules, a
-			 * container given other GPUs): left out, not lost. */
+			/* The GPU is counted but not ours to open, because of cgroup
+			 * device rules or a container given other GPUs. It is left
+			 * out rather than lost. */
 			if (!(n->refused_said >> (i < 63 ? i : 63) & 1u))
 				nvml_note(n, "nvml: GPU %u is not accessible to this process (%s); left out", i,
 					  nvml_lib_strerror(L, r, msg, sizeof(msg)));
@@ -280,10 +284,10 @@ static int enumerate_fresh(struct nvml *n, struct nvml_dev **out, size_t *nout, 
 	return 0;
 }
 
-/* Enumerates the GPUs. On re-initialisation each GPU found is matched to a
- * known one (by UUID, else by position) at most once, so identities and
- * positions survive and two GPUs are never merged; the slow thread is held
- * meanwhile by the caller. */
+/* Enumerates the GPUs. On re-initialisation each GPU found is matched at most
+ * once to a known one, by UUID or else by position, so identities and
+ * positions survive and two GPUs are never merged. The caller holds the slow
+ * thread meanwhile. */
 static int enumerate(struct nvml *n, char *err, size_t errlen)
 {
 	struct nvml_dev *fresh;
@@ -295,7 +299,7 @@ static int enumerate(struct nvml *n, char *err, size_t errlen)
 	bool *claimed = xcalloc(old ? old : 1, sizeof(*claimed));
 	struct nvml_dev *next = xcalloc(nfresh + old ? nfresh + old : 1, sizeof(*next));
 	size_t nnext = old;
-	/* Known GPUs keep their entries (lost until found again). */
+	/* Known GPUs keep their entries, lost until they are found again. */
 	for (size_t k = 0; k < old; k++) {
 		next[k] = n->dev[k];
 		next[k].lost = true;
@@ -309,7 +313,7 @@ static int enumerate(struct nvml *n, char *err, size_t errlen)
 		if (match == SIZE_MAX && i < old && !claimed[i] && (!f->have_uuid || !n->dev[i].have_uuid))
 			match = i;
 		if (match == SIZE_MAX) {
-			next[nnext++] = *f; /* a new GPU: appended */
+			next[nnext++] = *f; /* a new GPU is appended */
 			continue;
 		}
 		claimed[match] = true;
@@ -318,7 +322,8 @@ static int enumerate(struct nvml *n, char *err, size_t errlen)
 			k->h = f->h;
 			continue;
 		}
-		/* Found again: fresh identity, kept history and reported id. */
+		/* A GPU found again gets a fresh identity and keeps its history and
+		 * its reported id. */
 		f->last_seen = k->last_seen;
 		if (!f->statics.valid)
 			f->statics = k->statics;
@@ -378,8 +383,8 @@ static void nvml_close(struct backend *b)
 	b->priv = NULL;
 }
 
-/* A failure after the library loaded; when GPUR_NVML_LIBRARY chose it, the
- * message names the file that was loaded. */
+/* Reports a failure after the library loaded. When GPUR_NVML_LIBRARY chose
+ * the library, the message names the file that was loaded. */
 static void fail_open(struct backend *b, const struct nvml *n, const char *why)
 {
 	const char *env = getenv("GPUR_NVML_LIBRARY");
@@ -477,7 +482,8 @@ static int nvml_poll(struct backend *b, struct frame *f)
 			return -ENODEV;
 		}
 		if (rd.fatal == NV_GPU_LOST) {
-			/* Lost mid-poll: keep identity, drop what was read. */
+			/* The GPU was lost mid-poll, so keep its identity and drop what was
+			 * read. */
 			d->lost = true;
 			nvml_slow_skip(n, i);
 			g = &f->gpus[index];

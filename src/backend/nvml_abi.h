@@ -1,7 +1,8 @@
-/* nvml_abi: the parts of NVIDIA's NVML ABI gpur uses, declared once with
- * NVIDIA's own type names (NVML is dlopen()ed, never linked). Layouts and
- * constants follow NVIDIA's public nvml.h; see docs/nvml.md. The fake NVML
- * of the tests includes this header too, so its sizes are pinned below. */
+/* nvml_abi: the parts of NVIDIA's NVML ABI that gpur uses, declared once with
+ * NVIDIA's own type names, since NVML is dlopen()ed and never linked. Layouts
+ * and constants follow NVIDIA's public nvml.h, as docs/nvml.md describes. The
+ * fake NVML of the tests includes this header too, so its sizes are pinned
+ * below. */
 #ifndef GPUR_NVML_ABI_H
 #define GPUR_NVML_ABI_H
 
@@ -105,9 +106,9 @@ typedef struct {
 	unsigned int pid;
 	unsigned long long usedGpuMemory;
 	unsigned int gpuInstanceId, computeInstanceId;
-} nvmlProcessInfo_t; /* the v2 layout; the _v3 entry points take it too */
+} nvmlProcessInfo_t; /* the v2 layout, which the _v3 entry points take too */
 
-/* What some drivers' _v3 entry points wrote instead: 32-byte entries. */
+/* The 32-byte entries that some drivers' _v3 entry points wrote instead. */
 typedef struct {
 	unsigned int pid;
 	unsigned long long usedGpuMemory;
@@ -117,7 +118,7 @@ typedef struct {
 
 typedef struct {
 	unsigned int pid;
-	unsigned long long timeStamp; /* CPU clock, µs */
+	unsigned long long timeStamp; /* CPU clock in µs */
 	unsigned int smUtil, memUtil, encUtil, decUtil;
 } nvmlProcessUtilizationSample_t;
 

@@ -13,9 +13,9 @@ enum shape {
 	SH_INT,      /* (dev, int *) */
 	SH_CODEC,    /* (dev, unsigned *util, unsigned *period) */
 	SH_ECC,      /* (dev, int type, int counter, unsigned long long *) */
-	SH_UTIL,     /* (dev, nvmlUtilization_t *): field and field2 */
-	SH_MEM2,     /* (dev, nvmlMemory_v2_t *): used, total */
-	SH_MEM1,     /* (dev, nvmlMemory_t *): used, total */
+	SH_UTIL,     /* (dev, nvmlUtilization_t *) into field and field2 */
+	SH_MEM2,     /* (dev, nvmlMemory_v2_t *) into used and total */
+	SH_MEM1,     /* (dev, nvmlMemory_t *) into used and total */
 	SH_TEMPV,    /* (dev, nvmlTemperature_t *) */
 	SH_FIELDVAL, /* (dev, 1, nvmlFieldValue_t *) with fieldId arg */
 	SH_FANRPM,   /* (dev, nvmlFanSpeedInfo_t *) */
@@ -24,11 +24,11 @@ enum shape {
 enum conv {
 	CV_PLAIN,
 	CV_MILLI,    /* mW, mJ -> W, J */
-	CV_PCT,      /* 0..100, else dropped */
-	CV_FAN,      /* NVIDIA documents fan speeds over 100 %; 1000 is garbage */
+	CV_PCT,      /* 0..100, and dropped otherwise */
+	CV_FAN,      /* NVIDIA documents fan speeds over 100 %, but 1000 is garbage */
 	CV_PSTATE,   /* P0..P15; 32 is NVML_PSTATE_UNKNOWN */
 	CV_TEMP,     /* signed degrees, -273..1000 */
-	CV_ECC,      /* a count; the all-ones "not available" is dropped */
+	CV_ECC,      /* a count, where the all-ones "not available" is dropped */
 	CV_THROTTLE, /* NVML's reason bits 0x1..0x100 are gpur's names in order */
 };
 
@@ -43,7 +43,7 @@ struct getter {
 	size_t fn; /* offset of the entry point in struct nvml_lib */
 	enum shape shape;
 	int arg, arg2;
-	enum gpu_field field, field2; /* field2: GPU_F__COUNT when none */
+	enum gpu_field field, field2; /* field2 is GPU_F__COUNT when there is none */
 	enum conv conv;
 	unsigned flags;
 };
@@ -113,9 +113,9 @@ bool nvml_never(nvmlReturn_t r)
 	       r == NVML_ERROR_FUNCTION_NOT_FOUND || r == NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
 }
 
-/* Sets field f of g to v through the GPU field table: a measured quantity
- * takes v as it is (long double), an identity or count (P-state, PCIe link)
- * and the throttle bits are integers. */
+/* Sets field f of g to v through the GPU field table. A measured quantity
+ * takes v as it is, as a long double, while an identity or count (P-state,
+ * PCIe link) and the throttle bits are integers. */
 static void put(struct gpu *g, enum gpu_field f, long double v)
 {
 	if (!field_set_number(g, &GPU_FIELDS[f], v))
@@ -123,12 +123,12 @@ static void put(struct gpu *g, enum gpu_field f, long double v)
 	gpu_set(g, f);
 }
 
-/* Converts a raw answer; false when it is not a value. */
+/* Converts a raw answer, and returns false when it is not a value. */
 static bool convert(enum conv c, long long raw, long double *out)
 {
 	switch (c) {
 	case CV_MILLI:
-		/* Divided in double, as the readings are stored. */
+		/* Divide in double, as the readings are stored. */
 		*out = (double)raw / 1000.0;
 		return raw >= 0;
 	case CV_PCT: *out = raw; return raw >= 0 && raw <= 100;
@@ -155,7 +155,8 @@ static void put_conv(struct gpu *g, enum gpu_field f, enum conv c, long long raw
 	nvmlReturn_t (*name)(__VA_ARGS__);                                                                     \
 	memcpy(&name, (const char *)L + e->fn, sizeof(name))
 
-/* A field value's number, whatever its type; false when not an integer. */
+/* A field value's number, whatever its type, or false when it is not an
+ * integer. */
 static bool field_number(const nvmlFieldValue_t *fv, long long *out)
 {
 	switch (fv->valueType) {
@@ -167,8 +168,8 @@ static bool field_number(const nvmlFieldValue_t *fv, long long *out)
 	}
 }
 
-/* Sets the memory pair; a total of 0 (unified-memory superchips, where
- * device memory is the host's) is unknown, not a 0-byte card. */
+/* Sets the memory pair. A total of 0, as on unified-memory superchips where
+ * device memory is the host's, is unknown rather than a 0-byte card. */
 static void put_memory(struct gpu *g, unsigned long long total, unsigned long long used)
 {
 	if (total == 0 || total == NVML_VALUE_NOT_AVAILABLE)
@@ -178,8 +179,8 @@ static void put_memory(struct gpu *g, unsigned long long total, unsigned long lo
 		put(g, GPU_F_MEM_USED, used);
 }
 
-/* Calls a getter that answers one number (its shape one of SH_U32 … SH_ECC);
- * its answer. */
+/* Calls a getter that answers one number, whose shape is one of SH_U32 to
+ * SH_ECC, and returns NVML's answer. */
 static nvmlReturn_t call_number(const struct nvml_lib *L, nvmlDevice_t h, const struct getter *e, struct gpu *g)
 {
 	nvmlReturn_t r = NVML_ERROR_FUNCTION_NOT_FOUND;
@@ -230,7 +231,8 @@ static nvmlReturn_t call_number(const struct nvml_lib *L, nvmlDevice_t h, const 
 	return r;
 }
 
-/* Calls a getter that answers a struct (the other shapes); its answer. */
+/* Calls a getter that answers a struct, which is any other shape, and returns
+ * NVML's answer. */
 static nvmlReturn_t call_struct(const struct nvml_lib *L, nvmlDevice_t h, const struct getter *e, struct gpu *g)
 {
 	nvmlReturn_t r = NVML_ERROR_FUNCTION_NOT_FOUND;
@@ -249,7 +251,7 @@ static nvmlReturn_t call_struct(const struct nvml_lib *L, nvmlDevice_t h, const 
 		ENTRY(fn, nvmlDevice_t, nvmlMemory_v2_t *);
 		nvmlMemory_v2_t m = {.version = nvmlMemory_v2};
 		if ((r = fn(h, &m)) == NVML_SUCCESS)
-			put_memory(g, m.total, m.used); /* v2 used: reserved excluded */
+			put_memory(g, m.total, m.used); /* v2's used memory excludes the reserved memory */
 		break;
 	}
 	case SH_MEM1: {
@@ -274,7 +276,8 @@ static nvmlReturn_t call_struct(const struct nvml_lib *L, nvmlDevice_t h, const 
 		fv.fieldId = (unsigned)e->arg;
 		if ((r = fn(h, 1, &fv)) != NVML_SUCCESS)
 			break;
-		/* The call succeeds; the field's own answer is in the entry. */
+		/* The call succeeded, and the field's own answer is in the
+		 * entry. */
 		r = fv.nvmlReturn;
 		if (r == NVML_SUCCESS && field_number(&fv, &t))
 			put_conv(g, e->field, e->conv, t);
@@ -295,7 +298,7 @@ static nvmlReturn_t call_struct(const struct nvml_lib *L, nvmlDevice_t h, const 
 	return r;
 }
 
-/* Calls one getter for rd's device; its answer. */
+/* Calls one getter for rd's device and returns NVML's answer. */
 static nvmlReturn_t call(struct rd *rd, const struct getter *e, struct gpu *g)
 {
 	switch (e->shape) {

@@ -59,7 +59,8 @@ static const struct nvml_sym SYMS[] = {
 	SYM(get_process_utilization, false, "nvmlDeviceGetProcessUtilization"),
 };
 
-/* Process lists: the entry size depends on which symbol resolved. */
+/* For the process lists, the entry size depends on which symbol
+ * resolved. */
 static const char *const PLIST_NAMES[NVML_PLIST__COUNT] = {
 	"nvmlDeviceGetComputeRunningProcesses", "nvmlDeviceGetGraphicsRunningProcesses",
 	"nvmlDeviceGetMPSComputeRunningProcesses",
@@ -119,8 +120,8 @@ int nvml_lib_open(struct nvml_lib *lib, char *err, size_t errlen)
 		}
 		snprintf(lib->path, sizeof(lib->path), "%s", resolved);
 	} else {
-		/* A bare name: the loader searches LD_LIBRARY_PATH, its cache and
-		 * the system directories, never the current directory. */
+		/* For a bare name the loader searches LD_LIBRARY_PATH, its cache
+		 * and the system directories, never the current directory. */
 		lib->dl = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
 		if (!lib->dl) {
 			char first[512];

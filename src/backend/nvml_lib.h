@@ -1,8 +1,8 @@
 /* nvml_lib: finds and opens NVML with dlopen and resolves every entry point
  * gpur uses from one table, with versioned fallbacks (_v3 -> _v2 -> plain).
- * Only init, shutdown, the error string, the device count and handle by
- * index are required; any other symbol may be missing (its field is then
- * unknown). */
+ * Only init, shutdown, the error string, the device count and the handle by
+ * index are required. Any other symbol may be missing, and its field is then
+ * unknown. */
 #ifndef GPUR_NVML_LIB_H
 #define GPUR_NVML_LIB_H
 
@@ -59,16 +59,18 @@ struct nvml_lib {
 	/* Process lists; plist_stride is the entry size of the resolved symbol. */
 	nvmlReturn_t (*plist[NVML_PLIST__COUNT])(nvmlDevice_t, unsigned int *, void *);
 	size_t plist_stride[NVML_PLIST__COUNT];
-	/* get_pci_info is _v2 or plain: the old layout, bus id at offset 0. */
+	/* get_pci_info is _v2 or plain, with the old layout and the bus id at
+	 * offset 0. */
 	bool pci_old_layout;
 };
 
-/* Loads NVML: $GPUR_NVML_LIBRARY (no fallback when set), else the loader's
- * search for libnvidia-ml.so.1, then libnvidia-ml.so (never the current
- * directory). 0, or -errno with a one-line reason in err. */
+/* Loads NVML from $GPUR_NVML_LIBRARY, with no fallback when it is set, or
+ * else through the loader's search for libnvidia-ml.so.1 and then
+ * libnvidia-ml.so, never in the current directory. Returns 0, or -errno with
+ * a one-line reason in err. */
 int nvml_lib_open(struct nvml_lib *lib, char *err, size_t errlen);
 void nvml_lib_close(struct nvml_lib *lib);
-/* "Driver Not Loaded (NVML error 9)". */
+/* Describes an NVML error, as in "Driver Not Loaded (NVML error 9)". */
 const char *nvml_lib_strerror(const struct nvml_lib *lib, nvmlReturn_t r, char *buf, size_t n);
 
 #endif

@@ -1,5 +1,5 @@
-/* nvml_priv: state shared by the NVIDIA backend's files (nvml.c reads
- * devices, nvml_procs.c reads their processes). */
+/* nvml_priv: state shared by the NVIDIA backend's files. nvml.c reads
+ * devices, and nvml_procs.c reads their processes. */
 #ifndef GPUR_NVML_PRIV_H
 #define GPUR_NVML_PRIV_H
 
@@ -21,14 +21,14 @@ struct nvml_dev {
 	bool mig; /* MIG mode enabled */
 	char uuid[NVML_DEVICE_UUID_V2_BUFFER_SIZE], name[NVML_DEVICE_NAME_V2_BUFFER_SIZE], pci[16];
 	bool have_uuid, have_name, have_pci;
-	struct gpu statics;     /* thresholds, maxima: read once */
-	uint64_t never;         /* bit k: getter k of nvml_getters.c answered "never" */
-	unsigned plist_never;   /* bit (1 << nvml_plist): that list answered "never" */
+	struct gpu statics;     /* thresholds and maxima, read once */
+	uint64_t never;         /* bit k is set when getter k of nvml_getters.c answered "never" */
+	unsigned plist_never;   /* bit (1 << nvml_plist) is set when that list answered "never" */
 	bool putil_unsupported;
 	unsigned long long last_seen; /* newest process-utilisation sample */
-	char id[128];           /* the device_id first reported: kept for the backend's life */
-	/* A MIG GPU's instances are read through a nvml_dev of one poll; what
-	 * their getters answered "never" is kept here, per slot. */
+	char id[128];           /* the device_id first reported, kept for the backend's life */
+	/* A MIG GPU's instances are read through a nvml_dev of one poll, so
+	 * which of their getters answered "never" is kept here, per slot. */
 	uint64_t mig_never[NVML_MIG_SLOTS];
 	unsigned mig_plist_never[NVML_MIG_SLOTS];
 };
@@ -36,7 +36,7 @@ struct nvml_dev {
 /* What the slow thread reads and owns, one per device, guarded by n->mu. */
 struct nvml_slow_dev {
 	nvmlDevice_t h;
-	bool skip;        /* lost: not read */
+	bool skip;        /* lost, and not read */
 	bool unsupported; /* both counters answered NOT_SUPPORTED */
 	bool have_rx, have_tx;
 	uint64_t rx, tx;  /* bytes/s */
@@ -47,21 +47,21 @@ struct nvml {
 	struct nvml_dev *dev;
 	size_t ndev;
 	unsigned counted;    /* nvmlDeviceGetCount at enumeration, refused GPUs included */
-	uint64_t refused_said; /* bit i: GPU i's NO_PERMISSION was noted */
-	/* Notes for the next frame (a refused GPU, a corrected stride), each said once. */
+	uint64_t refused_said; /* bit i is set once GPU i's NO_PERMISSION was noted */
+	/* Notes for the next frame, such as a refused GPU or a corrected stride, each given once. */
 	char notes[4][200];
 	size_t nnotes;
 	bool stride_fixed[NVML_PLIST__COUNT]; /* the list's stride was corrected */
 	bool stride_verified[NVML_PLIST__COUNT]; /* judged once with the pids' liveness */
 	char driver[NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE];
 	char cuda[16];
-	/* Slow reads: the thread touches only slow_dev, under mu, and leaves
-	 * NVML alone while held (re-initialisation). */
+	/* Slow reads. The thread touches only slow_dev, under mu, and leaves
+	 * NVML alone while it is held for re-initialisation. */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	pthread_t slow;
 	bool slow_running, stop, hold, busy;
-	uint64_t gen; /* bumps when slow_dev is rebuilt: stale results are dropped */
+	uint64_t gen; /* bumps when slow_dev is rebuilt, so that stale results are dropped */
 	struct nvml_slow_dev *slow_dev;
 	size_t nslow;
 	/* Scratch. */
@@ -72,7 +72,7 @@ struct nvml {
 enum outcome { NV_OK, NV_UNKNOWN, NV_GPU_LOST, NV_LIB_LOST };
 
 
-/* One device's reading pass: the first lost/library outcome stops it. */
+/* One device's reading pass, which the first lost or library outcome stops. */
 struct rd {
 	struct nvml *n;
 	struct nvml_dev *d;
@@ -83,39 +83,43 @@ struct rd {
 
 /* Sorts an NVML answer into what it means for the poll. */
 enum outcome nvml_classify(nvmlReturn_t r);
-/* Records an answer that is a lost GPU or a failed library in rd; true on
- * success. */
+/* Records in rd an answer that means a lost GPU or a failed library, and
+ * returns true on success. */
 bool nvml_took(struct rd *rd, nvmlReturn_t r);
-/* Whether an answer means "never on this device": NOT_SUPPORTED,
- * INVALID_ARGUMENT, FUNCTION_NOT_FOUND, ARGUMENT_VERSION_MISMATCH. */
+/* Whether an answer means "never on this device", which NOT_SUPPORTED,
+ * INVALID_ARGUMENT, FUNCTION_NOT_FOUND and ARGUMENT_VERSION_MISMATCH do. */
 bool nvml_never(nvmlReturn_t r);
-/* Queues a one-line note for the next frame (dropped when 4 are waiting). */
+/* Queues a one-line note for the next frame; it is dropped when 4 are
+ * waiting. */
 __attribute__((format(printf, 2, 3))) void nvml_note(struct nvml *n, const char *fmt, ...);
 
-/* nvml_getters.c: reads every table getter flagged in `which` for rd's
- * device into g (NVML_READ_STATIC: thresholds and maxima, once per
- * enumeration; NVML_READ_POLL: the readings; NVML_READ_MEMORY: memory only,
- * for MIG instances), skipping those remembered as "never" for it. */
+/* In nvml_getters.c. Reads into g every table getter flagged in `which` for
+ * rd's device, skipping those remembered as "never" for it.
+ * NVML_READ_STATIC reads thresholds and maxima, once per enumeration;
+ * NVML_READ_POLL reads the readings; and NVML_READ_MEMORY reads memory only,
+ * for MIG instances. */
 #define NVML_READ_POLL 1u
 #define NVML_READ_STATIC 2u
 #define NVML_READ_MEMORY 4u
 void nvml_getters_read(struct rd *rd, struct gpu *g, unsigned which);
-/* nvml_slow.c: PCIe throughput (~20 ms a call) on a thread of its own. */
-/* First round now (so the first frames have it), then one every
- * NVML_SLOW_PERIOD_MS on a thread. */
+/* In nvml_slow.c: PCIe throughput, at ~20 ms a call, on a thread of its own. */
+/* Reads a first round now, so that the first frames have it, and then one
+ * every NVML_SLOW_PERIOD_MS on a thread. */
 void nvml_slow_start(struct nvml *n);
 void nvml_slow_stop(struct nvml *n);
-/* Waits until the thread is outside NVML and keeps it out (before
- * nvmlShutdown); nvml_slow_release() lets it go on with the current devices. */
+/* Waits until the thread is outside NVML and keeps it out, as is needed
+ * before nvmlShutdown. nvml_slow_release() lets it go on with the current
+ * devices. */
 void nvml_slow_hold(struct nvml *n);
 void nvml_slow_release(struct nvml *n);
-/* Device i got lost: not read again until re-initialisation. */
+/* Device i got lost, and is not read again until re-initialisation. */
 void nvml_slow_skip(struct nvml *n, size_t i);
 /* Copies device i's latest throughput into g. */
 void nvml_slow_get(struct nvml *n, size_t i, struct gpu *g);
 
-/* Reads the processes of one device handle (all three lists, merged per
- * pid) into f as rows of GPU `index`; util: also per-process utilisation. */
+/* Reads the processes of one device handle, all three lists merged per pid,
+ * into f as rows of GPU `index`. With util set it also reads per-process
+ * utilisation. */
 void nvml_device_processes(struct rd *rd, struct frame *f, size_t index, bool util);
 
 #endif

@@ -1,6 +1,7 @@
-/* nvml_procs: the processes of an NVIDIA device — compute, graphics and MPS
- * lists merged per pid (kind "both" when in two), per-process utilisation
- * from samples newer than the last seen, /proc details per pid. */
+/* nvml_procs: the processes of an NVIDIA device. The compute, graphics and
+ * MPS lists are merged per pid, with kind "both" for a pid in two of them.
+ * Per-process utilisation comes from samples newer than the last seen, and
+ * /proc details are read per pid. */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -53,15 +54,15 @@ static nvmlReturn_t call(const struct sized_call *c, unsigned *count, void *buf)
 	return c->plist ? c->plist(c->h, count, buf) : c->putil(c->h, buf, count, c->last_seen);
 }
 
-/* The largest entry any of these calls is known to write: every buffer is
+/* The largest entry any of these calls is known to write. Every buffer is
  * sized for this many bytes per entry passed, so a wrong guess of the
  * process-list stride can mis-read but never overflow. */
 #define NVML_ENTRY_MAX 32u
 _Static_assert(sizeof(nvmlProcessDetail_v1_t) <= NVML_ENTRY_MAX && sizeof(nvmlProcessUtilizationSample_t) <= NVML_ENTRY_MAX,
 	       "NVML_ENTRY_MAX covers every entry");
 
-/* Passes room for `want` entries (of NVML_ENTRY_MAX bytes, zeroed so that
- * what the library did not write reads as no entry). */
+/* Passes room for `want` entries of NVML_ENTRY_MAX bytes, zeroed so that
+ * what the library did not write reads as no entry. */
 static unsigned prepare(struct nvml *n, size_t want)
 {
 	if (n->pbuf_cap < want * NVML_ENTRY_MAX) {
@@ -72,13 +73,14 @@ static unsigned prepare(struct nvml *n, size_t want)
 	return (unsigned)(n->pbuf_cap / NVML_ENTRY_MAX);
 }
 
-/* NVIDIA's sizing protocol: ask with no buffer; on INSUFFICIENT_SIZE (or a
- * count with SUCCESS) allocate that many plus slack, since processes start
- * between the calls, and ask again. Once a buffer exists (the lists before
- * left one), the first call passes it: one call instead of two when the
- * processes fit, the protocol when they do not. Returns the last answer;
- * *valid is the number of entries in n->pbuf that the library filled, never
- * more than the count passed (the library's count is not trusted). */
+/* NVIDIA's sizing protocol is to ask with no buffer, and on INSUFFICIENT_SIZE
+ * (or a count with SUCCESS) to allocate that many plus slack, since processes
+ * start between the calls, and ask again. Once a buffer exists, left by the
+ * lists before, the first call passes it, which makes one call instead of two
+ * when the processes fit and follows the protocol when they do not. Returns
+ * the last answer. *valid is the number of entries in n->pbuf that the
+ * library filled, never more than the count passed, because the library's
+ * count is not trusted. */
 static nvmlReturn_t sized(struct nvml *n, const struct sized_call *c, unsigned *valid)
 {
 	unsigned count = 0;
@@ -110,9 +112,10 @@ static nvmlReturn_t sized(struct nvml *n, const struct sized_call *c, unsigned *
 	return r;
 }
 
-/* How well entries read at `stride` look like processes: 2 per entry with
- * a pid in range and a believable memory figure, 1 more when the pid is
- * running (checked only when `running`; EPERM is running too). */
+/* Scores how well entries read at `stride` look like processes. An entry
+ * scores 2 for a pid in range and a believable memory figure, and 1 more
+ * when the pid is running; that is checked only when `running` is set, and
+ * EPERM counts as running too. */
 static unsigned plausibility(const unsigned char *buf, unsigned count, size_t stride, bool running)
 {
 	unsigned score = 0;
@@ -131,11 +134,11 @@ static unsigned plausibility(const unsigned char *buf, unsigned count, size_t st
 	return score;
 }
 
-/* The 535-series ABI break: _v3 entries are 24 or 32 bytes and which one is
- * a guess (nvml_lib.c). With two entries or more the data tells: entries
- * read at the wrong stride have pids of 0, of 0xFFFFFFFF (an instance id),
- * of processes that do not run, or absurd memory. The stride that reads
- * better wins, is kept for the library's life and is said once. */
+/* The 535-series ABI break made _v3 entries 24 or 32 bytes, and which one is
+ * a guess (nvml_lib.c). With two entries or more the data tells. Entries read
+ * at the wrong stride have pids of 0, of 0xFFFFFFFF (an instance id), of
+ * processes that do not run, or absurd memory. The stride that reads better
+ * wins, is kept for the library's life and is reported once. */
 static void check_stride(struct nvml *n, enum nvml_plist which, unsigned count)
 {
 	size_t *stride = &n->lib.plist_stride[which];
@@ -153,7 +156,7 @@ static void check_stride(struct nvml *n, enum nvml_plist which, unsigned count)
 	}
 	unsigned other = plausibility(n->pbuf, count, alt, running);
 	if (other <= guess) {
-		n->stride_verified[which] = true; /* judged with the pids: range checks from now */
+		n->stride_verified[which] = true; /* judged with the pids, so only range checks from now on */
 		return;
 	}
 	nvml_note(n, "nvml: the process list entries are %zu bytes, not the %zu expected; reading them as %zu",
@@ -162,7 +165,7 @@ static void check_stride(struct nvml *n, enum nvml_plist which, unsigned count)
 	n->stride_fixed[which] = true;
 }
 
-/* One process list (compute, graphics or MPS) merged into pr. */
+/* Merges one process list, compute, graphics or MPS, into pr. */
 static void read_plist(struct rd *rd, enum nvml_plist which, struct prows *pr)
 {
 	struct nvml *n = rd->n;
@@ -187,7 +190,7 @@ static void read_plist(struct rd *rd, enum nvml_plist which, struct prows *pr)
 		memcpy(&pid, e, sizeof(pid));
 		memcpy(&mem, e + 8, sizeof(mem));
 		if (pid == 0 || pid > NVML_PID_MAX)
-			continue; /* not a pid: a stride this build does not know */
+			continue; /* not a pid, so a stride this build does not know */
 		struct prow *p = prow_get(pr, pid);
 		if (which == NVML_PLIST_GRAPHICS)
 			p->graphics = true;
@@ -200,8 +203,9 @@ static void read_plist(struct rd *rd, enum nvml_plist which, struct prows *pr)
 	}
 }
 
-/* Per-process utilisation: samples newer than the last seen, above-100
- * values dropped. NOT_FOUND (nothing new) means a measured 0. */
+/* Reads per-process utilisation from the samples newer than the last seen,
+ * dropping values above 100. NOT_FOUND, meaning nothing new, is a measured
+ * 0. */
 static void read_putil(struct rd *rd, struct prows *pr)
 {
 	struct nvml *n = rd->n;

@@ -1,7 +1,7 @@
 /* nvml_slow: PCIe throughput, which NVML measures by sampling a byte counter
- * for ~20 ms per call, read on a thread of its own every few seconds so the
- * poll never waits for it. The thread owns n->slow_dev (under n->mu) and
- * touches nothing else of the backend. */
+ * for ~20 ms per call. It is read on a thread of its own every few seconds,
+ * so the poll never waits for it. The thread owns n->slow_dev, under n->mu,
+ * and touches nothing else of the backend. */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -11,7 +11,8 @@
 #include "backend/nvml_priv.h"
 #include "util/xalloc.h"
 
-/* Rebuilds slow_dev from the devices (called with mu held, thread out). */
+/* Rebuilds slow_dev from the devices. It is called with mu held and the
+ * thread kept out. */
 static void sync_devices(struct nvml *n)
 {
 	struct nvml_slow_dev *sd = xcalloc(n->ndev ? n->ndev : 1, sizeof(*sd));

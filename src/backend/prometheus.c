@@ -1,7 +1,7 @@
-/* prometheus: a fixed set of instant queries per poll (one per metric, never
- * one per host), all in flight at once (libcurl's multi interface: a poll
- * costs one round trip to a distant server, not ten), their series grouped
- * by host and GPU into one frame. */
+/* prometheus: a fixed set of instant queries per poll, one per metric and
+ * never one per host. They are all in flight at once through libcurl's multi
+ * interface, so a poll costs one round trip to a distant server, not ten.
+ * Their series are grouped by host and GPU into one frame. */
 #define CURL_DISABLE_TYPECHECK 1
 #include "backend/prometheus.h"
 
@@ -24,12 +24,12 @@
 #define PROM_SERIES_MAX 16384       /* series kept of one answer */
 #define PROM_CONNECT_MS 2000L
 #define PROM_TIMEOUT_MS 4000L       /* one query, under the sampler's 5 s "no answer" note */
-#define PROM_POLL_BUDGET_MS 20000u  /* every query of one poll: a slow server still answers */
+#define PROM_POLL_BUDGET_MS 20000u  /* every query of one poll, long enough for a slow server to answer */
 #define PROM_BACKOFF_MIN_MS 1000u
 #define PROM_BACKOFF_MAX_MS 30000u
 
-/* libcurl, loaded once per process and never unloaded (its TLS library
- * keeps process-wide state). */
+/* libcurl, loaded once per process and never unloaded, because its TLS
+ * library keeps process-wide state. */
 static struct {
 	CURLcode (*global_init)(long);
 	CURL *(*init)(void);
@@ -90,8 +90,8 @@ static void curl_load(void)
 	curl.ok = true;
 }
 
-/* One metric's query: its own handle (and so its own connection, kept
- * between polls), its answer. */
+/* One metric's query, with its answer and its own handle, and so its own
+ * connection, which is kept between polls. */
 struct prom_req {
 	CURL *h;
 	struct buf body;
@@ -107,9 +107,9 @@ struct prom {
 	char *match;
 	const struct clock *clock;
 	struct fleet *good;          /* the last good poll's hosts, or NULL */
-	struct fleet *polled;        /* the last poll's hosts (fresh or stale), or NULL */
+	struct fleet *polled;        /* the last poll's hosts, fresh or stale, or NULL */
 	bool failing;                /* the last try failed */
-	uint64_t next_try_ms;        /* monotonic; 0: poll now */
+	uint64_t next_try_ms;        /* monotonic, 0 to poll now */
 	uint32_t backoff_ms;
 	char error[BACKEND_ERRLEN];  /* why the last try failed */
 };
@@ -143,8 +143,8 @@ static void url_encode(struct buf *b, const char *s)
 	}
 }
 
-/* Points m's handle at its instant query at wall time ts_ms (0: the
- * server's now), given at most budget_ms. */
+/* Points m's handle at its instant query at wall time ts_ms, where 0 means
+ * the server's now, and gives it at most budget_ms. */
 static void query_start(struct prom *pr, enum prom_metric m, uint64_t ts_ms, uint64_t budget_ms)
 {
 	struct prom_req *rq = &pr->req[m];
@@ -167,8 +167,8 @@ static void query_start(struct prom *pr, enum prom_metric m, uint64_t ts_ms, uin
 	buf_fini(&url);
 }
 
-/* m's answer, once its transfer is over, into r. 0, or -1 with b->error
- * naming the URL. */
+/* Puts m's answer into r once its transfer is over. Returns 0, or -1 with
+ * b->error naming the URL. */
 static int query_finish(struct backend *b, enum prom_metric m, struct prom_result *r)
 {
 	struct prom *pr = b->priv;
@@ -196,7 +196,7 @@ static int query_finish(struct backend *b, enum prom_metric m, struct prom_resul
 	return 0;
 }
 
-/* One query on its own (detection), into r. */
+/* Runs one query on its own, for detection, into r. */
 static int query(struct backend *b, enum prom_metric m, uint64_t ts_ms, uint64_t budget_ms, struct prom_result *r)
 {
 	struct prom *pr = b->priv;
@@ -206,9 +206,10 @@ static int query(struct backend *b, enum prom_metric m, uint64_t ts_ms, uint64_t
 	return query_finish(b, m, r);
 }
 
-/* Every query of a poll at once, until each has ended (each has its own
- * timeout) or the budget is spent. 0; -ETIMEDOUT when the budget ran out;
- * -EIO when libcurl's multi interface itself failed (*why says how). */
+/* Runs every query of a poll at once, until each has ended, since each has
+ * its own timeout, or the budget is spent. Returns 0; -ETIMEDOUT when the
+ * budget ran out; or -EIO when libcurl's multi interface itself failed, and
+ * *why says how. */
 static int query_all(struct prom *pr, uint64_t ts_ms, uint64_t budget_ms, const char **why)
 {
 	uint64_t t0 = clock_mono_ns();
@@ -312,8 +313,8 @@ static int prom_open(struct backend *b, const struct backend_env *env)
 		curl.setopt(h, CURLOPT_ERRORBUFFER, rq->errbuf);
 	}
 	b->priv = pr;
-	/* Detection is one real query: an unreachable or wrong server is
-	 * "absent", with the reason naming its URL — except for the dashboard,
+	/* Detection is one real query. An unreachable or wrong server is
+	 * "absent", with the reason naming its URL, except for the dashboard,
 	 * which shows the reason and retries with backoff. */
 	struct prom_result r;
 	prom_result_init(&r);
@@ -334,9 +335,9 @@ static int prom_open(struct backend *b, const struct backend_env *env)
 	return 0;
 }
 
-/* The hosts of the last good poll again, marked stale, with why this poll
- * did not answer and when the next try is (a new fleet: published ones are
- * never changed). */
+/* Returns the hosts of the last good poll again, marked stale, with why this
+ * poll did not answer and when the next try is. It is a new fleet, because
+ * published ones are never changed. */
 static struct fleet *stale_fleet(struct backend *b, uint64_t now_mono, uint64_t now_wall)
 {
 	struct prom *pr = b->priv;
@@ -361,17 +362,18 @@ static struct fleet *stale_fleet(struct backend *b, uint64_t now_mono, uint64_t 
 	return fl;
 }
 
-/* The hosts of this poll (fl: consumed), handed out by prom_fleet(). */
+/* Keeps the hosts of this poll for prom_fleet() to hand out; fl is
+ * consumed. */
 static void set_polled(struct prom *pr, struct fleet *fl)
 {
 	fleet_unref(pr->polled);
 	pr->polled = fl;
 }
 
-/* Every query of a poll, within one time budget, at one evaluation time.
- * A failure keeps the last good hosts (stale) and retries with backoff:
- * 1 s doubling to 30 s, reset by an answer. Never -ENODEV: the source
- * stays open and says what is wrong. */
+/* Runs every query of a poll within one time budget, at one evaluation time.
+ * A failure keeps the last good hosts, marked stale, and retries with a
+ * backoff of 1 s doubling to 30 s, which an answer resets. It never returns
+ * -ENODEV, because the source stays open and says what is wrong. */
 static int prom_poll(struct backend *b, struct frame *f)
 {
 	struct prom *pr = b->priv;
@@ -396,7 +398,7 @@ static int prom_poll(struct backend *b, struct frame *f)
 		backend_fail(b, "%s: libcurl: %s", pr->base, why ? why : "the transfers failed");
 		ok = false;
 	}
-	/* The first failure in the metrics' order is the one said. */
+	/* The first failure in the metrics' order is the one reported. */
 	for (int m = 0; m < PROM_M__COUNT && ok; m++)
 		ok = query_finish(b, (enum prom_metric)m, &r[m]) == 0;
 	if (ok) {
@@ -405,7 +407,8 @@ static int prom_poll(struct backend *b, struct frame *f)
 		size_t dropped = 0;
 		fl->good_ts_ms = wall;
 		fl->read_ms = clock_mono(pr->clock) - now;
-		/* Not published yet: each host's header shows what reading took. */
+		/* The fleet is not published yet, so each host's header can show how
+		 * long reading took. */
 		for (size_t i = 0; i < fl->nhosts; i++)
 			fl->hosts[i].frame->poll_us = fl->read_ms * 1000u;
 		for (int m = 0; m < PROM_M__COUNT; m++)

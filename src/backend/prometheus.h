@@ -8,8 +8,9 @@
 
 #include "backend/backend.h"
 
-/* Not in BACKEND_REGISTRY: --prometheus URL selects it alone. Its
- * backend_env must carry prometheus_url (and optionally prometheus_match). */
+/* This backend is not in BACKEND_REGISTRY, because --prometheus URL selects
+ * it alone. Its backend_env must carry prometheus_url, and may carry
+ * prometheus_match. */
 extern const struct backend_ops BACKEND_PROMETHEUS;
 
 #endif

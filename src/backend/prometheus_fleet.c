@@ -29,8 +29,8 @@ void prom_fleet_query(char *out, size_t n, enum prom_metric m, const char *match
 		snprintf(sel, sizeof(sel), "%s{%.*s}", PROM_METRICS[m], (int)ml, match);
 	else
 		snprintf(sel, sizeof(sel), "%s", PROM_METRICS[m]);
-	/* One container per exporter target: the answer grows with hosts,
-	 * not with containers. */
+	/* One container per exporter target, so the answer grows with hosts
+	 * and not with containers. */
 	if (m == PROM_M_CONTAINER)
 		snprintf(out, n, "topk by (Hostname, instance) (1, %s)", sel);
 	else
@@ -40,7 +40,7 @@ void prom_fleet_query(char *out, size_t n, enum prom_metric m, const char *match
 struct entry {
 	const struct prom_series *s;
 	enum prom_metric m;
-	unsigned long idx; /* the gpu label as a number; ULONG_MAX: none */
+	unsigned long idx; /* the gpu label as a number, ULONG_MAX for none */
 };
 
 static int cmp_str(const char *a, const char *b)
@@ -80,8 +80,8 @@ static unsigned long gpu_index(const char *s)
 	return *end ? ULONG_MAX : v;
 }
 
-/* A GPU's device_id from one of its series (or a process series on it):
- * its UUID, else host and gpu label. Made safe. */
+/* A GPU's device_id from one of its series or a process series on it: its
+ * UUID, else its host and gpu label, made safe. */
 static void device_id(char *out, size_t n, const char *host, const struct prom_series *s)
 {
 	char raw[700];
@@ -93,7 +93,7 @@ static void device_id(char *out, size_t n, const char *host, const struct prom_s
 	fleet_safe_name(out, n < FLEET_NAME_MAX + 1 ? n : FLEET_NAME_MAX + 1, raw);
 }
 
-/* One GPU from the entries e[0..n) (its series, sorted by metric). */
+/* One GPU from the entries e[0..n), its series sorted by metric. */
 static void fill_gpu(struct gpu *g, struct frame *f, const struct entry *e, size_t n)
 {
 	const struct prom_series *s0 = e[0].s;
@@ -176,7 +176,7 @@ static int cmp_host(const void *key, const void *elem)
 	return strcmp(key, *(const char *const *)elem);
 }
 
-/* Each host's busiest container: the largest of its series. */
+/* Each host's busiest container, which is the largest of its series. */
 static void add_containers(struct fleet *fl, const char **raw, const struct prom_result *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
@@ -225,8 +225,8 @@ static const char *safe_str(struct frame *f, const char *s)
 	return frame_str(f, tmp);
 }
 
-/* Process rows from gpur's per-process series: GPU memory makes the row,
- * utilisation (matched by host, GPU and pid) joins it. */
+/* Process rows from gpur's per-process series. GPU memory makes the row, and
+ * utilisation, matched by host, GPU and pid, joins it. */
 static void add_processes(struct fleet *fl, const char **raw, const struct prom_result *mem,
 			  const struct prom_result *util, struct prom_fleet_info *info)
 {
@@ -250,7 +250,7 @@ static void add_processes(struct fleet *fl, const char **raw, const struct prom_
 		while (g < f->ngpus && strcmp(f->gpus[g].device_id, id) != 0)
 			g++;
 		if (g == f->ngpus)
-			continue; /* the stray-row rule: no row against a GPU not read */
+			continue; /* the stray-row rule allows no row against a GPU not read */
 		struct gpu_process *p = frame_add_process(f);
 		if (!p) {
 			info->procs_left_out++;
@@ -299,7 +299,7 @@ struct fleet *prom_fleet_build(const struct prom_result *r, const char *url, uin
 			if (r[m].s[i].host) /* Prometheus gives every scraped series an instance */
 				e[k++] = (struct entry){&r[m].s[i], (enum prom_metric)m, gpu_index(r[m].s[i].gpu)};
 	qsort(e, k, sizeof(*e), cmp_entry);
-	/* raw[i]: host i's name as Prometheus spelled it (sorted), to find
+	/* raw[i] is host i's name as Prometheus spelled it, sorted, to find
 	 * hosts by the labels of other answers. */
 	const char **raw = xreallocarray(NULL, k ? k : 1, sizeof(*raw));
 	struct frame *hf = NULL;
@@ -307,8 +307,8 @@ struct fleet *prom_fleet_build(const struct prom_result *r, const char *url, uin
 		const char *host = e[i].s->host;
 		if (!hf || strcmp(raw[fl->nhosts - 1], host) != 0) {
 			char safe[FLEET_NAME_MAX + 1];
-			/* The record says what the screen shows: no control
-			 * characters, bounded. */
+			/* The record says what the screen shows, bounded and
+			 * without control characters. */
 			fleet_safe_name(safe, sizeof(safe), host);
 			hf = host_frame(safe, url, ts_ms);
 			bool kept = fleet_add_host(fl, host, hf) != NULL;

@@ -43,8 +43,8 @@ void prom_result_free(struct prom_result *r)
 	prom_result_init(r);
 }
 
-/* The label labels' string value into *slot (replacing), or skips a value
- * of another type. */
+/* Puts a label's string value into *slot, replacing what was there, or skips
+ * a value of another type. */
 static bool take_label(struct jsonp_parser *jp, struct buf *tmp, char **slot)
 {
 	if (jsonp_peek(jp) != JSONP_STRING)
@@ -56,8 +56,8 @@ static bool take_label(struct jsonp_parser *jp, struct buf *tmp, char **slot)
 	return true;
 }
 
-/* The labels a series is read by: dcgm-exporter's (Hostname, UUID, gpu,
- * modelName), the lower-case ones other exporters write, Prometheus's
+/* The labels that a series is read by: dcgm-exporter's (Hostname, UUID, gpu,
+ * modelName), the lower-case ones that other exporters write, Prometheus's
  * instance, and gpur's process labels. */
 enum label {
 	L_HOSTNAME, L_HOSTNAME_LC, L_INSTANCE, L_UUID, L_UUID_LC, L_GPU, L_MODEL, L_CONTAINER, L_PID, L_COMM,
@@ -94,8 +94,9 @@ static bool parse_metric(struct jsonp_parser *jp, struct buf *tmp, struct labels
 	return !jp->failed;
 }
 
-/* A sample value: a string holding a Go float. Only a finite number is
- * known; "NaN", "+Inf", "-Inf", empty or trailing text are unknown. */
+/* A sample value is a string holding a Go float. Only a finite number is
+ * known, while "NaN", "+Inf", "-Inf", an empty string or trailing text are
+ * unknown. */
 static bool sample_value(const char *s, double *out)
 {
 	char *end;
@@ -109,7 +110,7 @@ static bool sample_value(const char *s, double *out)
 	return true;
 }
 
-/* "value": [ts, "v"]. */
+/* The value comes as "value": [ts, "v"]. */
 static bool parse_value(struct jsonp_parser *jp, struct buf *tmp, bool *known, double *v, bool *shape_ok)
 {
 	size_t i = 0;
