@@ -1,5 +1,6 @@
-/* drm_card: DRM card discovery and identity: class/drm/cardN (connectors
- * cardN-DP-1 are not cards), its device link, driver, PCI ids and render node. */
+/* drm_card: DRM card discovery and identity. A card is class/drm/cardN, not a
+ * connector such as cardN-DP-1, with its device link, driver, PCI ids and
+ * render node. */
 #include "drm/drm_card.h"
 
 #include <dirent.h>
@@ -47,7 +48,7 @@ DIR *drm_card_opendir(int dirfd, const char *rel)
 	return d;
 }
 
-/* The last component of the link rel under dirfd, into out. */
+/* Writes the last component of the link rel under dirfd into out. */
 static bool link_base(int dirfd, const char *rel, char *out, size_t n)
 {
 	char target[512];
@@ -66,7 +67,7 @@ static bool link_base(int dirfd, const char *rel, char *out, size_t n)
 	return true;
 }
 
-/* A sysfs hex id file ("0x1002\n"). */
+/* Reads a sysfs hex id file ("0x1002\n"). */
 static bool read_hex(int dirfd, const char *rel, unsigned *out)
 {
 	char buf[32];
@@ -85,8 +86,9 @@ static bool read_hex(int dirfd, const char *rel, unsigned *out)
 }
 
 #ifdef GPUR_HAVE_LIBPCI
-/* libpci ends the process from its error callback (a malformed ids file);
- * this one jumps back to the lookup instead. One lookup per thread at once. */
+/* libpci ends the process from its error callback, as on a malformed ids
+ * file, so this callback jumps back to the lookup instead. Each thread runs
+ * one lookup at a time. */
 static _Thread_local jmp_buf *pci_bail;
 
 __attribute__((noreturn)) static void pci_error(char *msg, ...)
@@ -178,7 +180,7 @@ bool drm_card_pci_name(unsigned vendor, unsigned device, unsigned subvendor, uns
 	return ok;
 }
 
-/* The first renderD* of the card's device, "" when none. */
+/* The first renderD* of the card's device, or "" when there is none. */
 static void find_render(int drm_fd, const char *card, char *out, size_t n)
 {
 	char rel[64];
@@ -221,8 +223,8 @@ static bool read_identity(int drm_fd, struct drm_card *c)
 	return true;
 }
 
-/* device/product_name (amdgpu's, from the board's FRU: server parts
- * mostly), else pci.ids, else the driver and ids. */
+/* The name from device/product_name, which amdgpu reads from the board's FRU
+ * on mostly server parts, else from pci.ids, else the driver and ids. */
 static void name_card(int drm_fd, struct drm_card *c, struct pci_access **names, bool *names_tried)
 {
 	char rel[96], buf[256];

@@ -15,7 +15,7 @@ struct class_sum {
 struct client_view {
 	bool util_known, enc_known, dec_known, mem_known;
 	long double util, enc, dec, mem;
-	unsigned kinds; /* DRM_ROLE_GRAPHICS | DRM_ROLE_COMPUTE seen */
+	unsigned kinds; /* the DRM_ROLE_GRAPHICS and DRM_ROLE_COMPUTE roles seen */
 };
 
 static long double cap100(long double v)
@@ -66,8 +66,9 @@ static void view_client(const struct drm_desc *d, const struct fdinfo_client *c,
 			v->dec_known = true;
 		}
 	}
-	/* amdgpu prints an engine only once its counter is non-zero: a client
-	 * with rates for other engines and none that counts has used none. */
+	/* amdgpu prints an engine only once its counter is non-zero, so a
+	 * client with rates for other engines and none for one that counts
+	 * has used none. */
 	if (!v->util_known && !any_util && any_known) {
 		v->util = 0;
 		v->util_known = true;
@@ -129,7 +130,7 @@ void drm_clients_rows(const struct drm_desc *d, const struct fdinfo_client *c, s
 		bool fresh;
 		view_client(d, &c[i], &v, cs, &ncs);
 		if (v.mem_known && d->mem_regions && d->mem_regions[0]) {
-			/* Device VRAM: the first region only (it is the VRAM one). */
+			/* Device VRAM sums the first region only, which is the VRAM one. */
 			for (size_t r = 0; r < c[i].nregions && r < FDINFO_MAX_REGIONS; r++)
 				if (strcmp(c[i].regions[r].name, d->mem_regions[0]) == 0) {
 					sum->vram_bytes += v.mem;

@@ -1,5 +1,6 @@
-/* drm_desc: the driver descriptors: each driver's sysfs, hwmon and fdinfo
- * names, as README's DRM section and docs/drm-fdinfo.md describe them. */
+/* drm_desc: the driver descriptors, with each driver's sysfs, hwmon and
+ * fdinfo names, as README's DRM section and docs/drm-fdinfo.md describe
+ * them. */
 #include "drm/drm_desc.h"
 
 #include <string.h>
@@ -7,8 +8,9 @@
 static const char *const AMDGPU_DRIVERS[] = {"amdgpu", NULL};
 static const char *const I915_DRIVERS[] = {"i915", NULL};
 static const char *const XE_DRIVERS[] = {"xe", NULL};
-/* DRM drivers of render GPUs that print client usage stats; display-only
- * drivers (simpledrm, efidrm, vkms, bochs, ...) are not GPUs to monitor. */
+/* DRM drivers of render GPUs that print client usage stats. Display-only
+ * drivers (simpledrm, efidrm, vkms, bochs and the like) are not GPUs to
+ * monitor. */
 static const char *const GENERIC_DRIVERS[] = {"msm", "panfrost", "panthor", "v3d", "etnaviv", "lima",
 					      "nouveau", "powervr", "asahi", "radeon", NULL};
 
@@ -42,9 +44,9 @@ const struct drm_desc DRM_DESC_AMDGPU = {
 	.mem_regions = AMDGPU_REGIONS,
 };
 
-/* i915: one integer MHz file per frequency in the card directory; hwmon
- * (dGPUs only) gives energy, not power. The video engine class does both
- * decode and encode; it is reported as decode. */
+/* i915 has one integer MHz file per frequency in the card directory, and its
+ * hwmon, on dGPUs only, gives energy rather than power. The video engine
+ * class does both decode and encode, and it is reported as decode. */
 const struct drm_desc DRM_DESC_I915 = {
 	.family = "i915",
 	.drivers = I915_DRIVERS,
@@ -60,8 +62,8 @@ const struct drm_desc DRM_DESC_I915 = {
 	.util_from_clients = true,
 };
 
-/* xe: frequencies per tile and GT (tile0/gt0 is reported), channel 1 of
- * hwmon is the card, 2 the package, temp3 the VRAM. */
+/* xe has frequencies per tile and GT, of which tile0/gt0 is reported. hwmon
+ * channel 1 is the card and 2 the package, and temp3 is the VRAM. */
 const struct drm_desc DRM_DESC_XE = {
 	.family = "xe",
 	.drivers = XE_DRIVERS,
@@ -78,7 +80,8 @@ const struct drm_desc DRM_DESC_XE = {
 	.util_from_clients = true,
 };
 
-/* Any other driver: what fdinfo gives, every engine counting as busy. */
+/* Any other driver gets what fdinfo gives, with every engine counting as
+ * busy. */
 const struct drm_desc DRM_DESC_GENERIC = {
 	.family = "drm",
 	.drivers = GENERIC_DRIVERS,

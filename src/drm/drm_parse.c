@@ -20,7 +20,8 @@ static bool lower_is(char c, char want)
 	return c == want || (c >= 'A' && c <= 'Z' && c - 'A' + 'a' == want);
 }
 
-/* One level line: [N:] <mhz>Mhz [*]; false when it is not one. */
+/* Parses one level line, [N:] <mhz>Mhz [*], and returns false when the line
+ * is not one. */
 static bool dpm_line(const char *s, size_t len, bool *numbered, uint64_t *mhz, bool *star)
 {
 	uint64_t v;
@@ -68,7 +69,8 @@ void drm_parse_dpm(const char *buf, size_t len, struct drm_dpm *out)
 			out->max_mhz = mhz;
 			out->max_known = true;
 		}
-		/* The first marked line wins: a file is never meant to mark two. */
+		/* The first marked line wins, since a file is never meant to mark
+		 * two. */
 		if (star && !out->cur_known) {
 			out->cur_mhz = mhz;
 			out->cur_known = true;
@@ -132,7 +134,7 @@ bool drm_power_from_energy(uint64_t uj0, uint64_t t0_ns, uint64_t uj1, uint64_t 
 {
 	if (t1_ns <= t0_ns || uj1 < uj0)
 		return false;
-	/* µJ per ns is kW: (ΔµJ / 1e6) J over (Δns / 1e9) s. */
+	/* µJ per ns is kW, because it is (ΔµJ / 1e6) J over (Δns / 1e9) s. */
 	*watts = (long double)(uj1 - uj0) * 1000.0L / (long double)(t1_ns - t0_ns);
 	return true;
 }

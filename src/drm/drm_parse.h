@@ -8,9 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Clock levels of a pp_dpm_* file: lines "N: 500Mhz", the current one
- * ending " *", and on APUs an unnumbered "   <cur>Mhz *" line for a clock
- * that matches no level. Lines that are none of these are skipped. */
+/* The clock levels of a pp_dpm_* file. They are lines "N: 500Mhz", with the
+ * current one ending " *", and on APUs an unnumbered "   <cur>Mhz *" line for
+ * a clock that matches no level. Lines that are none of these are skipped. */
 struct drm_dpm {
 	bool cur_known, max_known;
 	uint64_t cur_mhz; /* the level marked '*' */
@@ -18,31 +18,32 @@ struct drm_dpm {
 };
 void drm_parse_dpm(const char *buf, size_t len, struct drm_dpm *out);
 
-/* A PCI link speed file ("16.0 GT/s PCIe", "8 GT/s", "2.5 GT/s PCIe") as a
- * PCIe generation 1–6. 0, or -EINVAL ("Unknown", garbage, a speed that is
- * no generation's). */
+/* Reads a PCI link speed file ("16.0 GT/s PCIe", "8 GT/s", "2.5 GT/s PCIe")
+ * as a PCIe generation from 1 to 6. Returns 0, or -EINVAL for "Unknown",
+ * garbage or a speed that is no generation's. */
 int drm_parse_link_gen(const char *buf, size_t len, uint64_t *gen);
 
-/* A signed integer file scaled down by div (hwmon millidegrees: 1000, µW:
- * 1e6), kept fractional: "41500" / 1000 = 41.5. 0, -EINVAL, -ERANGE. */
+/* Reads a signed integer file scaled down by div, which is 1000 for hwmon
+ * millidegrees and 1e6 for µW, and keeps the fraction, so "41500" / 1000 is
+ * 41.5. Returns 0, -EINVAL or -ERANGE. */
 int drm_parse_scaled(const char *buf, size_t len, long double div, long double *out);
 
 enum drm_rpm {
 	DRM_RPM_ACTIVE,    /* active, resuming, unsupported, or no file */
-	DRM_RPM_SUSPENDED, /* suspended or suspending: reading would wake it */
+	DRM_RPM_SUSPENDED, /* suspended or suspending, so reading would wake it */
 };
-/* power/runtime_status's text. */
+/* Reads power/runtime_status's text. */
 enum drm_rpm drm_parse_runtime_status(const char *buf, size_t len);
 
-/* Watts from two readings of a µJ energy counter taken t0_ns and t1_ns
- * apart on a monotonic clock. False when there is no rate: no time passed,
- * or the counter went backwards (a driver reload or a wrap it did not
- * fold). */
+/* Watts from two readings of a µJ energy counter, taken at t0_ns and t1_ns
+ * on a monotonic clock. Returns false when there is no rate, because no time
+ * passed or the counter went backwards after a driver reload or a wrap it did
+ * not fold. */
 bool drm_power_from_energy(uint64_t uj0, uint64_t t0_ns, uint64_t uj1, uint64_t t1_ns, long double *watts);
 
-/* The version number at the start of a kernel release string
- * ("6.8.0-45-generic" gives "6.8.0"), into out (size n > 0); false when it
- * does not start with a digit. */
+/* Writes the version number at the start of a kernel release string into out,
+ * of size n > 0, so "6.8.0-45-generic" gives "6.8.0". Returns false when the
+ * string does not start with a digit. */
 bool drm_parse_release(const char *buf, size_t len, char *out, size_t n);
 
 #endif

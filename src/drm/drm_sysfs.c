@@ -1,7 +1,7 @@
-/* drm_sysfs: one card's sysfs and hwmon readings (README, "AMD, Intel and
- * other DRM GPUs", names each file). Every file
- * is optional: one that is missing, truncated or holds garbage leaves its
- * field unknown and the others are read as usual. */
+/* drm_sysfs: one card's sysfs and hwmon readings; README's section "AMD,
+ * Intel and other DRM GPUs" names each file. Every file is optional. One that
+ * is missing, truncated or holds garbage leaves its field unknown, and the
+ * others are read as usual. */
 #include "drm/drm_sysfs.h"
 
 #include <dirent.h>
@@ -14,7 +14,8 @@
 #include "util/kvparse.h"
 #include "util/readfile.h"
 
-/* "class/drm/<card>/" + under + rel, into out; false when it does not fit. */
+/* Writes "class/drm/<card>/" + under + rel into out, and returns false when
+ * it does not fit. */
 static bool card_path(char *out, size_t n, const struct drm_card *c, const char *under, const char *rel)
 {
 	int len = snprintf(out, n, "class/drm/%s/%s%s", c->card, under, rel);
@@ -118,7 +119,8 @@ static void read_clocks(int fd, const struct drm_card *c, const struct drm_desc 
 		put_num(g, GPU_F_CLOCK_GFX_MAX, &g->clock_gfx_max_mhz, (long double)v);
 }
 
-/* The PCI core's link files (every PCI GPU; iGPUs print Unknown and 0). */
+/* The PCI core's link files, which every PCI GPU has; iGPUs print Unknown
+ * and 0. */
 static void read_link(int fd, const struct drm_card *c, struct gpu *g)
 {
 	static const char *const files[2][2] = {{"current_link_speed", "current_link_width"},
@@ -141,7 +143,8 @@ static void read_link(int fd, const struct drm_card *c, struct gpu *g)
 	}
 }
 
-/* The card's first hwmonN (N can change between boots), "" when none. */
+/* The card's first hwmonN, whose N can change between boots, or "" when there
+ * is none. */
 static void find_hwmon(int fd, const struct drm_card *c, char *out, size_t n)
 {
 	char path[96];
@@ -175,8 +178,8 @@ static void read_labels(int fd, const struct drm_card *c, const char *under, str
 		memcpy(st->labels[ch], buf, (size_t)len);
 		st->labels[ch][len] = '\0';
 	}
-	/* in0 is the core voltage where it is labelled so (an APU's in1 is
-	 * the northbridge's) or not labelled at all. */
+	/* in0 is the core voltage where it is labelled so or not labelled at
+	 * all; an APU's in1 is the northbridge's. */
 	char buf[64];
 	ssize_t len = read_text(fd, c, under, "in0_label", buf, sizeof(buf));
 	len = len > 0 ? (ssize_t)kvparse_trim_end(buf, (size_t)len) : len;
@@ -185,7 +188,7 @@ static void read_labels(int fd, const struct drm_card *c, const char *under, str
 }
 
 /* The channel of a mapping: the one with its label, else its number when
- * that channel has no label. 0: none. */
+ * that channel has no label, or 0 for none. */
 static unsigned temp_channel(const struct drm_sysfs_state *st, const struct drm_temp_map *m)
 {
 	for (unsigned ch = 1; ch <= DRM_SYSFS_MAX_TEMPS; ch++)
@@ -231,8 +234,8 @@ static void read_power(int fd, const struct drm_card *c, const char *under, cons
 	uint64_t uj;
 
 	if (d->power == DRM_POWER_UW) {
-		/* Most amdgpu ASICs have one of the two: power1_average (µW,
-		 * averaged) or, from Linux 6.6, power1_input (µW, now). */
+		/* Most amdgpu ASICs have one of the two: power1_average, in µW
+		 * averaged, or from Linux 6.6 power1_input, in µW now. */
 		if ((read_scaled(fd, c, under, "power1_average", 1e6L, &v) ||
 		     read_scaled(fd, c, under, "power1_input", 1e6L, &v)) && v >= 0 && v < 1e6L)
 			put_num(g, GPU_F_POWER, &g->power_w, v);
@@ -275,7 +278,8 @@ static void read_hwmon(int fd, const struct drm_card *c, const struct drm_desc *
 
 	find_hwmon(fd, c, hw, sizeof(hw));
 	if (strcmp(hw, st->hwmon) != 0) {
-		/* A new hwmon (the driver bound again): its labels and counter are new. */
+		/* A new hwmon, after the driver bound again, has new labels and a new
+		 * counter. */
 		memcpy(st->hwmon, hw, sizeof(hw));
 		st->labels_read = st->energy_known = false;
 	}
@@ -292,8 +296,8 @@ static void read_hwmon(int fd, const struct drm_card *c, const struct drm_desc *
 		put_num(g, GPU_F_VOLTAGE, &g->voltage_mv, mv);
 }
 
-/* A forced performance level: lowercase letters and '_' only ("manual",
- * "profile_peak"); "auto" (the driver's own choice) is none. */
+/* A forced performance level, of lowercase letters and '_' only ("manual",
+ * "profile_peak"). "auto", the driver's own choice, is none. */
 static void read_perf_level(int fd, const struct drm_card *c, const struct drm_desc *d, struct drm_sysfs_state *st)
 {
 	char buf[64];
@@ -310,9 +314,10 @@ static void read_perf_level(int fd, const struct drm_card *c, const struct drm_d
 	st->perf_level[len] = '\0';
 }
 
-/* Integrated or not, from the header of gpu_metrics (u16 size, u8 format
- * revision, u8 content revision): format 1 is a dGPU's table, 2 and 3 an
- * APU's. Read once: the table is built by the firmware at each read. */
+/* Whether the GPU is integrated, from the header of gpu_metrics (u16 size, u8
+ * format revision, u8 content revision). Format 1 is a dGPU's table, and 2
+ * and 3 an APU's. It is read once, because the firmware builds the table at
+ * each read. */
 static void read_integrated(int fd, const struct drm_card *c, const struct drm_desc *d, struct drm_sysfs_state *st)
 {
 	char buf[8];

@@ -1,9 +1,9 @@
-/* fdinfo: the shared DRM client engine — one engine per procfs for every
- * backend (refcounted, under a mutex), deduplication of the sweep's DRM fds
- * into clients with one owner each, and engine rates from two samples of a
- * client (docs/drm-fdinfo.md: deduplication, owners, rates). The sweep
- * itself is fdinfo_scan.c, the text
- * fdinfo_parse.c. */
+/* fdinfo: the shared DRM client engine. There is one engine per procfs for
+ * every backend, reference-counted and under a mutex. It deduplicates the
+ * sweep's DRM fds into clients with one owner each, and computes engine rates
+ * from two samples of a client, as docs/drm-fdinfo.md describes under
+ * deduplication, owners and rates. The sweep itself is in fdinfo_scan.c, and
+ * the parsing of the text in fdinfo_parse.c. */
 #include "drm/fdinfo.h"
 
 #include <pthread.h>
@@ -14,13 +14,14 @@
 #include "drm/fdinfo_scan.h"
 #include "util/xalloc.h"
 
-/* A busy share a little over the whole class is read jitter (the kernel's
- * counter and our clock are read moments apart): clamped. More is a bad
- * sample (a counter that jumped, a reset we did not see): unknown. */
+/* A busy share a little over the whole class is read jitter, because the
+ * kernel's counter and our clock are read moments apart, so it is clamped.
+ * More is a bad sample, such as a counter that jumped or a reset we did not
+ * see, so it is unknown. */
 #define FDINFO_PCT_SLACK 1.05L
 
-/* A client's identity: its pdev ("0000:03:00.0"), or "/driver" on a
- * platform GPU ('/' is in no pdev and no driver name), and its id. */
+/* A client's identity: its pdev ("0000:03:00.0"), or "/driver" on a platform
+ * GPU, since '/' is in no pdev and no driver name, and its id. */
 struct ckey {
 	char dom[FDINFO_NAMELEN + 1];
 	uint64_t id;
@@ -32,7 +33,7 @@ struct prev_engine {
 	uint64_t ns, cycles, total_cycles;
 };
 
-/* A client's last sample: the baseline of its next rates. */
+/* A client's last sample, the baseline of its next rates. */
 struct cstate {
 	struct ckey key;
 	unsigned pid;
@@ -140,8 +141,8 @@ static int key_cmp(const struct ckey *a, const struct ckey *b)
 	return (a->id > b->id) - (a->id < b->id);
 }
 
-/* Clients in key order, then each client's fds in pid order (its owner
- * candidates), then fd order. */
+/* Sorts clients in key order, then each client's fds in pid order, which are
+ * its owner candidates, then in fd order. */
 static int ref_cmp(const void *pa, const void *pb)
 {
 	const struct ref *a = pa, *b = pb;
@@ -178,7 +179,7 @@ static const struct prev_engine *find_prev(const struct cstate *s, const char *n
 	return NULL;
 }
 
-/* True when a counter the client had went down: its sample restarts. */
+/* True when a counter the client had went down, so its sample restarts. */
 static bool went_back(const struct fdinfo_parsed *p, const struct cstate *old)
 {
 	for (size_t i = 0; i < p->nengines; i++) {
@@ -195,10 +196,10 @@ static bool went_back(const struct fdinfo_parsed *p, const struct cstate *old)
 	return false;
 }
 
-/* The busy share of one engine class over the last interval (dt_ns of
- * wall time), in % of one engine (up to 100 × capacity); false when
- * unknown. ns counters first, then cycles over total cycles (xe), then
- * cycles at the maximum frequency (msm, panfrost). */
+/* The busy share of one engine class over the last interval of dt_ns wall
+ * time, in % of one engine and so up to 100 × capacity, or false when
+ * unknown. It tries ns counters first, then cycles over total cycles (xe),
+ * then cycles at the maximum frequency (msm, panfrost). */
 static bool raw_pct(const struct fdinfo_parsed_engine *en, const struct prev_engine *pe, uint64_t dt_ns,
 		    long double *raw)
 {
@@ -283,8 +284,8 @@ static void save_state(struct cstate *s, const struct ckey *k, const struct fdin
 	}
 }
 
-/* The owner of the client whose fds are r[0..n) (in pid order): the first
- * process that is not pid 1 or a systemd service, else the first. */
+/* The owner of the client whose fds are r[0..n), in pid order. It is the
+ * first process that is not pid 1 or a systemd service, else the first. */
 static const struct ref *owner_of(const struct ref *r, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -332,8 +333,8 @@ static void build_clients(struct fdinfo *e, const struct fdinfo_scan_hit *hits, 
 		const struct ref *own = owner_of(&e->refs_buf[i], j - i);
 		const struct fdinfo_scan_hit *h = own->hit;
 		const struct cstate *old = find_state(e, &own->key);
-		/* A new owner, or the old pid reused, is a new client for rates;
-		 * so is one whose counters went back. */
+		/* A new owner, or the old pid reused, is a new client for rates,
+		 * and so is one whose counters went back. */
 		if (old && (old->pid != h->pid || old->start_ticks != h->start_ticks || went_back(&h->p, old)))
 			old = NULL;
 		struct fdinfo_client *c = &e->clients[nc];
@@ -363,8 +364,8 @@ int fdinfo_sweep(struct fdinfo *e, uint64_t now_ns, uint64_t reuse_ns)
 	struct fdinfo_stats st;
 
 	pthread_mutex_lock(&e->mu);
-	/* A sweep another thread finished after this caller read its clock
-	 * is newer than what it asked for. */
+	/* A sweep that another thread finished after this caller read its
+	 * clock is newer than what it asked for. */
 	if (e->swept && (now_ns <= e->last_ns || now_ns - e->last_ns < reuse_ns)) {
 		int rc = e->last_rc;
 		pthread_mutex_unlock(&e->mu);

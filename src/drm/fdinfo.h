@@ -1,16 +1,16 @@
 /* fdinfo: the DRM client engine shared by every DRM backend (amdgpu, intel,
- * drm). One sweep of /proc per poll for all drivers together: it finds
- * which fds of which (pid, start time) are DRM clients (cached, so an
- * unchanged process is not rescanned), reads their
- * /proc/PID/fdinfo/FD (kernel 5.14 to today), deduplicates clients on
- * (drm-pdev, drm-client-id) — (drm-driver, drm-client-id) on platform GPUs —
- * with one owner per client, and turns engine counters into percentages
- * (ns deltas over wall time ÷ drm-engine-capacity; xe: cycles over total
- * cycles). A client's first sample has no rate: its engines are unknown,
- * never 0.
+ * drm). It makes one sweep of /proc per poll for all drivers together. The
+ * sweep finds which fds of which (pid, start time) are DRM clients, cached so
+ * that an unchanged process is not rescanned, and reads their
+ * /proc/PID/fdinfo/FD in every format from kernel 5.14 to today. It
+ * deduplicates clients on (drm-pdev, drm-client-id), or on (drm-driver,
+ * drm-client-id) on platform GPUs, with one owner per client. It turns engine
+ * counters into percentages: ns deltas over wall time ÷ drm-engine-capacity,
+ * and for xe cycles over total cycles. A client's first sample has no rate,
+ * so its engines are unknown, never 0.
  *
- * Thread-safe: the three DRM backends poll on their own workers and share
- * one engine per procfs (fdinfo_acquire); a sweep asked for within
+ * It is thread-safe. The three DRM backends poll on their own workers and
+ * share one engine per procfs (fdinfo_acquire), and a sweep asked for within
  * `reuse_ns` of the last one returns that one. */
 #ifndef GPUR_FDINFO_H
 #define GPUR_FDINFO_H
@@ -24,11 +24,11 @@
 #define FDINFO_NAMELEN 24
 
 struct fdinfo_engine {
-	char name[FDINFO_NAMELEN]; /* "gfx", "render", "video", "rcs", "vcs", "enc", "dec", ... as printed
-				     (amdgpu per-ring names like gfx0 summed into gfx) */
-	bool known;                /* false on a client's first sample (legacy 5.14–5.18 amdgpu
-				      percentages, the kernel's own rates, are known at once) */
-	long double pct;           /* 0–100 of the whole class (divided by capacity) */
+	char name[FDINFO_NAMELEN]; /* "gfx", "render", "video", "rcs", "vcs", "enc", "dec", ... as printed,
+				     with amdgpu per-ring names like gfx0 summed into gfx */
+	bool known;                /* false on a client's first sample, except for legacy 5.14–5.18
+				      amdgpu percentages, the kernel's own rates, known at once */
+	long double pct;           /* 0–100 of the whole class, divided by capacity */
 };
 
 struct fdinfo_region {
@@ -50,7 +50,7 @@ struct fdinfo_client {
 	struct fdinfo_region regions[FDINFO_MAX_REGIONS];
 };
 
-/* What the last sweep cost: for bench/fdinfo and the tests that prove a
+/* What the last sweep cost, for bench/fdinfo and for the tests that prove a
  * later poll rescans nothing it already knows. */
 struct fdinfo_stats {
 	uint64_t pids_listed;    /* /proc entries seen */
@@ -58,38 +58,39 @@ struct fdinfo_stats {
 	uint64_t links_read;     /* readlink() calls on fd entries */
 	uint64_t fdinfo_read;    /* fdinfo files read */
 	uint64_t clients;        /* clients after deduplication */
-	/* Added with the engine: */
-	uint64_t fd_dir_stats;   /* fstatat() of /proc/PID/fd (a process's fd table identity) */
-	uint64_t stat_read;      /* /proc/PID/stat reads (start time: pid reuse) */
-	uint64_t cmdline_read;   /* /proc/PID/cmdline reads (owner choice), once per (pid, start) */
+	/* Added with the engine. */
+	uint64_t fd_dir_stats;   /* fstatat() of /proc/PID/fd, the identity of a process's fd table */
+	uint64_t stat_read;      /* /proc/PID/stat reads, whose start time detects pid reuse */
+	uint64_t cmdline_read;   /* /proc/PID/cmdline reads for the owner choice, once per (pid, start) */
 	uint64_t dropped;        /* fd entries, DRM fds or processes left out by a bound (FDINFO_SCAN_MAX_*) */
 };
 
 struct fdinfo;
 
-/* The engine for procfs (shared, reference-counted); fdinfo_release()
+/* Returns the shared, reference-counted engine for procfs. fdinfo_release()
  * drops a reference. */
 struct fdinfo *fdinfo_acquire(const char *procfs);
 void fdinfo_release(struct fdinfo *e);
 
-/* Sweeps /proc at monotonic time now_ns unless a sweep happened within
- * reuse_ns before it. 0 or -errno (procfs unreadable). */
+/* Sweeps /proc at monotonic time now_ns, unless a sweep happened within
+ * reuse_ns before it. Returns 0, or -errno when procfs is unreadable. */
 int fdinfo_sweep(struct fdinfo *e, uint64_t now_ns, uint64_t reuse_ns);
 
-/* Copies up to max clients of the last sweep whose driver is `driver`
- * (NULL: any) and whose pdev is `pdev` (NULL: any; "": platform) into out;
- * returns how many matched (may exceed max). */
+/* Copies into out up to max clients of the last sweep whose driver is
+ * `driver` and whose pdev is `pdev`. A NULL driver or pdev matches any, and a
+ * pdev of "" matches platform GPUs. Returns how many matched, which may
+ * exceed max. */
 size_t fdinfo_clients(struct fdinfo *e, const char *driver, const char *pdev, struct fdinfo_client *out,
 		      size_t max);
 
 void fdinfo_last_stats(struct fdinfo *e, struct fdinfo_stats *out);
 
-/* Added with the engine. A process whose fd directory looks unchanged
- * (same inode, size — the fd count on Linux >= 6.2 — and mtime) is not
- * listed again, except on its turn once in `every` sweeps (default 32),
- * which finds a DRM device opened without the fd count changing (and
- * anything on kernels before 6.2, whose fd directories have size 0). 0:
- * never on a turn (tests). Applies to every user of the engine. */
+/* Added with the engine. A process whose fd directory looks unchanged, with
+ * the same inode, size and mtime (the size is the fd count on Linux >= 6.2),
+ * is not listed again except on its turn, once in `every` sweeps (default
+ * 32). The turn finds a DRM device opened without the fd count changing, and
+ * anything on kernels before 6.2, whose fd directories have size 0. An every
+ * of 0 means no turns, for tests. It applies to every user of the engine. */
 void fdinfo_set_rescan(struct fdinfo *e, unsigned every);
 
 #endif

@@ -1,10 +1,10 @@
-/* fdinfo_parse: DRM client keys of one fdinfo text (the kernel's
- * drm-usage-stats keys and each driver's own, as docs/drm-fdinfo.md lists
- * them). Lines
- * come from kvparse (blanks, spaces and TABs either side of the value
- * trimmed: amdgpu and v3d print "key: \tvalue"); prefixes are matched
- * longest first, so drm-engine-capacity- is never read as an engine called
- * "capacity-x", nor drm-total-cycles- as a region "cycles-x". */
+/* fdinfo_parse: the DRM client keys of one fdinfo text, which are the
+ * kernel's drm-usage-stats keys and each driver's own, as docs/drm-fdinfo.md
+ * lists them. Lines come from kvparse, which trims the spaces and TABs on
+ * either side of the value, since amdgpu and v3d print "key: \tvalue".
+ * Prefixes are matched longest first, so drm-engine-capacity- is never read
+ * as an engine called "capacity-x", nor drm-total-cycles- as a region
+ * "cycles-x". */
 #include "drm/fdinfo_parse.h"
 
 #include <errno.h>
@@ -41,8 +41,9 @@ static bool name_char(char c)
 	       c == '-';
 }
 
-/* s[0..n) as a name (engine, region, driver) into out; false when empty,
- * too long or holding anything but letters, digits, '_', '.', '-'. */
+/* Copies s[0..n) as a name (engine, region, driver) into out. Returns false
+ * when it is empty, too long or holds anything but letters, digits, '_', '.'
+ * and '-'. */
 static bool take_name(const char *s, size_t n, char out[FDINFO_NAMELEN])
 {
 	if (n == 0 || n >= FDINFO_NAMELEN)
@@ -55,8 +56,9 @@ static bool take_name(const char *s, size_t n, char out[FDINFO_NAMELEN])
 	return true;
 }
 
-/* An amdgpu ring name's class: gfx0 → gfx, sdma1 → sdma, comp_1.0.0 →
- * comp. The length of the class, or n when the name is no ring name. */
+/* The class of an amdgpu ring name: gfx0 → gfx, sdma1 → sdma, comp_1.0.0 →
+ * comp. Returns the length of the class, or n when the name is no ring
+ * name. */
 static size_t ring_class(const char *s, size_t n)
 {
 	size_t k = n;
@@ -69,8 +71,8 @@ static size_t ring_class(const char *s, size_t n)
 	return digit ? k : n;
 }
 
-/* "dddd:bb:dd.f" (a domain of 4 to 6 hex digits: VMD domains pass 0xffff)
- * in either case, into out in lowercase. */
+/* Copies "dddd:bb:dd.f" in either case into out in lowercase. The domain has
+ * 4 to 6 hex digits, because VMD domains pass 0xffff. */
 static bool take_pdev(const char *s, size_t n, char out[16])
 {
 	size_t d = 0;
@@ -89,8 +91,8 @@ static bool take_pdev(const char *s, size_t n, char out[16])
 	return true;
 }
 
-/* Legacy amdgpu "42.17%": the kernel printed the hundredths with %d and no
- * padding, so "3.8%" is 3.08 %. Into hundredths. */
+/* Reads legacy amdgpu "42.17%" into hundredths. The kernel printed the
+ * hundredths with %d and no padding, so "3.8%" is 3.08 %. */
 static bool take_pct(const char *s, size_t n, uint64_t *centi)
 {
 	uint64_t whole = 0, frac = 0;
@@ -157,9 +159,9 @@ static uint64_t *engine_field(struct fdinfo_parsed_engine *en, int kind)
 	}
 }
 
-/* One engine value. A ring key (folded into its class) adds to what the
- * class has; the class's own key is taken once. Timestamps (total cycles)
- * and frequencies are not sums: the first wins. */
+/* Takes one engine value. A ring key, folded into its class, adds to what the
+ * class has, and the class's own key is taken once. Timestamps (total
+ * cycles) and frequencies are not sums, so the first wins. */
 static bool add_engine(struct fdinfo_parsed *p, const char *key, size_t klen, int kind, uint64_t v)
 {
 	char name[FDINFO_NAMELEN];
@@ -203,7 +205,7 @@ static bool add_region(struct fdinfo_parsed *p, const char *key, size_t klen, in
 	return true;
 }
 
-/* A drm-<prefix><name> line; false when it is one and was left out. */
+/* Takes a drm-<prefix><name> line, and returns false when it was left out. */
 static bool take_prefixed(struct fdinfo_parsed *p, const struct kvparse_kv *kv, const struct prefix *px, size_t rest)
 {
 	static const enum kvparse_unit ENGINE_UNITS[] = {
@@ -216,14 +218,15 @@ static bool take_prefixed(struct fdinfo_parsed *p, const struct kvparse_kv *kv, 
 	if (kvparse_value(kv->val, kv->vlen, unit, &v) != 0)
 		return false;
 	if (px->engine && px->kind == K_CAPACITY && v == 0)
-		return false; /* "0 is not allowed" (drm-usage-stats) */
+		return false; /* drm-usage-stats says "0 is not allowed" */
 	if (px->engine)
 		return add_engine(p, kv->key + rest, kv->klen - rest, px->kind, v);
 	return add_region(p, kv->key + rest, kv->klen - rest, px->kind, v);
 }
 
-/* Lines of the legacy amdgpu format: "vram mem: N kB", "gfx0: 42.17%".
- * True when the line was one (taken or left out: *ok says). */
+/* Takes lines of the legacy amdgpu format, "vram mem: N kB" and
+ * "gfx0: 42.17%". Returns true when the line was one, and *ok says whether
+ * it was taken or left out. */
 static bool take_legacy(struct fdinfo_parsed *p, const struct kvparse_kv *kv, bool *ok)
 {
 	static const char MEM[] = " mem";
@@ -283,8 +286,8 @@ int fdinfo_parse(const char *buf, size_t len, struct fdinfo_parsed *out)
 	while (kvparse_next(&it, ':', &kv))
 		take_line(out, &kv, &legacy_marks);
 	if (!out->have_driver && out->have_pasid && legacy_marks) {
-		/* 5.14–5.18 amdgpu: no client id; the pasid names one VM, which
-		 * is one drm_file, system-wide. */
+		/* 5.14–5.18 amdgpu has no client id, but the pasid names one VM,
+		 * which is one drm_file system-wide. */
 		out->legacy = true;
 		memcpy(out->driver, "amdgpu", sizeof("amdgpu"));
 		out->have_driver = true;

@@ -1,12 +1,12 @@
 /* fdinfo_scan: one /proc sweep for DRM clients, with a per-(pid, start)
  * cache of DRM fd numbers (see fdinfo_scan.h and docs/drm-fdinfo.md).
  *
- * A known process costs one fstatat of /proc/PID/fd per sweep; a known DRM
- * process also one read of /proc/PID/stat (pid reuse) and one of each of
- * its DRM fds' fdinfo. Its fd directory is listed (readdir + readlink of
- * each entry) only when it is new, its fd directory's identity changed, a
- * DRM fd it knew is gone or no longer a DRM client, or on its round-robin
- * turn. */
+ * A known process costs one fstatat of /proc/PID/fd per sweep. A known DRM
+ * process also costs one read of /proc/PID/stat, to detect pid reuse, and
+ * one of each of its DRM fds' fdinfo. Its fd directory is listed, with a
+ * readdir and a readlink of each entry, only when the process is new, its fd
+ * directory's identity changed, a DRM fd it knew is gone or no longer a DRM
+ * client, or on its round-robin turn. */
 #include "drm/fdinfo_scan.h"
 
 #include <dirent.h>
@@ -30,14 +30,14 @@ struct pent {
 	struct pent *next;
 	unsigned pid;
 	uint64_t start_ticks;
-	uint64_t gen; /* sweep that last saw it; 0: drop it */
-	/* Identity of /proc/PID/fd when it was last listed. */
+	uint64_t gen; /* sweep that last saw it, or 0 to drop it */
+	/* The identity of /proc/PID/fd when it was last listed. */
 	ino_t fd_ino;
 	off_t fd_size;
 	struct timespec fd_mtime;
 	int *drm; /* DRM fd numbers, ascending */
 	unsigned ndrm;
-	signed char service; /* -1: not read yet */
+	signed char service; /* -1 when not read yet */
 };
 
 struct fdinfo_scan {
@@ -130,7 +130,8 @@ static struct pent *insert(struct fdinfo_scan *s, unsigned pid)
 	return e;
 }
 
-/* Forgets processes this sweep did not see (gone, or unreadable). */
+/* Forgets the processes this sweep did not see, which are gone or
+ * unreadable. */
 static void drop_unseen(struct fdinfo_scan *s)
 {
 	for (size_t b = 0; b < s->nbuckets; b++)
@@ -165,8 +166,9 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Lists /proc/PID/fd: which of its fds (at most FDINFO_SCAN_MAX_LINKS
- * looked at) are DRM device files. An unreadable directory has none. */
+/* Lists /proc/PID/fd to find which of its fds are DRM device files, looking
+ * at most at FDINFO_SCAN_MAX_LINKS of them. An unreadable directory has
+ * none. */
 static void list_fds(struct fdinfo_scan *s, struct pent *e, struct fdinfo_stats *st)
 {
 	char rel[32], target[64];
@@ -217,9 +219,9 @@ static void drop_fd(struct pent *e, unsigned i)
 	e->ndrm--;
 }
 
-/* pid 1, or a systemd service (gnome-shell shares its DRM context with
- * systemd, so a client's owner is not the first process holding its fd);
- * read once per (pid, start). */
+/* Whether the process is pid 1 or a systemd service, read once per (pid,
+ * start). gnome-shell shares its DRM context with systemd, so a client's
+ * owner is not simply the first process holding its fd. */
 static bool is_service(struct fdinfo_scan *s, struct pent *e, struct fdinfo_stats *st)
 {
 	char rel[32], buf[64];
@@ -250,8 +252,9 @@ static struct fdinfo_scan_hit *hit_slot(struct fdinfo_scan *s, struct fdinfo_sta
 
 enum read_result { READ_OK, READ_STALE, READ_GONE };
 
-/* Reads the fdinfo of each DRM fd of e into hits. STALE: a fd it knew is
- * closed or no DRM client (when listed, such fds are dropped instead). */
+/* Reads the fdinfo of each DRM fd of e into hits. It returns STALE when a fd
+ * it knew is closed or no longer a DRM client; when the directory is listed,
+ * such fds are dropped instead. */
 static enum read_result read_fds(struct fdinfo_scan *s, struct pent *e, bool listed, struct fdinfo_stats *st)
 {
 	char rel[48];
@@ -264,8 +267,9 @@ static enum read_result read_fds(struct fdinfo_scan *s, struct pent *e, bool lis
 		ssize_t r = readfile_fd(s->rootfd, rel, s->buf, sizeof(s->buf));
 		st->fdinfo_read++;
 		if (r < 0 && r != -ENOENT)
-			return READ_GONE; /* ESRCH, EACCES: the process went or hid */
-		/* A 1 MiB fdinfo is read as its first 16 KiB, less a cut last line. */
+			return READ_GONE; /* ESRCH and EACCES mean the process went or hid */
+		/* A 1 MiB fdinfo is read as its first 16 KiB, less a cut last
+		 * line. */
 		if (r < 0 || fdinfo_parse(s->buf, kvparse_complete(s->buf, (size_t)r, sizeof(s->buf)), &h->p) != 0) {
 			if (!listed)
 				return READ_STALE;
@@ -295,7 +299,7 @@ static void scan_pid(struct fdinfo_scan *s, unsigned pid, struct fdinfo_stats *s
 	snprintf(rel, sizeof(rel), "%u/fd", pid);
 	st->fd_dir_stats++;
 	if (fstatat(s->rootfd, rel, &sb, 0) != 0)
-		return; /* gone, or not ours to see: left out (and forgotten) */
+		return; /* gone, or not ours to see, so left out and forgotten */
 	struct pent *e = lookup(s, pid);
 	bool fresh = !e;
 	if (fresh) {
@@ -308,8 +312,9 @@ static void scan_pid(struct fdinfo_scan *s, unsigned pid, struct fdinfo_stats *s
 	bool changed = fresh || sb.st_ino != e->fd_ino || sb.st_size != e->fd_size ||
 		       !same_time(&sb.st_mtim, &e->fd_mtime);
 	if (fresh || sb.st_ino != e->fd_ino || e->ndrm) {
-		/* A new fd directory may be a new process with the old pid; a DRM
-		 * process is checked every sweep, its rates depend on it. */
+		/* A new fd directory may be a new process with the old pid. A DRM
+		 * process is checked every sweep, because its rates depend on
+		 * it. */
 		uint64_t t;
 		st->stat_read++;
 		if (pidstart_ticks(s->root, pid, &t, NULL) != 0)
