@@ -82,7 +82,7 @@ struct sort_ctx {
 	bool reverse;
 };
 
-/* The row's value in a numeric column; false when unknown. */
+/* The row's value in a numeric column, or false when it is unknown. */
 static bool number(const struct fleet *fl, const struct fleet_row *r, enum fleet_col c, long double *v)
 {
 	switch (c) {
@@ -110,7 +110,7 @@ static int cmp_row(const void *pa, const void *pb, void *pc)
 		return c->reverse ? -d : d;
 	}
 	if (c->col == FLEET_CONTAINER) {
-		/* Text sorts as text; the container's memory orders nothing here. */
+		/* Text sorts as text, and the container's memory orders nothing here. */
 		const char *ca = c->fl->hosts[a->host].top_container, *cb = c->fl->hosts[b->host].top_container;
 		if (!ca || !cb)
 			d = ca ? -1 : cb ? 1 : 0;
@@ -144,7 +144,7 @@ size_t fleet_view(const struct fleet *fl, const struct fleet_view_opts *o, struc
 	return n;
 }
 
-/* "12.3G"-style, as the process table writes sizes. */
+/* Sizes in the "12.3G" style, as the process table writes them. */
 static void size_text(char *buf, size_t n, long double bytes)
 {
 	static const char units[] = "KMGTPE";

@@ -1,7 +1,8 @@
-/* fleet_view: the fleet summary without curses — one row per host (GPUs,
- * mean utilisation, memory, power, lost/suspended GPUs, busiest container),
- * which hosts pass the filter and in what order, and the text of each cell.
- * Shared by the dashboard (tui/view_fleet.c) and --once. */
+/* fleet_view: the fleet summary without curses. It makes one row per host
+ * (GPUs, mean utilisation, memory, power, lost and suspended GPUs, busiest
+ * container), says which hosts pass the filter and in what order, and gives
+ * the text of each cell. The dashboard (tui/view_fleet.c) and --once share
+ * it. */
 #ifndef GPUR_FLEET_VIEW_H
 #define GPUR_FLEET_VIEW_H
 
@@ -16,15 +17,15 @@ enum fleet_col {
 
 struct fleet_col_info {
 	const char *title; /* header text */
-	int width;         /* display columns; 0 for the last = the rest of the line */
-	bool numeric;      /* natural order descending (text: ascending) */
+	int width;         /* display columns; 0 for the last means the rest of the line */
+	bool numeric;      /* natural order is descending; text ascends */
 	bool right;        /* right-aligned */
 };
 
 extern const struct fleet_col_info FLEET_COLS[FLEET__COUNT];
 
-/* One host's figures; a sum or mean over the GPUs that know the value
- * (known false: none does). */
+/* One host's figures. Each is a sum or mean over the GPUs that know the
+ * value, and its known flag is false when none does. */
 struct fleet_row {
 	size_t host; /* index into the fleet's hosts */
 	size_t gpus, lost, suspended;
@@ -37,21 +38,22 @@ void fleet_row_compute(const struct fleet *fl, size_t host, struct fleet_row *r)
 
 struct fleet_view_opts {
 	enum fleet_col sort;
-	bool reverse;       /* false: the column's natural order */
-	const char *filter; /* case-insensitive (ASCII) substring of the host or its container; NULL/"": all */
+	bool reverse;       /* false for the column's natural order */
+	const char *filter; /* case-insensitive (ASCII) substring of the host or its container; NULL or "" for all */
 };
 
 /* Fills rows[0..fl->nhosts) with the hosts that pass o's filter, sorted by
- * o->sort: unknown values last in either direction, ties by host name.
- * Returns how many. */
+ * o->sort, with unknown values last in either direction and ties broken by
+ * host name. Returns how many there are. */
 size_t fleet_view(const struct fleet *fl, const struct fleet_view_opts *o, struct fleet_row *rows);
 
-/* The text of r's cell in column c ("--" when unknown) into buf (n > 0). */
+/* Writes the text of r's cell in column c into buf of n > 0 bytes, or "--"
+ * when it is unknown. */
 void fleet_cell(const struct fleet *fl, const struct fleet_row *r, enum fleet_col c, char *buf, size_t n);
 
-/* One line about the whole fleet (hosts, GPUs, lost, and the source's
- * state: stale since when, the error, the next retry) into buf; now_ms is
- * the wall clock. */
+/* Writes one line about the whole fleet into buf: hosts, GPUs and lost ones,
+ * and the source's state (stale since when, the error, the next retry).
+ * now_ms is the wall clock. */
 void fleet_status(const struct fleet *fl, uint64_t now_ms, char *buf, size_t n);
 
 #endif

@@ -67,15 +67,15 @@ static bool write_record(struct sink *s, const struct frame *f)
 		}
 	}
 	if (s->line.cap > (1u << 20) && s->line.len < (1u << 18))
-		buf_fini(&s->line); /* one huge record does not stay in memory */
+		buf_fini(&s->line); /* so that one huge record does not stay in memory */
 	return ok;
 }
 
 /* A fleet poll is one record per host, stamped with the poll's time, so
- * the record limits hold at any fleet size; the poll's own events go in
- * the first. Hosts kept from the last good poll while the source fails
- * keep identity and state only: a recording never holds an old reading as
- * if it were read now. */
+ * that the record limits hold at any fleet size; the poll's own events go in
+ * the first. Hosts kept from the last good poll while the source fails keep
+ * their identity and state only, so a recording never holds an old reading
+ * as if it were read now. */
 static bool write_fleet(struct sink *s, const struct frame *f, const struct fleet *fl)
 {
 	struct frame *tmp = frame_new();
@@ -105,7 +105,7 @@ static bool write_fleet(struct sink *s, const struct frame *f, const struct flee
 static bool write_records(struct sink *s, const struct frame *f, const struct fleet *fl)
 {
 	if (!s->log && !s->json)
-		return true; /* nowhere to write: do not encode */
+		return true; /* there is nowhere to write, so do not encode */
 	if (fl && fl->nhosts)
 		return write_fleet(s, f, fl);
 	return write_record(s, f);

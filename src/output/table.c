@@ -13,7 +13,8 @@
 
 #define NAME_MAX_COLS 32
 
-/* Safe text of s (control characters neutralised), cut to cols columns. */
+/* Appends the safe text of s, with control characters neutralised, cut to
+ * cols columns. */
 static void put_text(struct buf *out, const char *s, bool utf8, size_t cols, bool pad)
 {
 	struct buf tmp;
@@ -33,7 +34,8 @@ static void put_text(struct buf *out, const char *s, bool utf8, size_t cols, boo
 	buf_fini(&tmp);
 }
 
-/* Columns of s as put_text draws it (made safe first), one per character. */
+/* The columns of s as put_text draws it, made safe first, one per
+ * character. */
 static size_t text_cols(const char *s, bool utf8)
 {
 	struct buf tmp;
@@ -55,8 +57,8 @@ static void put_mib(struct buf *out, bool known, long double bytes, int width)
 		buf_printf(out, "%*s", width, "--");
 }
 
-/* " [name docker:05cff9470056 pod ns/name]": what is known of who the row
- * belongs to, nothing when nothing is. */
+/* Appends what is known of who the row belongs to, as in
+ * " [name docker:05cff9470056 pod ns/name]", or nothing when nothing is. */
 static void put_owner(struct buf *out, const struct gpu_process *p, bool utf8)
 {
 	const char *parts[3] = {NULL, NULL, NULL};
@@ -85,10 +87,10 @@ static void put_owner(struct buf *out, const struct gpu_process *p, bool utf8)
 		buf_putc(out, ']');
 }
 
-/* Totals per owner when the frame has more than one: the dashboard's
- * grouping by container (model/group.h: by identity, so two pods
- * of one name in two namespaces stay two), biggest GPU memory first. Rows
- * of no container are not a group here. */
+/* Totals per owner when the frame has more than one, biggest GPU memory
+ * first. They follow the dashboard's grouping by container, which is by
+ * identity (model/group.h), so two pods of one name in two namespaces stay
+ * two. Rows of no container are not a group here. */
 static void put_groups(struct buf *out, const struct frame *f, bool utf8)
 {
 	struct grouping g;
@@ -111,8 +113,8 @@ static void put_groups(struct buf *out, const struct frame *f, bool utf8)
 		group_gpus(grp, gpus, sizeof(gpus));
 		buf_puts(out, "group ");
 		put_text(out, label, utf8, 64, false);
-		/* A name is not an identity (every replica's container may be
-		 * "trainer"): the id goes with it. Key "c": the group is a
+		/* A name is not an identity, since every replica's container may be
+		 * "trainer", so the id goes with it. A key starting with "c" is a
 		 * container, labelled by its name, else by that id. */
 		if (key[0] == 'c' && strcmp(label, p->container) != 0) {
 			buf_puts(out, " (");
@@ -127,7 +129,8 @@ static void put_groups(struct buf *out, const struct frame *f, bool utf8)
 	free(rows);
 }
 
-/* "used / total MiB", each width columns wide, "--" when unknown. */
+/* Appends "used / total MiB", each number width columns wide and "--" when
+ * unknown. */
 static void put_used_total(struct buf *out, const struct gpu *g, enum gpu_field ub, long double used,
 			   enum gpu_field tb, long double total, int width)
 {
@@ -137,10 +140,10 @@ static void put_used_total(struct buf *out, const struct gpu *g, enum gpu_field 
 	buf_puts(out, " MiB");
 }
 
-/* A second line with what some vendors have and others not (an integrated
- * GPU, clocks, core voltage, AMD's GTT, the PCIe link, a unified video
- * engine, AMD's forced performance level); none when the GPU has none of it
- * or is not read. */
+/* A second line with what some vendors have and others do not: an integrated
+ * GPU, clocks, core voltage, AMD's GTT, the PCIe link, a unified video engine
+ * and AMD's forced performance level. There is no line when the GPU has none
+ * of it or is not read. */
 static void put_details(struct buf *out, const struct gpu *g, bool utf8)
 {
 	size_t start = out->len;
@@ -188,7 +191,8 @@ static void put_details(struct buf *out, const struct gpu *g, bool utf8)
 	buf_putc(out, '\n');
 }
 
-/* The first line: host, time, the recording played, the source. */
+/* The first line, with the host, the time, the recording played and the
+ * source. */
 static void put_heading(struct buf *out, const struct frame *f, const struct table_opts *o)
 {
 	char when[32] = "--";
@@ -212,8 +216,9 @@ static void put_heading(struct buf *out, const struct frame *f, const struct tab
 	buf_putc(out, '\n');
 }
 
-/* A GPU's line: temperature, util, memory, power, a known LOST or suspended
- * state (an unknown one, a record without it, is nothing to say). */
+/* A GPU's line, with temperature, util, memory, power, and a known LOST or
+ * suspended state. An unknown state, as in a record without it, says
+ * nothing. */
 static void put_gpu_line(struct buf *out, const struct gpu *g, size_t i, size_t namew, bool utf8)
 {
 	unsigned st = gpu_state(g);
@@ -249,7 +254,7 @@ static void put_gpu_line(struct buf *out, const struct gpu *g, size_t i, size_t 
 	buf_putc(out, '\n');
 }
 
-/* A process's line under its GPU: user/pid name (memory) [owner]. */
+/* A process's line under its GPU, as user/pid name (memory) [owner]. */
 static void put_process_line(struct buf *out, const struct gpu_process *pr, bool utf8)
 {
 	char shortname[64];
@@ -266,7 +271,7 @@ static void put_process_line(struct buf *out, const struct gpu_process *pr, bool
 	buf_putc(out, '\n');
 }
 
-/* After the GPUs: a note on pids this /proc cannot see, and the events. */
+/* After the GPUs come a note on pids this /proc cannot see, and the events. */
 static void put_notes(struct buf *out, const struct frame *f, bool utf8)
 {
 	size_t hidden = 0;

@@ -1,5 +1,6 @@
-/* table: the --once snapshot for people (like gpustat): a header line, one
- * line per GPU, its processes indented below. Unknown values show "--". */
+/* table: the --once snapshot for people, like gpustat's: a header line, then
+ * one line per GPU with its processes indented below. Unknown values show
+ * "--". */
 #ifndef GPUR_TABLE_H
 #define GPUR_TABLE_H
 
@@ -9,7 +10,7 @@
 #include "util/buf.h"
 
 struct table_opts {
-	bool utf8;          /* else ASCII only */
+	bool utf8;          /* otherwise ASCII only */
 	const char *source; /* driver line ("nvml · 550.54.15"), or NULL */
 	const char *replay; /* recording name when replaying, or NULL */
 };

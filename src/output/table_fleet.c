@@ -1,4 +1,4 @@
-/* table_fleet: the fleet summary as text, from view/fleet's cells. */
+/* table_fleet: the fleet summary as text, from fleet_view's cells. */
 #include "output/table_fleet.h"
 
 #include <stdlib.h>
@@ -8,15 +8,15 @@
 #include "util/xalloc.h"
 #include "output/fleet_view.h"
 
-/* Widths for text: the host column as wide as the widest name (at most
- * FLEET_NAME_MAX), the container the rest of the line. */
+/* Widths for text. The host column is as wide as the widest name, at most
+ * FLEET_NAME_MAX, and the container takes the rest of the line. */
 static void put_cell(struct buf *out, const char *s, int w, bool right, bool utf8)
 {
 	struct buf tmp;
 	buf_init(&tmp);
 	utf8_append_safe(&tmp, s, strlen(s), utf8);
-	/* Names are made safe and bounded by the fleet; columns count bytes
-	 * here only for padding, so a wide name still shows whole. */
+	/* The fleet makes names safe and bounded. Columns count bytes here
+	 * only for padding, so a wide name still shows whole. */
 	int len = (int)tmp.len, pad = w > len ? w - len : 0;
 	if (right)
 		for (int i = 0; i < pad; i++)
