@@ -1,4 +1,4 @@
-/* gz: deflate once, close per scrape; see gz.h. */
+/* gz: a gzip body deflated once per frame and closed per scrape. */
 #include "serve/gz.h"
 
 #include <errno.h>
@@ -12,8 +12,9 @@ int gz_open_deflate(struct gz_open *g, const char *text, size_t n, int level)
 	memset(g, 0, sizeof(*g));
 	buf_init(&g->data);
 	memset(&z, 0, sizeof(z));
-	/* Raw deflate (negative window bits): the gzip header and trailer are
-	 * written here, so the last block can be the scrape's. */
+	/* Raw deflate, with negative window bits, because the gzip header and
+	 * trailer are written here, so that the last block can be the
+	 * scrape's. */
 	if (deflateInit2(&z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 		return -ENOMEM;
 	static const unsigned char HEADER[10] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3 /* Unix */};
@@ -28,7 +29,7 @@ int gz_open_deflate(struct gz_open *g, const char *text, size_t n, int level)
 		z.next_out = (Bytef *)g->data.data + g->data.len;
 		z.avail_out = (uInt)(g->data.cap - g->data.len - 1);
 		uInt before = z.avail_out;
-		/* A sync flush ends on a byte boundary, with no final block. */
+		/* A sync flush ends on a byte boundary, without a final block. */
 		rc = deflate(&z, Z_SYNC_FLUSH);
 		g->data.len += before - z.avail_out;
 	} while (rc == Z_OK && (z.avail_in > 0 || z.avail_out == 0));
@@ -57,7 +58,7 @@ size_t gz_close(const struct gz_open *g, const char *tail, size_t tn, char *out)
 {
 	size_t k = 0;
 
-	/* A final stored block: BFINAL=1, BTYPE=00, then LEN and ~LEN. */
+	/* A final stored block is BFINAL=1, BTYPE=00, then LEN and ~LEN. */
 	out[k++] = 0x01;
 	out[k++] = (char)(tn & 0xff);
 	out[k++] = (char)(tn >> 8 & 0xff);

@@ -1,4 +1,4 @@
-/* mhd_lib: dlopen and one symbol table. */
+/* mhd_lib: libmicrohttpd through dlopen and one symbol table. */
 #include "serve/mhd_lib.h"
 
 #include <dlfcn.h>
@@ -46,7 +46,7 @@ int mhd_lib_open(struct mhd_lib *l, char *err, size_t errlen)
 			mhd_lib_close(l);
 			return -1;
 		}
-		/* POSIX: a dlsym result converts to a function pointer. */
+		/* POSIX lets a dlsym result convert to a function pointer. */
 		memcpy((char *)l + SYMS[i].off, &p, sizeof(p));
 	}
 	return 0;

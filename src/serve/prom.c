@@ -1,4 +1,4 @@
-/* prom: exposition text of a frame; see prom.h and docs/exporter.md. */
+/* prom: the exposition text of a frame, as docs/exporter.md describes it. */
 #include "serve/prom.h"
 
 #include <math.h>
@@ -28,21 +28,21 @@ void prom_put_label_value(struct buf *out, const char *value)
 		else if (cp == '\n')
 			buf_puts(out, "\\n");
 		else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
-			continue; /* other controls: dropped */
+			continue; /* other controls are dropped */
 		else
 			buf_append(out, enc, utf8_encode(cp, enc));
 	}
 }
 
-/* buf_append that takes an empty buffer's NULL data. */
+/* A buf_append that accepts an empty buffer's NULL data. */
 static void put(struct buf *b, const char *s, size_t n)
 {
 	if (n)
 		buf_append(b, s, n);
 }
 
-/* Appends name="value" (a comma first unless it is the first label); an
- * unknown or empty value is no label at all, as Prometheus reads it. */
+/* Appends name="value", with a comma first unless it is the first label. An
+ * unknown or empty value gives no label at all, as Prometheus reads it. */
 static void label(struct buf *b, bool *first, const char *name, const char *value)
 {
 	if (!value || !*value)
@@ -63,7 +63,7 @@ static void label_u64(struct buf *b, bool *first, const char *name, uint64_t v)
 	label(b, first, name, tmp);
 }
 
-/* # HELP and # TYPE of a family; help escapes \\ and \n. */
+/* Appends the # HELP and # TYPE of a family; help escapes \\ and \n. */
 static void family(struct buf *b, const char *name, const char *type, const char *help)
 {
 	buf_puts(b, "# HELP ");
@@ -84,8 +84,8 @@ static void family(struct buf *b, const char *name, const char *type, const char
 	buf_putc(b, '\n');
 }
 
-/* One sample: name{labels[,extra]} value. Non-finite values are not
- * measurements here: no sample. */
+/* Appends one sample, name{labels[,extra]} value. Non-finite values are not
+ * measurements here, so they give no sample. */
 static bool sample(struct buf *b, const char *name, const char *labels, size_t llen, const char *extra, double v)
 {
 	if (!isfinite(v))
@@ -107,8 +107,8 @@ static bool sample(struct buf *b, const char *name, const char *labels, size_t l
 	return true;
 }
 
-/* A family written only when it has a sample: begin remembers where its
- * header starts, end takes the header back when nothing followed. */
+/* A family is written only when it has a sample. begin remembers where its
+ * header starts, and end takes the header back when nothing followed. */
 static size_t begin(struct buf *b, const char *name, const char *type, const char *help)
 {
 	size_t mark = b->len;
@@ -121,10 +121,10 @@ static void end(struct buf *b, size_t mark, bool any)
 		b->len = mark;
 }
 
-/* Per GPU of the frame: its label sets, in a shared text buffer. */
+/* The label sets of each GPU of the frame, in a shared text buffer. */
 struct gmeta {
-	size_t full_off, full_len;   /* dcgm-exporter's labels + vendor */
-	size_t short_off, short_len; /* gpu, UUID, GPU_I_ID, Hostname: for process series */
+	size_t full_off, full_len;   /* dcgm-exporter's labels and vendor */
+	size_t short_off, short_len; /* gpu, UUID, GPU_I_ID and Hostname, for process series */
 };
 
 static const char *str_of(const struct gpu *g, enum gpu_field f, const char *s)
@@ -132,9 +132,10 @@ static const char *str_of(const struct gpu *g, enum gpu_field f, const char *s)
 	return gpu_has(g, f) && s && *s ? s : NULL;
 }
 
-/* The driver of g's backend: the frame's driver when it has one backend;
- * for a composite ("nvml+amdgpu", "550.54.15+6.8.0") the part of the
- * backend that serves g's vendor. NULL when unknown ("?"). */
+/* The driver of g's backend. It is the frame's driver when the frame has one
+ * backend, and for a composite ("nvml+amdgpu", "550.54.15+6.8.0") the part
+ * of the backend that serves g's vendor. Returns NULL when it is unknown
+ * ("?"). */
 static const char *driver_of(const struct frame *f, const struct gpu *g, char *out, size_t n)
 {
 	static const struct { const char *vendor, *backend; } MAP[] = {
@@ -164,11 +165,11 @@ static const char *driver_of(const struct frame *f, const struct gpu *g, char *o
 	return strcmp(out, "?") == 0 || !*out ? NULL : out;
 }
 
-/* Builds every GPU's label sets. dcgm-exporter's order: gpu, UUID,
- * pci_bus_id, device, modelName, GPU_I_PROFILE, GPU_I_ID, Hostname,
- * DCGM_FI_DRIVER_VERSION; gpur adds vendor. A MIG instance carries its
- * GPU's gpu, UUID and modelName and its own profile and instance number, as
- * dcgm-exporter labels instances. `gpu` counts physical GPUs, so it is
+/* Builds every GPU's label sets in dcgm-exporter's order: gpu, UUID,
+ * pci_bus_id, device, modelName, GPU_I_PROFILE, GPU_I_ID, Hostname and
+ * DCGM_FI_DRIVER_VERSION, to which gpur adds vendor. A MIG instance carries
+ * its GPU's gpu, UUID and modelName and its own profile and instance number,
+ * as dcgm-exporter labels instances. `gpu` counts physical GPUs, so it is
  * NVML's index on an NVIDIA machine. */
 static void build_labels(const struct frame *f, const char *host, struct buf *lb, struct gmeta *m)
 {
@@ -284,8 +285,9 @@ static void render_gpu_fields(struct buf *b, const struct frame *f, const struct
 		end(b, mark, any);
 	}
 
-	/* Not a field: free = total - used. gpur's used excludes the driver's
-	 * reserved memory (NVML v2), so reserved memory counts as free here. */
+	/* Free memory is not a field but total - used. gpur's used memory
+	 * excludes the driver's reserved memory (NVML v2), so reserved memory
+	 * counts as free here. */
 	size_t mark = begin(b, "DCGM_FI_DEV_FB_FREE", "gauge",
 			    "memory free (MiB): total minus used; reserved memory counts as free");
 	bool any = false;
@@ -343,9 +345,9 @@ static const char *pstr(const struct gpu_process *p, enum process_field f, const
 	return process_has(p, f) && s && *s ? s : NULL;
 }
 
-/* Per-process series: the rows with the most GPU memory first, at most
- * max of them; a (GPU, pid) pair twice in a frame (a hand-made
- * recording) is one series. Returns the rows left out. */
+/* Per-process series, for at most max rows, those with the most GPU memory
+ * first. A (GPU, pid) pair that comes twice in a frame, as in a hand-made
+ * recording, is one series. Returns the number of rows left out. */
 static size_t render_processes(struct buf *b, const struct frame *f, const struct buf *lb, const struct gmeta *m,
 			       size_t max)
 {
@@ -407,10 +409,11 @@ static size_t render_processes(struct buf *b, const struct frame *f, const struc
 	return left;
 }
 
-/* Per container (or pod) sums, grouped as the dashboard's `g` groups by
- * container: rows of one container id (else one pod uid) are one group.
- * Rows without a container or pod are not a container's. A sum that any
- * row lacks is unknown: no sample. Returns the groups left out. */
+/* Sums per container or pod, grouped as the dashboard's `g` groups by
+ * container, so the rows of one container id, or else of one pod uid, are
+ * one group. Rows without a container or pod are not a container's. A sum
+ * that any row lacks is unknown and gives no sample. Returns the number of
+ * groups left out. */
 static size_t render_containers(struct buf *b, const struct frame *f, const char *host, size_t max)
 {
 	struct grouping g;
@@ -430,7 +433,7 @@ static size_t render_containers(struct buf *b, const struct frame *f, const char
 		const struct gpu_process *p = &f->procs[gr->first];
 		const char *cid = pstr(p, PROC_F_CONTAINER, p->container), *puid = pstr(p, PROC_F_POD, p->pod);
 		if (!cid && !puid)
-			continue; /* a unit's or nobody's rows */
+			continue; /* the rows of a unit or of nobody */
 		if (n == max) {
 			left++;
 			continue;

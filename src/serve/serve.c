@@ -42,9 +42,9 @@ struct serve {
 	pthread_mutex_t mu; /* guards latest */
 	struct snap *latest;
 	atomic_uint_fast64_t scrapes;
-	/* Feed thread only: */
+	/* Used by the feed's thread only. */
 	struct prom_health health;
-	size_t last_len; /* the previous exposition's size: one allocation for the next */
+	size_t last_len; /* the previous exposition's size, so the next takes one allocation */
 };
 
 /* The per-scrape part, after the snapshot's text (see gz.h). */
@@ -118,7 +118,8 @@ bad:
 	return -1;
 }
 
-/* Binds and listens on a; the socket, or -1 with the reason in err. */
+/* Binds and listens on a. Returns the socket, or -1 with the reason in
+ * err. */
 static int listen_on(const char *given, const struct serve_addr *a, char *where, size_t wn, char *err, size_t errlen)
 {
 	struct addrinfo hints, *res = NULL;
@@ -246,7 +247,7 @@ static enum MHD_Result answer_metrics(struct serve *s, struct MHD_Connection *c)
 	if (s->lib.response_from_iovec) {
 		resp = s->lib.response_from_iovec(iov, 2, reply_free, r);
 	} else {
-		/* An older libmicrohttpd: one copy of the body. */
+		/* An older libmicrohttpd makes one copy of the body. */
 		char *all = malloc(iov[0].iov_len + iov[1].iov_len);
 		resp = NULL;
 		if (all) {
@@ -281,14 +282,14 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 
 	bool metrics = strcmp(url, "/metrics") == 0, index = strcmp(url, "/") == 0;
 	/* A wrong path or method is answered at once, and the connection is
-	 * closed with it: nothing of its body is read. */
+	 * closed with it, so nothing of its body is read. */
 	if (!metrics && !index)
 		return s->lib.queue_response(c, MHD_HTTP_NOT_FOUND, s->not_found);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return s->lib.queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, s->not_allowed);
-	/* A GET is answered on the call after its headers: an answer queued on
-	 * the first call makes libmicrohttpd close the connection, and
-	 * Prometheus keeps its connections alive. */
+	/* A GET is answered on the call after its headers, because an answer
+	 * queued on the first call makes libmicrohttpd close the connection,
+	 * and Prometheus keeps its connections alive. */
 	if (!*con_cls) {
 		*con_cls = s;
 		return MHD_YES;
@@ -347,13 +348,14 @@ struct serve *serve_start(const struct serve_opts *o, char *err, size_t errlen)
 	s->lib.add_response_header(s->not_allowed, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	s->lib.add_response_header(s->no_frame, MHD_HTTP_HEADER_RETRY_AFTER, "1");
 
-	/* Many connections need descriptors: take what the hard limit allows. */
+	/* Many connections need descriptors, so take what the hard limit
+	 * allows. */
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max && rl.rlim_cur < 4096) {
 		rl.rlim_cur = rl.rlim_max < 4096 ? rl.rlim_max : 4096;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
-	/* The server's threads take no signals: they stay the main thread's. */
+	/* The server's threads take no signals, which stay the main thread's. */
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -370,7 +372,7 @@ struct serve *serve_start(const struct serve_opts *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--serve %s: libmicrohttpd did not start", o->addr);
 		goto fail;
 	}
-	s->fd = -1; /* the daemon's now: MHD_stop_daemon closes it */
+	s->fd = -1; /* the daemon's now, and MHD_stop_daemon closes it */
 	return s;
 fail:
 	serve_stop(s);
@@ -384,8 +386,8 @@ static double now_s(clockid_t id)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* gpur's own resident memory, from its own /proc/self (not --procfs: that
- * is the watched machine's). */
+/* gpur's own resident memory, from its own /proc/self rather than --procfs,
+ * which is the watched machine's. */
 static double self_rss(void)
 {
 	char line[128];
@@ -443,7 +445,7 @@ void serve_stop(struct serve *s)
 	if (!s)
 		return;
 	if (s->d)
-		s->lib.stop_daemon(s->d); /* joins its threads; every reply is freed */
+		s->lib.stop_daemon(s->d); /* joins its threads, and every reply is freed */
 	if (s->lib.dl) {
 		struct MHD_Response *fixed_ones[] = {s->index, s->not_found, s->not_allowed, s->no_frame};
 		for (size_t i = 0; i < 4; i++)
