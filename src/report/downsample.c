@@ -53,7 +53,7 @@ static void merge_col(struct downsample_col *d, const struct downsample_col *a, 
 	*d = r;
 }
 
-/* Doubles the column width: columns 2j and 2j+1 become column j. */
+/* Doubles the column width, so that columns 2j and 2j+1 become column j. */
 static void widen(struct downsample_grid *g)
 {
 	const size_t half = DOWNSAMPLE_COLUMNS / 2;
@@ -83,7 +83,8 @@ size_t downsample_column(struct downsample_grid *g, uint64_t t_ms)
 	if (t_ms < g->t0_ms)
 		return SIZE_MAX;
 	uint64_t k;
-	/* A width past 2^62 ms cannot be reached by ms timestamps: the loop ends. */
+	/* ms timestamps cannot reach past a width of 2^62 ms, so the loop
+	 * ends. */
 	while ((k = (t_ms - g->t0_ms) / g->width_ms) >= DOWNSAMPLE_COLUMNS)
 		widen(g);
 	if (k + 1 > g->used)

@@ -26,8 +26,9 @@ static const char CSS[] =
 	"@media print{body{margin:0;font-size:10pt}section.gpu{break-inside:avoid}.hover{display:none}"
 	"table{font-size:9pt}tr{break-inside:avoid}}";
 
-/* Hover: the time and each lane's mean under the pointer, from the
- * columns' data-v values. The page reads the same without it. */
+/* On hover, the script shows the time and each lane's mean under the
+ * pointer, from the columns' data-v values. The page reads the same without
+ * it. */
 static const char SCRIPT[] =
 	"document.querySelectorAll('svg.plot').forEach(function(s){"
 	"var out=s.parentNode.querySelector('.hover'),n=+s.dataset.n,t0=+s.dataset.t0,w=+s.dataset.w,"

@@ -35,7 +35,7 @@ static void ku64(struct obj *j, const char *k, uint64_t v)
 
 static void knum(struct obj *j, const char *k, double v)
 {
-	if (!isfinite(v)) /* sums of hostile extremes: left out, never invalid JSON */
+	if (!isfinite(v)) /* sums of hostile extremes are left out, so the JSON is never invalid */
 		return;
 	key(j, k);
 	json_put_double(&j->o->b, v);

@@ -1,5 +1,5 @@
-/* json_out: a finished summary as one JSON object (docs/report.md): span,
- * gpus, processes, groups, events; a value never known is left out. */
+/* json_out: a finished summary as one JSON object (docs/report.md) with span,
+ * gpus, processes, groups and events. A value never known is left out. */
 #ifndef GPUR_REPORT_JSON_OUT_H
 #define GPUR_REPORT_JSON_OUT_H
 

@@ -1,4 +1,4 @@
-/* report: the --report driver: read, summarise, write, rename. */
+/* report: the --report driver, which reads, summarises, writes and renames. */
 #include "report/report.h"
 
 #include <errno.h>
@@ -30,7 +30,8 @@ enum report_format report_format_of(const char *out)
 	return REPORT_FORMAT_UNKNOWN;
 }
 
-/* DIR/.BASE.tmp.PID for out = DIR/BASE. False when too long. */
+/* The temporary name DIR/.BASE.tmp.PID for out = DIR/BASE. Returns false when
+ * it is too long. */
 static bool tmp_name(const char *out, char *tmp, size_t n)
 {
 	const char *slash = strrchr(out, '/');
@@ -48,7 +49,7 @@ static bool is_recording(const char *out, const char *source)
 	       a.st_ino == b.st_ino;
 }
 
-/* Reads the records; 0, or 1 when --gpus matches nothing. */
+/* Reads the records. Returns 0, or 1 when --gpus matches nothing. */
 static int read_all(struct replay *r, const struct gpusel *sel, struct summary *s, const volatile sig_atomic_t *stop)
 {
 	static uint32_t orig[FRAME_MAX_GPUS];
@@ -70,8 +71,8 @@ static int read_all(struct replay *r, const struct gpusel *sel, struct summary *
 				frame_unref(f);
 				return 1;
 			}
-			/* The selection keeps the GPUs' order and their strings: each
-			 * kept one is found again by its device_id pointer. */
+			/* The selection keeps the GPUs' order and their strings, so
+			 * each kept one is found again by its device_id pointer. */
 			const char *ids[FRAME_MAX_GPUS];
 			size_t n = f->ngpus;
 			for (size_t i = 0; i < n; i++)
@@ -113,7 +114,8 @@ int report_run(struct replay *r, const struct gpusel *sel, const char *out, cons
 			msg_error("--report %s: %s", out, strerror(ENAMETOOLONG));
 			return 1;
 		}
-		/* Made before the recording is read: a bad path fails at once. */
+		/* The file is made before the recording is read, so that a bad path
+		 * fails at once. */
 		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (fd < 0) {
 			msg_error("--report %s: %s", out, strerror(errno));
@@ -141,7 +143,7 @@ int report_run(struct replay *r, const struct gpusel *sel, const char *out, cons
 		if (!e && !to_stdout && rename(tmp, out) != 0)
 			e = -errno;
 		if (e == -EPIPE && to_stdout) {
-			e = 0; /* a closed stdout is a quiet end */
+			e = 0; /* a closed stdout ends quietly */
 		} else if (e) {
 			msg_error("--report %s: %s", to_stdout ? "stdout" : out, strerror(-e));
 			status = 1;

@@ -1,5 +1,5 @@
 /* summary: the span, the GPUs and the events of a recording, one record at
- * a time (processes and groups: summary_procs.c). */
+ * a time. Processes and groups are in summary_procs.c. */
 #include "report/summary.h"
 
 #include <stdlib.h>
@@ -78,8 +78,8 @@ void summary_free(struct summary *s)
 	free(s);
 }
 
-/* The summary's GPU for position i of f, added when new; UINT32_MAX when
- * the table is full. hint: the slot this position had last time. */
+/* The summary's GPU for position i of f, added when new, or UINT32_MAX when
+ * the table is full. hint is the slot this position had last time. */
 static uint32_t gpu_slot(struct summary *s, const struct gpu *g, uint32_t hint)
 {
 	const char *id = g->device_id ? g->device_id : "";
@@ -149,8 +149,9 @@ static void add_event(struct summary *s, const struct frame *p, const struct eve
 	se->ts_ms = p->ts_ms;
 }
 
-/* The energy of GPU g over the stretch from p to n (n: NULL, or the
- * summary's GPU is not in it). False when nothing says. */
+/* The energy of a GPU over the stretch from its reading a to its reading b
+ * in the next record, which is NULL when there is none or the GPU is not in
+ * it. Returns false when nothing says. */
 static bool stretch_energy(const struct gpu *a, const struct gpu *b, uint64_t dt_ms, double *e)
 {
 	if (b && gpu_has(a, GPU_F_ENERGY) && gpu_has(b, GPU_F_ENERGY) && b->energy_j >= a->energy_j) {
@@ -238,7 +239,7 @@ static void credit_gpu(struct summary *s, struct summary_gpu *sg, const struct g
 	}
 }
 
-/* Credits record p, whose successor is n (NULL: p is the last). */
+/* Credits record p, whose successor is n, or NULL when p is the last. */
 static void credit(struct summary *s, const struct frame *p, const uint32_t *slot, const uint32_t *orig,
 		   const struct frame *n, uint64_t n_seq)
 {
@@ -335,10 +336,11 @@ void summary_finish(struct summary *s)
 		if (s->gpus[i].energy_known)
 			s->energy_total_j += s->gpus[i].energy_j;
 	summary_finish_procs(s);
-	/* Process rows name GPUs by slot: sort a permutation, then renumber. */
+	/* Process rows name GPUs by slot, so sort a permutation and then
+	 * renumber. */
 	uint32_t *map = xcalloc(s->ngpus ? s->ngpus : 1, sizeof(*map));
 	for (size_t i = 0; i < s->ngpus; i++)
-		s->gpus[i].next_pos = i; /* reading is over: next_pos keeps the old slot */
+		s->gpus[i].next_pos = i; /* reading is over, so next_pos keeps the old slot */
 	if (s->ngpus)
 		qsort(s->gpus, s->ngpus, sizeof(*s->gpus), cmp_gpu);
 	for (size_t i = 0; i < s->ngpus; i++)

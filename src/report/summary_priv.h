@@ -22,11 +22,11 @@ struct summary_priv {
 	uint32_t rows[FRAME_MAX_GPUS];
 	double util_sum[FRAME_MAX_GPUS];
 	bool util_all[FRAME_MAX_GPUS];
-	/* Process entries: open addressing over indices into procs (+1; 0 empty). */
+	/* Process entries, by open addressing over indices into procs, each + 1, with 0 for empty. */
 	uint32_t *phash;
 	size_t phash_n;
 	size_t procs_cap;
-	/* Groups: the same. */
+	/* Groups, the same way. */
 	uint32_t *ghash;
 	size_t ghash_n, groups_cap;
 	/* (group, GPU) pairs credited in the current record. */
@@ -34,13 +34,13 @@ struct summary_priv {
 	size_t pairs_n;
 };
 
-/* Credits the process rows of record p (its GPUs at slot[], the stretch's
- * duration dt_ms), with the GPUs' stretch energies in priv. */
+/* Credits the process rows of record p, whose GPUs are at slot[] and whose
+ * stretch lasts dt_ms, with the GPUs' stretch energies in priv. */
 void summary_credit_procs(struct summary *s, const struct frame *p, const uint32_t *slot, uint64_t dt_ms);
-/* Sorts and caps processes and groups (summary_finish). */
+/* Sorts and caps processes and groups, for summary_finish. */
 void summary_finish_procs(struct summary *s);
 void summary_free_procs(struct summary *s);
-/* A copy of s cut to SUMMARY_STR_MAX bytes on a character boundary, NULL for NULL. */
+/* A copy of s cut to SUMMARY_STR_MAX bytes on a character boundary, or NULL for NULL. */
 char *summary_strdup(const char *s);
 
 #endif

@@ -1,6 +1,6 @@
 /* summary_procs: process rows into per-(pid, start time, GPU) entries and
- * per-group sums, with the entries held bounded (the smallest by GPU-memory
- * hours are summed into one row when too many are held). */
+ * per-group sums. The entries held are bounded: when too many are held, the
+ * smallest by GPU-memory hours are summed into one row. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,8 +109,8 @@ static void shrink(struct summary *s, size_t keep)
 	}
 }
 
-/* The group of (kind, id), added when new; -1 when there is none to add
- * (the table is full: the caller sums into group_others). */
+/* The group of (kind, id), added when new. Returns -1 when none can be added
+ * because the table is full, and the caller then sums into group_others. */
 static int32_t group_of(struct summary *s, uint8_t kind, const char *id, const char *name)
 {
 	struct summary_priv *pv = s->priv;
@@ -213,7 +213,7 @@ static void fill(char **dst, bool has, const char *v)
 		*dst = summary_strdup(v);
 }
 
-/* Counts (group, GPU) once per record: true the first time. */
+/* Counts (group, GPU) once per record, returning true the first time. */
 static bool pair_first(struct summary_priv *pv, uint32_t group, uint32_t gpu)
 {
 	size_t m = pv->pairs_n - 1, h = (size_t)mix((uint64_t)group << 32 | gpu) & m;
@@ -240,8 +240,9 @@ static void credit_group(struct summary *s, int32_t gi, uint32_t gpu, double mem
 		g->gpu_ms += (double)dt_ms;
 }
 
-/* Room for this record's rows: the table, the pairs index, and per GPU
- * the rows and their utilisation's sum (known when every row's is). */
+/* Makes room for this record's rows: the table, the pairs index, and per GPU
+ * the rows and their utilisation's sum, which is known when every row's
+ * is. */
 static void prepare_record(struct summary *s, const struct frame *p)
 {
 	struct summary_priv *pv = s->priv;
@@ -275,7 +276,7 @@ static void prepare_record(struct summary *s, const struct frame *p)
 	}
 }
 
-/* What a row says of its process beyond the figures: names, owner, and
+/* Notes what a row says of its process beyond the figures: names, owner, and
  * the span of records it was seen in. */
 static void note_identity(struct summary_proc *e, const struct gpu_process *r, const struct frame *p)
 {
@@ -295,8 +296,9 @@ static void note_identity(struct summary_proc *e, const struct gpu_process *r, c
 	}
 }
 
-/* The row's memory over dt_ms (byte·ms, 0 when unknown: *known says) and
- * utilisation, into e. */
+/* Adds the row's utilisation and its memory over dt_ms into e, and returns
+ * that memory in byte·ms. It returns 0 when the memory is unknown, which
+ * *known says. */
 static double note_figures(struct summary_proc *e, const struct gpu_process *r, uint64_t dt_ms, bool *known)
 {
 	double mem_ms = 0;
@@ -339,8 +341,8 @@ void summary_credit_procs(struct summary *s, const struct frame *p, const uint32
 		note_identity(e, r, p);
 		bool mk;
 		double mem_ms = note_figures(e, r, dt_ms, &mk);
-		/* Its share of the GPU's energy: by utilisation when every row
-		 * of the GPU has one, else evenly. */
+		/* Its share of the GPU's energy goes by utilisation when every row
+		 * of the GPU has one, and else evenly. */
 		double share = 0;
 		if (pv->stretch_known[gi]) {
 			double w = pv->util_all[gi] && pv->util_sum[gi] > 0 ? (double)r->gpu_util_pct / pv->util_sum[gi]
@@ -405,5 +407,6 @@ void summary_finish_procs(struct summary *s)
 	}
 	if (s->ngroups)
 		qsort(s->groups, s->ngroups, sizeof(*s->groups), cmp_group_kind);
-	/* Group indices in the entries are stale now; nothing reads them after. */
+	/* The group indices in the entries are stale now, and nothing reads
+	 * them after this. */
 }

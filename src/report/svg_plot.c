@@ -5,8 +5,8 @@
 #include <string.h>
 #include <time.h>
 
-#define PL 64.0  /* left margin: lane labels */
-#define PW 640.0 /* plot width: one column a pixel */
+#define PL 64.0  /* left margin, for lane labels */
+#define PW 640.0 /* plot width, one column a pixel */
 #define PR 12.0
 #define LANE_H 54.0
 #define LANE_GAP 18.0
@@ -27,7 +27,7 @@ static const struct lane LANES[SUMMARY__METRICS] = {
 };
 
 struct geo {
-	uint64_t t0, span_ms; /* the axis: t0 .. t0 + span_ms */
+	uint64_t t0, span_ms; /* the axis, from t0 to t0 + span_ms */
 	double bottom;        /* below the last lane */
 };
 
@@ -54,7 +54,8 @@ static double ymap(double v, double top, int m)
 	return lane_top(m) + LANE_H * (1 - f);
 }
 
-/* The value at the top of lane m: a threshold or total when known, else the peak. */
+/* The value at the top of lane m: a threshold or total when known, else the
+ * peak. */
 static double lane_scale(const struct summary_gpu *g, int m)
 {
 	double top = 0;
@@ -93,7 +94,8 @@ static void series(struct report_out *o, const struct summary *s, const struct g
 	size_t used = s->grid.used;
 	double cw = PW / (double)(used ? used : 1);
 
-	/* The band: each run of known columns, along its max and back along its min. */
+	/* The band runs along each run of known columns at its max and back along
+	 * its min. */
 	buf_printf(&o->b, "<path class=\"band\" fill=\"%s\" stroke=\"%s\" d=\"", LANES[m].colour, LANES[m].colour);
 	for (size_t i = 0; i < used; i++) {
 		if (!c[i].n)
@@ -121,7 +123,8 @@ static void series(struct report_out *o, const struct summary *s, const struct g
 	report_out_flush(o, false);
 }
 
-/* Runs of columns whose flags have any of bits: rectangles from y to y+h. */
+/* Draws the runs of columns whose flags have any of bits as rectangles from y
+ * to y+h. */
 static void flag_runs(struct report_out *o, const struct summary *s, const struct downsample_flags *f, uint32_t bits,
 		      const char *cls, double y, double h, const char *what)
 {
@@ -168,7 +171,8 @@ static const char *event_class(const char *kind)
 static void event_marks(struct report_out *o, const struct summary *s, const struct geo *ge,
 			const struct summary_gpu *g)
 {
-	/* One mark per pixel column and kind of mark: a storm of events stays small. */
+	/* One mark per pixel column and kind of mark, so a storm of events stays
+	 * small. */
 	static const char *const classes[] = {"ev-lost", "ev-back", "ev-signal", "ev-other"};
 	uint8_t drawn[641]; /* PW + 1 */
 

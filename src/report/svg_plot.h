@@ -1,9 +1,10 @@
-/* svg_plot: one GPU's timelines as inline SVG: util, memory used, power,
- * temperature and graphics clock on the summary's shared time axis, each
- * column's min-max band and mean line (a gap where nothing was known), lost
- * and suspended stretches shaded, gaps in the recording hatched, the
- * slowdown temperature and power limit as dashed lines, throttling as a
- * band, and every event as a mark with its text in a <title>. */
+/* svg_plot: one GPU's timelines as inline SVG. Util, memory used, power,
+ * temperature and graphics clock share the summary's time axis, each drawn
+ * as a min-max band and a mean line per column, with a gap where nothing was
+ * known. Lost and suspended stretches are shaded, gaps in the recording are
+ * hatched, the slowdown temperature and power limit are dashed lines,
+ * throttling is a band, and every event is a mark with its text in a
+ * <title>. */
 #ifndef GPUR_SVG_PLOT_H
 #define GPUR_SVG_PLOT_H
 
