@@ -1,4 +1,4 @@
-/* history: one ring of bytes per GPU holding every metric; all rings share
+/* history: one ring of bytes per GPU holding every metric. All rings share
  * one write position, since every push writes one sample to every GPU. */
 #include "view/history.h"
 
@@ -8,8 +8,8 @@
 
 #include "util/xalloc.h"
 
-/* Open-addressing index from device_id to slot, twice the slots so probes
- * stay short. */
+/* An open-addressing index from device_id to slot, with twice as many
+ * entries as slots so that probes stay short. */
 #define INDEX_SIZE (2 * HISTORY_MAX_GPUS)
 
 struct history_gpu {
@@ -20,11 +20,11 @@ struct history_gpu {
 };
 
 struct history {
-	size_t cap, len, head; /* head: where the next sample goes */
+	size_t cap, len, head; /* head is where the next sample goes */
 	uint64_t pushes;
 	struct history_gpu *gpus;
 	size_t ngpus, gpus_cap;
-	uint16_t index[INDEX_SIZE]; /* slot + 1; 0 = empty */
+	uint16_t index[INDEX_SIZE]; /* slot + 1, or 0 when empty */
 };
 
 static size_t clamp_capacity(size_t capacity)
@@ -91,7 +91,7 @@ static void index_rebuild(struct history *h)
 		index_insert(h, i);
 }
 
-/* A new slot for id whose past samples all read unknown. */
+/* A new slot for id, whose past samples all read unknown. */
 static size_t add_gpu(struct history *h, const char *id)
 {
 	if (h->ngpus == h->gpus_cap) {
@@ -107,7 +107,7 @@ static size_t add_gpu(struct history *h, const char *id)
 	return h->ngpus++;
 }
 
-/* v rounded and clamped to 0..254, unknown when not finite. */
+/* v rounded and clamped to 0..254, or unknown when it is not finite. */
 static uint8_t to_sample(double v)
 {
 	if (!isfinite(v))
@@ -152,7 +152,7 @@ void history_push(struct history *h, const struct frame *f)
 		}
 		struct history_gpu *s = &h->gpus[slot];
 		if (s->stamp == h->pushes)
-			continue; /* the same id twice in one frame: the first wins */
+			continue; /* of the same id twice in one frame, the first wins */
 		sample_gpu(g, v);
 		for (int m = 0; m < HISTORY__COUNT; m++)
 			s->ring[(size_t)m * h->cap + pos] = v[m];
@@ -165,7 +165,7 @@ void history_push(struct history *h, const struct frame *f)
 				s->ring[(size_t)m * h->cap + pos] = HISTORY_UNKNOWN;
 		}
 		if (h->pushes - s->seen >= h->cap) {
-			/* Absent for every sample held: nothing left to chart. */
+			/* Absent for every sample held, so there is nothing left to chart. */
 			free(s->id);
 			free(s->ring);
 			continue;
@@ -186,8 +186,8 @@ size_t history_len(const struct history *h)
 	return h->len;
 }
 
-/* Copies the last count samples of one ring row (cap samples, next write at
- * head) to out, oldest first. */
+/* Copies the last count samples of one ring row to out, oldest first. The
+ * row holds cap samples, and the next write goes at head. */
 static void ring_tail(const uint8_t *row, size_t cap, size_t head, size_t count, uint8_t *out)
 {
 	if (count == 0)

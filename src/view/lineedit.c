@@ -18,8 +18,9 @@ void lineedit_clear(struct lineedit *e)
 	e->npend = e->need = 0;
 }
 
-/* The bytes a character starting with b has in all; 0 when b starts none
- * (a continuation byte, an overlong lead, a lead past U+10FFFF). */
+/* The number of bytes in a character that starts with b, or 0 when b starts
+ * none, as a continuation byte, an overlong lead or a lead past U+10FFFF
+ * does. */
 static uint8_t seq_len(unsigned char b)
 {
 	if (b < 0x80)
@@ -33,7 +34,7 @@ static uint8_t seq_len(unsigned char b)
 	return 0;
 }
 
-/* Inserts the character s[0..n) at the cursor when it is valid, shown as
+/* Inserts the character s[0..n) at the cursor when it is valid, is shown as
  * itself and fits. */
 static bool insert_char(struct lineedit *e, const char *s, size_t n)
 {
@@ -65,7 +66,7 @@ bool lineedit_byte(struct lineedit *e, unsigned char b)
 			e->npend = e->need = 0;
 			return insert_char(e, e->pend, n);
 		}
-		e->npend = e->need = 0; /* cut short: what came so far goes */
+		e->npend = e->need = 0; /* cut short, so what came so far goes */
 	}
 	uint8_t need = seq_len(b);
 	if (need == 1)

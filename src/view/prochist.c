@@ -1,6 +1,7 @@
 /* prochist: one entry per (pid, start) with a lazily grown ring of floats per
- * metric; mark-and-sweep per push (an entry not marked for PROCHIST_FORGET
- * pushes is freed); an open-addressing index rebuilt after each sweep. */
+ * metric. Each push marks and sweeps, freeing an entry not marked for
+ * PROCHIST_FORGET pushes, and an open-addressing index is rebuilt after each
+ * sweep. */
 #include "view/prochist.h"
 
 #include <math.h>
@@ -15,7 +16,7 @@
 struct prochist_proc {
 	uint64_t pid, start;
 	float *ring;          /* PROCHIST__COUNT rows of alloc samples */
-	size_t alloc, len, head; /* head: the oldest sample once the ring is full */
+	size_t alloc, len, head; /* head is the oldest sample once the ring is full */
 	uint64_t seen;        /* the last push that had it */
 	/* This push's sample, summed over the process's rows. */
 	double acc[PROCHIST__COUNT];
@@ -27,7 +28,7 @@ struct prochist {
 	uint64_t pushes;
 	struct prochist_proc procs[PROCHIST_MAX_PROCS];
 	size_t nprocs;
-	uint16_t index[INDEX_SIZE]; /* slot + 1; 0 = empty */
+	uint16_t index[INDEX_SIZE]; /* slot + 1, or 0 when empty */
 };
 
 struct prochist *prochist_new(size_t capacity)
@@ -85,15 +86,16 @@ static void index_rebuild(struct prochist *h)
 		index_add(h, i);
 }
 
-/* Appends one sample of every metric (NAN: unknown), growing the ring up
- * to the capacity, then overwriting the oldest. */
+/* Appends one sample of every metric, with NAN for unknown, growing the ring
+ * up to the capacity and then overwriting the oldest. */
 static void append(const struct prochist *h, struct prochist_proc *p, const float *v)
 {
 	if (p->len == p->alloc && p->alloc < h->cap) {
 		size_t na = p->alloc ? p->alloc * 2 : 16;
 		na = na > h->cap ? h->cap : na;
 		float *nr = xreallocarray(NULL, na * PROCHIST__COUNT, sizeof(*nr));
-		/* Still linear while it grows: the oldest sample is at 0. */
+		/* The ring is still linear while it grows, so the oldest sample is at
+		 * 0. */
 		for (int m = 0; m < PROCHIST__COUNT; m++)
 			if (p->len)
 				memcpy(nr + (size_t)m * na, p->ring + (size_t)m * p->alloc, p->len * sizeof(*nr));
@@ -110,8 +112,8 @@ static void append(const struct prochist *h, struct prochist_proc *p, const floa
 		p->head = (p->head + 1) % p->alloc;
 }
 
-/* A slot for a new process: a free one, else the one longest absent (not
- * in this push); -1 when every tracked process is in this frame. */
+/* A slot for a new process: a free one, else the one longest absent and not
+ * in this push, or -1 when every tracked process is in this frame. */
 static long new_slot(struct prochist *h)
 {
 	if (h->nprocs < PROCHIST_MAX_PROCS)
@@ -177,7 +179,7 @@ void prochist_push(struct prochist *h, const struct frame *f)
 	for (size_t i = 0; f && i < f->nprocs; i++)
 		if (process_has(&f->procs[i], PROC_F_PID))
 			take_row(h, &f->procs[i]);
-	/* Sweep: sample what was seen, forget what has been gone too long. */
+	/* Sweep: sample what was seen, and forget what has been gone too long. */
 	size_t n = 0;
 	for (size_t i = 0; i < h->nprocs; i++) {
 		struct prochist_proc *p = &h->procs[i];

@@ -1,5 +1,6 @@
 /* proctable: filtering, ordering and cell text for the dashboard's process
- * table. Unknown values are never treated as 0: they show "--" and sort last. */
+ * table. Unknown values are never treated as 0; they show "--" and sort
+ * last. */
 #include "view/proctable.h"
 
 #include <inttypes.h>
@@ -91,7 +92,8 @@ static const char *kind_text(const struct gpu_process *p)
 	return KIND_TEXT[p->kind];
 }
 
-/* A double field when it is known and finite. */
+/* Puts a field's value into *out as a double, and returns whether it is
+ * known and finite. */
 static bool known_f64(const struct gpu_process *p, enum process_field b, long double v, double *out)
 {
 	if (!process_has(p, b) || !isfinite((double)v))
@@ -109,15 +111,16 @@ static bool elapsed_s(const struct gpu_process *p, uint64_t now_ms, uint64_t *ou
 	return true;
 }
 
-/* A cell's value for sorting: a number or a text; known false when unknown. */
+/* A cell's value for sorting, a number or a text, with known false when it
+ * is unknown. */
 struct sort_key {
 	bool known;
 	double num;
 	const char *text;
 };
 
-/* scratch: room for a text made for the key (the pod's "namespace/name"),
- * SORT_SCRATCH bytes. */
+/* scratch has SORT_SCRATCH bytes of room for a text made for the key, such as
+ * the pod's "namespace/name". */
 #define SORT_SCRATCH 520
 static struct sort_key sort_key(const struct gpu_process *p, enum proctable_col c, uint64_t now_ms, char *scratch)
 {
@@ -173,8 +176,8 @@ static struct sort_key sort_key(const struct gpu_process *p, enum proctable_col 
 	return k;
 }
 
-/* ASCII case folded first, so "alice" and "Bob" sort as a person expects;
- * bytes break the tie so the order is total. */
+/* ASCII case is folded first, so "alice" and "Bob" sort as a person expects,
+ * and bytes break the tie so that the order is total. */
 static int text_cmp(const char *a, const char *b)
 {
 	const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
@@ -217,7 +220,7 @@ static int row_cmp(const void *pa, const void *pb, void *arg)
 		if (ka.text)
 			d = text_cmp(ka.text, kb.text);
 		else
-			d = ka.num > kb.num ? -1 : ka.num < kb.num; /* numbers: descending */
+			d = ka.num > kb.num ? -1 : ka.num < kb.num; /* numbers descend */
 		if (ctx->reverse)
 			d = -d;
 		if (d)
@@ -233,11 +236,11 @@ static int row_cmp(const void *pa, const void *pb, void *arg)
 		return ga ? -1 : 1;
 	if (ga && (d = u64_cmp(a->gpu_index, b->gpu_index)))
 		return d;
-	/* Frame order last: with a total order qsort is stable. */
+	/* Frame order comes last, so that with a total order qsort is stable. */
 	return u64_cmp(ia, ib);
 }
 
-/* Whether needle (non-empty) occurs in hay, ASCII case ignored. */
+/* Whether the non-empty needle occurs in hay, ignoring ASCII case. */
 static bool contains_ci(const char *hay, const char *needle, size_t nlen)
 {
 	if (!hay)
@@ -298,7 +301,7 @@ size_t proctable_view(const struct frame *f, const struct proctable_opts *o, siz
 		if (!row_passes(f, &f->procs[i], o))
 			continue;
 		if (n == cap && all == rows) {
-			/* More rows pass than fit: sort them all, keep the first cap. */
+			/* More rows pass than fit, so sort them all and keep the first cap. */
 			all = xreallocarray(NULL, f->nprocs, sizeof(*all));
 			memcpy(all, rows, n * sizeof(*all));
 		}
@@ -327,15 +330,15 @@ static void put_pct(char *buf, size_t n, double v)
 	fmt_fixed(buf, n, floor(v < 0 ? 0 : v + 0.5), 0);
 }
 
-/* s, then the text of suffix. */
+/* Writes v with the given decimals, then the text of suffix. */
 static void put_num_unit(char *buf, size_t n, double v, unsigned decimals, const char *suffix)
 {
 	size_t at = fmt_fixed(buf, n, v, decimals);
 	put_text(buf + at, n - at, suffix);
 }
 
-/* Binary units: one decimal under 10 ("1.5GiB"), whole numbers above
- * ("512MiB", "80GiB"), bytes as they are ("512B"). */
+/* Writes bytes in binary units, with one decimal under 10 ("1.5GiB"), whole
+ * numbers above ("512MiB", "80GiB"), and bytes as they are ("512B"). */
 static void put_bytes(char *buf, size_t n, uint64_t bytes)
 {
 	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
@@ -363,7 +366,7 @@ static void put_bytes(char *buf, size_t n, uint64_t bytes)
 	put_num_unit(buf, n, v, 0, units[u]);
 }
 
-/* "42s", "3:07", "2:03:07", "6d04h". */
+/* Writes a duration as "42s", "3:07", "2:03:07" or "6d04h". */
 static void put_elapsed(char *buf, size_t n, uint64_t s)
 {
 	size_t at;

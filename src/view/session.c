@@ -1,5 +1,5 @@
-/* session: one slot per GPU with a count, sum and peak per metric, found by
- * an open-addressing index on device_id. */
+/* session: one slot per GPU with a count, sum and peak per metric, found
+ * through an open-addressing index on device_id. */
 #include "view/session.h"
 
 #include <math.h>
@@ -8,7 +8,8 @@
 
 #include "util/xalloc.h"
 
-/* Twice the slots, a power of two, so probes stay short. */
+/* Twice as many index entries as slots, a power of two, so that probes stay
+ * short. */
 #define INDEX_SIZE (2 * SESSION_MAX_GPUS)
 
 struct session_acc {
@@ -29,7 +30,7 @@ struct session {
 	uint64_t first_ms, last_ms;
 	struct session_gpu *gpus;
 	size_t ngpus, gpus_cap;
-	uint16_t index[INDEX_SIZE]; /* slot + 1; 0 = empty */
+	uint16_t index[INDEX_SIZE]; /* slot + 1, or 0 when empty */
 };
 
 struct session *session_new(size_t max_gpus)
@@ -91,8 +92,8 @@ static void index_insert(struct session *s, size_t slot)
 	s->index[i] = (uint16_t)(slot + 1);
 }
 
-/* A slot for id with no figures: a new one, or, when max GPUs are tracked,
- * the one seen longest ago, emptied. */
+/* A slot for id with no figures. It is a new one, or, when max GPUs are
+ * tracked, the one seen longest ago, emptied. */
 static size_t add_gpu(struct session *s, const char *id)
 {
 	size_t slot = 0;
@@ -119,7 +120,7 @@ static size_t add_gpu(struct session *s, const char *id)
 		return slot;
 	}
 	/* The evicted GPU's id is still in the index, which has no removal
-	 * (open addressing): index every slot anew, which is rare. */
+	 * under open addressing, so index every slot anew; this is rare. */
 	memset(s->index, 0, sizeof(s->index));
 	for (size_t i = 0; i < s->ngpus; i++)
 		index_insert(s, i);
@@ -155,7 +156,7 @@ void session_push(struct session *s, const struct frame *f)
 			slot = (long)add_gpu(s, g->device_id);
 		struct session_gpu *sg = &s->gpus[slot];
 		if (sg->seen == s->pushes)
-			continue; /* the same id twice in one frame: the first wins */
+			continue; /* of the same id twice in one frame, the first wins */
 		sg->seen = s->pushes;
 		if (gpu_is_unread(g))
 			continue;

@@ -1,6 +1,6 @@
 /* settings: reading and writing the dashboard's config file. Reading is
- * forgiving (a bad line is reported and skipped, the rest applies); writing
- * is atomic, so a crash never leaves half a file. */
+ * forgiving, so a bad line is reported and skipped and the rest applies.
+ * Writing is atomic, so a crash never leaves half a file. */
 #include "view/settings.h"
 
 #include <errno.h>
@@ -35,8 +35,8 @@ const char *settings_path(char *buf, size_t n)
 	const char *home = getenv("HOME");
 	int len;
 
-	/* The XDG base directory spec: a relative XDG_CONFIG_HOME is invalid
-	 * and ignored. */
+	/* Under the XDG base directory spec, a relative XDG_CONFIG_HOME is
+	 * invalid and ignored. */
 	if (xdg && xdg[0] == '/')
 		len = snprintf(buf, n, "%s/gpur/config", xdg);
 	else if (home && *home)
@@ -65,7 +65,7 @@ struct load_state {
 	size_t errlen;
 };
 
-/* Records a problem at line; only the first one's text is kept. */
+/* Records a problem at line. Only the first problem's text is kept. */
 __attribute__((format(printf, 3, 4)))
 static void load_error(struct load_state *st, unsigned line, const char *fmt, ...)
 {
@@ -81,7 +81,7 @@ static void load_error(struct load_state *st, unsigned line, const char *fmt, ..
 	va_end(ap);
 }
 
-/* Up to 32 bytes of file text for a message, printable ASCII only. */
+/* Up to 32 bytes of file text for a message, in printable ASCII only. */
 static const char *quote(const char *s, size_t len, char out[40])
 {
 	size_t i, n = len > 32 ? 32 : len;
@@ -107,7 +107,7 @@ static void trim(const char **p, size_t *len)
 		(*len)--;
 }
 
-/* s[0..len) equals lit, ASCII case ignored. */
+/* Whether s[0..len) equals lit, ignoring ASCII case. */
 static bool word_is(const char *s, size_t len, const char *lit)
 {
 	size_t i;
@@ -135,8 +135,8 @@ static int parse_bool(const char *v, size_t len, bool *out)
 	return -EINVAL;
 }
 
-/* A comma-separated list of column names (empty items skipped) as a mask;
- * -1 with the offending item when a name is unknown. */
+/* Reads a comma-separated list of column names as a mask, skipping empty
+ * items. Returns -1, with the offending item, when a name is unknown. */
 static int parse_columns(const char *v, size_t len, uint32_t *out, const char **bad, size_t *badlen)
 {
 	uint32_t mask = 0;
@@ -228,7 +228,7 @@ static void parse_line(struct load_state *st, struct settings *s, unsigned line,
 	}
 }
 
-/* Reads up to n bytes; the count or -errno. */
+/* Reads up to n bytes, and returns the count or -errno. */
 static ssize_t read_upto(int fd, char *buf, size_t n)
 {
 	size_t got = 0;
@@ -261,7 +261,8 @@ int settings_load(struct settings *s, char *err, size_t errlen)
 		set_err(err, errlen, "no config file: neither XDG_CONFIG_HOME nor HOME is set");
 		return -ENOENT;
 	}
-	/* O_NONBLOCK: a FIFO in the file's place must not hang the dashboard. */
+	/* O_NONBLOCK, because a FIFO in the file's place must not hang the
+	 * dashboard. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		if (errno == ENOENT)
@@ -288,7 +289,8 @@ int settings_load(struct settings *s, char *err, size_t errlen)
 		goto out;
 	}
 
-	/* Over the limit: apply the whole lines that fit, report the rest. */
+	/* Over the limit, apply the whole lines that fit and report the
+	 * rest. */
 	size_t len = (size_t)got;
 	bool too_big = len > SETTINGS_MAX_FILE;
 	if (too_big) {
@@ -320,7 +322,8 @@ out:
 	return rc;
 }
 
-/* mkdir -p for dir (modified in place, restored), new directories 0700. */
+/* Does mkdir -p for dir, which is modified in place and restored, making new
+ * directories with mode 0700. */
 static int make_dirs(char *dir)
 {
 	if (mkdir(dir, 0700) == 0 || errno == EEXIST)
@@ -393,7 +396,7 @@ int settings_save(const struct settings *s, char *err, size_t errlen)
 		goto out;
 	}
 	made = true;
-	/* mkstemp's mode is 0600 less the umask; make it exactly 0600. */
+	/* mkstemp's mode is 0600 less the umask, so make it exactly 0600. */
 	if (fchmod(fd, 0600) < 0 || (rc = writefile_all(fd, b.data, b.len)) < 0 || fsync(fd) < 0) {
 		rc = rc ? rc : -errno;
 		set_err(err, errlen, "%s: cannot write: %s", path, strerror(-rc));
@@ -412,7 +415,7 @@ int settings_save(const struct settings *s, char *err, size_t errlen)
 		goto out;
 	}
 	made = false;
-	/* Make the rename itself durable; the file is in place either way. */
+	/* Make the rename itself durable. The file is in place either way. */
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd >= 0) {
 		fsync(dfd);
