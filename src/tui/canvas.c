@@ -1,15 +1,15 @@
 /* canvas: the dashboard draws each frame into its own grid of cells. At a
- * flush each row is compared with what the terminal was last sent, and
- * only the span that changed is written: a cursor address, the attributes
- * where they change, the characters. All of it goes out in one write(2).
+ * flush each row is compared with what the terminal was last sent, and only
+ * the span that changed is written as a cursor address, the attributes where
+ * they change, and the characters. All of it goes out in one write(2).
  *
  * curses sets the terminal up (alternate screen, keypad, mouse, colours),
- * decodes the keys and restores the terminal at the end; its terminfo
+ * decodes the keys and restores the terminal at the end, and its terminfo
  * strings make the escape sequences. Its screen update (doupdate) is not
- * used for frames: it cost more than everything else the dashboard does
- * together (at 0.1 s, half of the drawing thread). So nothing may draw on
- * curses' windows once the canvas runs, and keys are read from a pad,
- * which wgetch() never refreshes (tui.c). */
+ * used for frames, because it cost more than everything else the dashboard
+ * does together, half of the drawing thread at 0.1 s. So nothing may draw on
+ * curses' windows once the canvas runs, and keys are read from a pad, which
+ * wgetch() never refreshes (tui.c). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,7 +19,8 @@
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
-/* Last: it defines macros named after every capability ("columns"...). */
+/* Included last, because it defines macros named after every capability
+ * ("columns" and the rest). */
 #include <term.h>
 
 /* The right half of a wide character. */
@@ -115,7 +116,8 @@ void canvas_put(struct canvas *c, int y, int x, uint32_t ch, int w)
 	if (y < 0 || y >= c->rows || x < 0 || x + w > c->cols || w < 1 || w > 2)
 		return;
 	struct canvas_cell *row = c->cells + (size_t)y * (size_t)c->cols;
-	/* Half of a wide character overwritten: the other half becomes blank. */
+	/* When half of a wide character is overwritten, the other half becomes
+	 * blank. */
 	if (row[x].ch == CANVAS_TAIL && x > 0)
 		row[x - 1] = BLANK;
 	int end = x + w - 1;
@@ -174,8 +176,8 @@ static void move_to(struct canvas *c, int y, int x)
 	c->cx = x;
 }
 
-/* The escape sequence that sets attributes a from any state: reset, then
- * each attribute; made once per distinct a and kept. */
+/* The escape sequence that sets attributes a from any state: a reset, then
+ * each attribute. It is made once per distinct a and kept. */
 static void set_attr(struct canvas *c, attr_t a)
 {
 	const struct canvas_caps *k = &c->caps;
@@ -217,7 +219,7 @@ done:
 	c->attr_known = true;
 }
 
-/* Cells [a, b] of row y. */
+/* Writes cells [a, b] of row y. */
 static void send_span(struct canvas *c, int y, const struct canvas_cell *row, int a, int b)
 {
 	if (y == c->rows - 1 && b == c->cols - 1 && !c->caps.corner_ok) {
@@ -236,14 +238,14 @@ static void send_span(struct canvas *c, int y, const struct canvas_cell *row, in
 		if (ch < 0x80) {
 			buf_putc(&c->out, (char)ch);
 		} else if (!c->utf8) {
-			buf_putc(&c->out, '?'); /* never happens: drawn as ASCII */
+			buf_putc(&c->out, '?'); /* never happens, because it is drawn as ASCII */
 		} else {
 			char enc[4];
 			buf_append(&c->out, enc, utf8_encode(ch, enc));
 		}
 	}
-	/* At the right margin the terminal may be waiting to wrap: the next
-	 * span addresses the cursor again. */
+	/* At the right margin the terminal may be waiting to wrap, so the
+	 * next span addresses the cursor again. */
 	c->cx = b + 1 < c->cols ? b + 1 : -1;
 	if (c->cx < 0)
 		c->cy = -1;
@@ -254,10 +256,11 @@ static bool same_cell(const struct canvas_cell *x, const struct canvas_cell *y)
 	return x->ch == y->ch && x->attr == y->attr;
 }
 
-/* The changed cells of row y within [a, b] (both changed), in spans: a run
- * of CANVAS_GAP unchanged cells or more is skipped with a cursor address
- * (about as many bytes as the run's ASCII, fewer than its block glyphs or
- * attribute changes), a shorter one is sent again. */
+/* Writes the changed cells of row y within [a, b], where both a and b
+ * changed, in spans. A run of CANVAS_GAP unchanged cells or more is skipped
+ * with a cursor address, which takes about as many bytes as the run's ASCII
+ * and fewer than its block glyphs or attribute changes. A shorter run is
+ * sent again. */
 static void send_changed(struct canvas *c, int y, const struct canvas_cell *row, const struct canvas_cell *old, int a,
 			 int b)
 {
@@ -291,7 +294,7 @@ const struct buf *canvas_render(struct canvas *c)
 	if (!c->cells)
 		return &c->out;
 	if (c->repaint) {
-		/* Everything: from a cleared screen in the default attributes. */
+		/* Everything is sent, from a cleared screen in the default attributes. */
 		c->attr_known = false;
 		set_attr(c, 0);
 		put_str(&c->out, c->caps.clear);
@@ -324,7 +327,7 @@ void canvas_flush(struct canvas *c)
 	const struct buf *out = canvas_render(c);
 
 	if (out->len && writefile_all(c->fd, out->data, out->len) != 0)
-		c->repaint = true; /* the terminal did not take it all: start over */
+		c->repaint = true; /* the terminal did not take it all, so start over */
 }
 
 void canvas_end(struct canvas *c, int last)

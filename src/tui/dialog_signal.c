@@ -1,8 +1,8 @@
-/* dialog_signal: K / F9 — the signal dialog for the selected process: who
- * it is (pid, user, container, command), which signal (TERM preselected),
- * Enter sends through psignal, Esc cancels (its keys are rows of keys.c);
- * every attempt becomes a `signal` event in the next frame (and so in
- * --log). */
+/* dialog_signal: the signal dialog for the selected process, opened with K or
+ * F9. It shows who the process is (pid, user, container, command) and which
+ * signal to send, with TERM preselected. Enter sends through psignal and Esc
+ * cancels; its keys are rows of keys.c. Every attempt becomes a `signal`
+ * event in the next frame, and so in --log. */
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,7 +25,8 @@ static const struct {
 	{SIGCONT, "continue a stopped process"},
 };
 
-/* Why the selected row may not be signalled, into buf; NULL when it may. */
+/* Writes into buf why the selected row may not be signalled, and returns NULL
+ * when it may. */
 static const char *refusal(const struct tui *t, const struct gpu_process *p, char *buf, size_t n)
 {
 	const struct tui_opts *o = t->opts;
@@ -53,13 +54,13 @@ static const char *refusal(const struct tui *t, const struct gpu_process *p, cha
 		snprintf(buf, n, "pid %" PRIu64 " is not this machine's: signals are disabled", p->pid);
 		return buf;
 	}
-	/* Rows from a --procfs tree of another machine or pid namespace: a
-	 * pid there is not the one kill(2) takes here. */
+	/* In rows from a --procfs tree of another machine or pid namespace, a
+	 * pid is not the one kill(2) takes here. */
 	if (!psignal_procfs_is_ours(o->procfs)) {
 		return "--procfs: signals are disabled (the tree's self link does not name gpur: not this machine's /proc)";
 	}
-	/* Init, gpur itself and kernel threads: psignal refuses them too,
-	 * right before sending; said here, the dialog never opens. */
+	/* psignal refuses init, gpur itself and kernel threads too, right
+	 * before sending, but saying so here keeps the dialog from opening. */
 	char why[160];
 	if (psignal_protected(o->procfs, (unsigned)p->pid, why, sizeof(why))) {
 		snprintf(buf, n, "%s: not signalled", why);
@@ -73,8 +74,8 @@ static const char *refusal(const struct tui *t, const struct gpu_process *p, cha
 	return NULL;
 }
 
-/* src, or "--" when unknown, into dst (size n), never cut inside a UTF-8
- * sequence. */
+/* Copies src, or "--" when it is unknown, into dst of size n, never cut
+ * inside a UTF-8 sequence. */
 static void copy_text(char *dst, size_t n, const char *src)
 {
 	if (!src || !*src)
@@ -95,15 +96,15 @@ void dialog_signal_open(struct tui *t)
 		tui_set_status(t, no);
 		return;
 	}
-	/* The process as it is now: frames go on under the open dialog, and
-	 * what is sent must go to what was shown. */
+	/* Show the process as it is now, because frames go on under the open
+	 * dialog and what is sent must go to what was shown. */
 	memset(d, 0, sizeof(*d));
 	t->mode = TUI_MODE_SIGNAL;
 	d->pid = p->pid;
 	d->start_ticks = p->start_ticks;
 	copy_text(d->user, sizeof(d->user), process_has(p, PROC_F_USER) ? p->user : NULL);
-	/* The container by name and id, the pod as namespace/name (its uid
-	 * when no name is known). */
+	/* The container goes by name and id, and the pod as namespace/name,
+	 * or its uid when no name is known. */
 	if (process_has(p, PROC_F_CONTAINER_NAME) && process_has(p, PROC_F_CONTAINER))
 		snprintf(cell, sizeof(cell), "%s (%s)", p->container_name, p->container);
 	else
@@ -182,7 +183,8 @@ void dialog_signal_draw(struct tui *t)
 	int y = (t->rows - h) / 2, x = (t->cols - w) / 2, iw = w - 4;
 	d->drawn = tui_box(t, y, x, h, w, " send a signal ");
 	if (!d->drawn) {
-		/* Too small to show who would get it: Enter does nothing. */
+		/* The box is too small to show who would get the signal, so Enter does
+		 * nothing. */
 		tui_text(t, 0, 0, "signal: the terminal is too small for the dialog (Esc cancels)", t->cols);
 		return;
 	}
@@ -190,8 +192,8 @@ void dialog_signal_draw(struct tui *t)
 	tui_text(t, y + 1, x + 2, line, iw);
 	snprintf(line, sizeof(line), "container %s   pod %s", d->container, d->pod);
 	tui_text(t, y + 2, x + 2, line, iw);
-	/* The command is the process's own text: tui_text makes it inert and
-	 * cuts it to the box. */
+	/* The command is the process's own text, so tui_text makes it inert
+	 * and cuts it to the box. */
 	tui_text(t, y + 3, x + 2, "command ", iw);
 	tui_text(t, y + 3, x + 10, d->command, iw - 8);
 	for (int i = 0; i < DIALOG_SIGNAL_COUNT; i++) {

@@ -1,7 +1,8 @@
-/* draw: the dashboard's frame — the header, the GPU panels (draw_gpu.c
- * draws each), history sparklines, the events line and the footer — laid
- * out for the terminal's size, from 80x24 (one compact line per GPU) to
- * wide screens; the process table and the overlays go under and over it. */
+/* draw: the dashboard's frame, with the header, the GPU panels (draw_gpu.c
+ * draws each), history sparklines, the events line and the footer. It is
+ * laid out for the terminal's size, from 80x24 with one compact line per GPU
+ * to wide screens, and the process table and the overlays go under and over
+ * it. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,8 +16,8 @@
 #define MIN_ROWS 12
 #define MIN_COLS 60
 
-/* The local time on the header, worked out once a second; live on the
- * virtual clock the data's time is the frame's. */
+/* The local time on the header, worked out once a second. Live on the
+ * virtual clock, the data's time is the frame's. */
 static const char *header_clock(struct tui *t, const struct frame *f)
 {
 	time_t now = t->st.stepped && f && frame_has(f, FRAME_F_TS) ? (time_t)(f->ts_ms / 1000) : time(NULL);
@@ -28,8 +29,9 @@ static const char *header_clock(struct tui *t, const struct frame *f)
 	return t->hdr.clock;
 }
 
-/* The source: a replay's file, backend and driver, the record's time and
- * number, the speed and the state; live, the backends' drivers and CUDA. */
+/* The source. For a replay it is the file, backend and driver, the record's
+ * time and number, the speed and the state; live, it is the backends'
+ * drivers and CUDA. */
 static void source_text(struct tui *t, const struct frame *f, char *buf, size_t n)
 {
 	const char *dot = t->utf8 ? " \u00b7 " : " - ";
@@ -49,7 +51,7 @@ static void source_text(struct tui *t, const struct frame *f, char *buf, size_t 
 			 t->st.position, t->utf8 ? "\u00d7" : "x", t->st.speed, state);
 		return;
 	}
-	if (f && f->driver_line) /* several backends: each with its driver's version */
+	if (f && f->driver_line) /* several backends, each with its driver's version */
 		snprintf(buf, n, "%s", f->driver_line);
 	else if (f)
 		snprintf(buf, n, "%s%s%s", frame_has(f, FRAME_F_BACKEND) ? f->backend : "",
@@ -60,8 +62,8 @@ static void source_text(struct tui *t, const struct frame *f, char *buf, size_t 
 	}
 }
 
-/* Line 1: gpur, the host and the source; the clock, the interval and
- * PAUSED on the right. */
+/* Line 1 holds gpur, the host and the source, with the clock, the interval
+ * and PAUSED on the right. */
 static void draw_title(struct tui *t, const struct frame *f)
 {
 	char buf[512], right[160];
@@ -73,7 +75,8 @@ static void draw_title(struct tui *t, const struct frame *f)
 	x += tui_text(t, 0, x, f && frame_has(f, FRAME_F_HOST) ? f->host : "", 32);
 	tui_attr(t, TC_HEAD, false);
 	source_text(t, f, buf, sizeof(buf));
-	/* Live on the virtual clock, stepped: paused until '.' or space. */
+	/* Live on the virtual clock and stepped, it is paused until '.' or
+	 * space. */
 	bool paused = t->frozen || (t->st.stepped && t->st.paused);
 	if (t->cols >= 110) {
 		/* %g once per interval, not per frame */
@@ -93,8 +96,8 @@ static void draw_title(struct tui *t, const struct frame *f)
 	tui_attr(t, TC_HEAD, false);
 }
 
-/* Line 2: the host's figures (from the record), gpur's own, and how long a
- * backend has not answered; returns the columns taken. */
+/* Line 2 holds the host's figures from the record, gpur's own, and how long
+ * a backend has not answered. Returns the columns taken. */
 static int draw_figures(struct tui *t, const struct frame *f)
 {
 	char buf[256], rss[16], self[32], poll_ms[32];
@@ -126,7 +129,8 @@ static int draw_figures(struct tui *t, const struct frame *f)
 	tui_attr(t, TC_DIM, true);
 	x += tui_text(t, 1, x, buf, t->cols - x);
 	tui_attr(t, TC_DIM, false);
-	/* Never frozen: say how long a backend has not answered. */
+	/* The screen never freezes, so say how long a backend has not
+	 * answered. */
 	if (t->st.busy_ms >= 2000) {
 		snprintf(buf, sizeof(buf), "   no answer from %s for %" PRIu64 " s", t->st.busy_backend,
 			 t->st.busy_ms / 1000);
@@ -137,11 +141,12 @@ static int draw_figures(struct tui *t, const struct frame *f)
 	return x;
 }
 
-/* One message after the figures (from column x), the most pressing: the
- * status line (why a key did nothing), the fleet's source failing (what
- * is shown is its last good data), gpur in a PID namespace of its own (the
- * host pids the driver lists are not its to look up: model/process.h,
- * pid_hidden). One that does not fit goes over the events line. */
+/* Draws one message after the figures, from column x, the most pressing of:
+ * the status line, saying why a key did nothing; the fleet's source failing,
+ * when what is shown is its last good data; and gpur in a PID namespace of
+ * its own, where the host pids the driver lists are not its to look up
+ * (model/process.h, pid_hidden). A message that does not fit goes over the
+ * events line. */
 static void draw_message(struct tui *t, const struct frame *f, int x)
 {
 	char problem[600];
@@ -160,7 +165,7 @@ static void draw_message(struct tui *t, const struct frame *f, int x)
 		msg = "host pids not visible here (PID namespace): use --pid=host, hostPID or --procfs";
 	}
 	if (!msg)
-		return; /* msg.low: cleared by tui_draw */
+		return; /* tui_draw clears msg.low */
 	if (tui_text_width(t, msg) <= t->cols - x - 3) {
 		tui_attr(t, color, true);
 		tui_text(t, 1, x + 3, msg, t->cols - x - 3);
@@ -171,8 +176,9 @@ static void draw_message(struct tui *t, const struct frame *f, int x)
 	}
 }
 
-/* The header's message that did not fit there, over the events line (y),
- * its words wrapped onto the footer (y + 1) when longer than a line. */
+/* Draws the header's message that did not fit there over the events line
+ * (y), with its words wrapped onto the footer (y + 1) when it is longer than
+ * a line. */
 static void draw_low_msg(struct tui *t, int y)
 {
 	const char *msg = t->msg.low;
@@ -280,9 +286,9 @@ static void draw_events_line(struct tui *t, int y)
 	tui_attr(t, e->bad ? TC_CRIT : TC_WARN, false);
 }
 
-/* The key hints of the screen's mode for its source (the way back first
- * in a fleet's host), a prompt being typed, or why a time typed was not
- * taken. */
+/* Draws the key hints of the screen's mode for its source, with the way back
+ * first in a fleet's host; or a prompt being typed; or why a time typed was
+ * not taken. */
 static void draw_footer(struct tui *t, int y)
 {
 	enum key_foot kinds[2];
@@ -309,17 +315,17 @@ static void draw_footer(struct tui *t, int y)
 	tui_attr(t, TC_SEL, false);
 }
 
-/* The GPU panels shown[0..nshown) from row y in at most rows_max rows: full
- * panels (two lines) when they fit on a wide terminal, else one line each,
- * several per line on a very wide one; S adds a session line under each;
- * too many for their share get a window, scrolled with [ and ]. Returns
- * the row after them. */
+/* Draws the GPU panels shown[0..nshown) from row y in at most rows_max rows.
+ * They are full panels of two lines when they fit on a wide terminal, else
+ * one line each, with several per line on a very wide one. S adds a session
+ * line under each. Too many for their share get a window, scrolled with [
+ * and ]. Returns the row after them. */
 static int draw_panels(struct tui *t, const struct frame *f, const size_t *shown, size_t nshown, int y, int rows_max)
 {
 	int sess = t->set.session ? 1 : 0;
 	bool full = t->cols >= 100 && (int)nshown * (2 + sess) <= rows_max;
 	int per_line = !full && t->cols >= 160 && (int)nshown * (1 + sess) > rows_max ? t->cols / 80 : 1;
-	/* A band: one row of GPUs with the lines under it. */
+	/* A band is one row of GPUs with the lines under it. */
 	int band = (full ? 2 : 1) + sess;
 	int lines = ((int)nshown + per_line - 1) / per_line * band;
 	bool more = lines > rows_max;
@@ -355,9 +361,10 @@ static int draw_panels(struct tui *t, const struct frame *f, const size_t *shown
 	return y;
 }
 
-/* The GPUs (the idle ones hidden with i) from row y, the processes keeping
- * at least a third of the rows up to bottom (and 5), then the charts when
- * there is room beyond that. Returns the row after them. */
+/* Draws the GPUs from row y, less the idle ones when i hides them, with the
+ * processes keeping at least a third of the rows up to bottom, and at least
+ * 5, then the charts when there is room beyond that. Returns the row after
+ * them. */
 static int draw_gpus(struct tui *t, const struct frame *f, int y, int bottom)
 {
 	size_t shown[FRAME_MAX_GPUS], nshown = 0;
@@ -377,8 +384,8 @@ static int draw_gpus(struct tui *t, const struct frame *f, int y, int bottom)
 	return y;
 }
 
-/* A terminal too small for the dashboard: its size and the size needed,
- * short enough to fit a very small terminal whole. */
+/* For a terminal too small for the dashboard, draws its size and the size
+ * needed, short enough to fit a very small terminal whole. */
 static void draw_too_small(struct tui *t)
 {
 	char buf[80];
@@ -405,7 +412,7 @@ void tui_draw(struct tui *t)
 	if (tui_fleet_listing(t)) {
 		tui_fleet_draw(t, y, bottom - y);
 		draw_events_line(t, bottom);
-		/* The summary's key hints are its own: they replace the footer. */
+		/* The summary's key hints are its own, and they replace the footer. */
 		tui_fleet_draw_keys(t, bottom + 1);
 		draw_low_msg(t, bottom);
 		tui_draw_overlays(t);

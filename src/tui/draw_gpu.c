@@ -1,7 +1,7 @@
-/* draw_gpu: one GPU's panel — its line (index, name, util and memory bars,
- * temperature, power; a lost or suspended GPU's last readings) and, on
- * wide screens, its details line (clocks, voltage, fan, PCIe, engines,
- * P-state, throttling, memory no process accounts for). */
+/* draw_gpu: one GPU's panel. Its line shows the index, name, util and memory
+ * bars, temperature and power, or a lost or suspended GPU's last readings.
+ * On wide screens its details line shows clocks, voltage, fan, PCIe,
+ * engines, P-state, throttling and the memory no process accounts for. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,7 +34,8 @@ static enum tui_color temp_color(const struct gpu *g)
 	return TC_NONE;
 }
 
-/* Memory no listed process accounts for; false when that is not known. */
+/* The memory that no listed process accounts for, or false when that is not
+ * known. */
 static bool unattributed(const struct frame *f, size_t i, uint64_t *out)
 {
 	const struct gpu *g = &f->gpus[i];
@@ -55,7 +56,7 @@ static bool unattributed(const struct frame *f, size_t i, uint64_t *out)
 	return true;
 }
 
-/* "%3.0f%%" without printf; " --%" when unknown. */
+/* Writes "%3.0f%%" without printf, or " --%" when the value is unknown. */
 static void fmt_pct(char *b, size_t n, const struct gpu *g, enum gpu_field f, double v)
 {
 	char num[32] = "--";
@@ -63,8 +64,8 @@ static void fmt_pct(char *b, size_t n, const struct gpu *g, enum gpu_field f, do
 	tui_join(b, n, (const char *const[]){len < 3 ? &"   "[len] : "", num, "%", NULL});
 }
 
-/* A lost or suspended GPU after its name: the state, then its last known
- * readings, dimmed (what it was doing when it went). */
+/* Draws a lost or suspended GPU after its name: the state, then its last
+ * known readings, dimmed, which show what it was doing when it went. */
 static void draw_gone(struct tui *t, const struct frame *f, size_t i, int y, int x, int w)
 {
 	const struct gpu *g = &f->gpus[i];
@@ -95,7 +96,8 @@ static void draw_gone(struct tui *t, const struct frame *f, size_t i, int y, int
 	tui_attr(t, TC_DIM, false);
 }
 
-/* The temperature, " 65°C", in its colour; the columns it took. */
+/* Draws the temperature, " 65°C", in its colour, and returns the columns it
+ * took. */
 static int draw_temp(struct tui *t, const struct gpu *g, int y, int x)
 {
 	const char *unit = t->utf8 ? "\u00b0C" : "C";
@@ -117,7 +119,7 @@ static int draw_temp(struct tui *t, const struct gpu *g, int y, int x)
 	return cols;
 }
 
-/* The power, " 641/700W" (the limit beside it when wide). */
+/* Draws the power, " 641/700W", with the limit beside it when wide. */
 static void fmt_power(char *buf, size_t n, const struct gpu *g, bool wide)
 {
 	char num[32], lim[16] = "--";
@@ -175,7 +177,8 @@ void tui_gpu_draw_line(struct tui *t, const struct frame *f, size_t i, int y, in
 	tui_size(used, sizeof(used), known(g, GPU_F_MEM_USED), field_num_u64(g->mem_used_bytes));
 	tui_size(total, sizeof(total), known(g, GPU_F_MEM_TOTAL), field_num_u64(g->mem_total_bytes));
 	if (!known(g, GPU_F_MEM_USED) && !known(g, GPU_F_MEM_TOTAL) && known(g, GPU_F_CLOCK_GFX))
-		/* No memory of its own (an iGPU): its clock instead of an empty "--/--". */
+		/* A GPU with no memory of its own, an iGPU, shows its clock instead of an
+		 * empty "--/--". */
 		snprintf(buf, sizeof(buf), "%" PRIu64 "MHz", field_num_u64(g->clock_gfx_mhz));
 	else
 		snprintf(buf, sizeof(buf), "%s/%s", used, total);
@@ -208,7 +211,7 @@ static void put_pct(struct tui_line *l, bool known, double v)
 	tui_line_put(l, "%");
 }
 
-/* "NAME value unit  " for a field of g that is known. */
+/* Appends "NAME value unit  " for a field of g that is known. */
 static void put_u64_field(struct tui_line *l, const struct gpu *g, enum gpu_field f, const char *name, long double v,
 			  const char *unit)
 {
@@ -230,7 +233,7 @@ static void put_clocks(struct tui_line *l, const struct gpu *g)
 		tui_line_put(l, "GFX --  ");
 	put_u64_field(l, g, GPU_F_VOLTAGE, "", g->voltage_mv, "mV  ");
 	put_u64_field(l, g, GPU_F_CLOCK_MEM, "MCLK ", g->clock_mem_mhz, "MHz  ");
-	/* AMD: system memory mapped for the GPU, beside VRAM. */
+	/* AMD's system memory mapped for the GPU, beside VRAM. */
 	if (known(g, GPU_F_GTT_USED) || known(g, GPU_F_GTT_TOTAL)) {
 		char a[24], b[24];
 		tui_size(a, sizeof(a), known(g, GPU_F_GTT_USED), field_num_u64(g->gtt_used_bytes));
@@ -268,7 +271,7 @@ static void put_engines(struct tui_line *l, const struct gpu *g)
 		tui_line_put(l, known(g, GPU_F_VIDEO) ? " " : "  ");
 	}
 	if (known(g, GPU_F_VIDEO)) {
-		/* One engine for both (AMD's VCN): beside ENC and DEC when
+		/* One engine for both, AMD's VCN, goes beside ENC and DEC when
 		 * those are known too. */
 		tui_line_put(l, "VID ");
 		put_pct(l, true, field_num_whole(g->video_pct));
@@ -281,7 +284,7 @@ static void put_engines(struct tui_line *l, const struct gpu *g)
 	}
 	if (known(g, GPU_F_PERF_LEVEL) && g->perf_level && *g->perf_level) {
 		tui_line_put(l, "DPM ");
-		tui_line_put(l, g->perf_level); /* recorded text: tui_text makes it safe */
+		tui_line_put(l, g->perf_level); /* recorded text, which tui_text makes safe */
 		tui_line_put(l, "  ");
 	}
 }
@@ -298,7 +301,7 @@ static void flush_line(struct tui *t, struct tui_line *l, int y, int *cx, int xe
 	tui_line_init(l, l->b, l->cap);
 }
 
-/* The throttle reasons (the idle one aside), in yellow. */
+/* Draws the throttle reasons, except the idle one, in yellow. */
 static void draw_throttle(struct tui *t, const struct gpu *g, int y, int cx, int xend)
 {
 	char buf[512];

@@ -1,7 +1,7 @@
-/* draw_procs: the process table (sorted, filtered, scrolled, with the
- * selected row kept by identity across frames) and the overlays: the help
- * and the column picker, whose texts the key table makes (the details
- * screen is view_details.c's). */
+/* draw_procs: the process table, sorted, filtered and scrolled, with the
+ * selected row kept by identity across frames, and the overlays: the help and
+ * the column picker, whose texts the key table makes. The details screen is
+ * in view_details.c. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,8 +10,8 @@
 #include "util/clock.h"
 #include "util/xalloc.h"
 
-/* The time the table's TIME column counts to: the frame's own time (a
- * replay shows ages as recorded), else now. */
+/* The time the table's TIME column counts to: the frame's own time, so that
+ * a replay shows ages as recorded, else now. */
 static uint64_t table_now(const struct frame *f)
 {
 	return f && frame_has(f, FRAME_F_TS) ? f->ts_ms : clock_wall_ms();
@@ -75,16 +75,16 @@ void tui_move_sel(struct tui *t, long delta)
 
 const struct gpu_process *tui_selected(const struct tui *t)
 {
-	/* The list of groups hides the process rows: none is selected. */
+	/* The list of groups hides the process rows, so none is selected. */
 	if (!t->frame || t->table.sel >= t->table.nview || tui_groups_listing(t))
 		return NULL;
 	return &t->frame->procs[t->table.view[t->table.sel]];
 }
 
-/* CONTAINER as wide as the widest owner among the rows (all of them, so it
- * does not change as the table scrolls), at least its title's width, at
- * most CONTAINER_MAX_W and a quarter of the terminal (COMMAND keeps the
- * most). */
+/* Makes CONTAINER as wide as the widest owner among all the rows, so that it
+ * does not change as the table scrolls. It is at least its title's width,
+ * and at most CONTAINER_MAX_W and a quarter of the terminal, so that COMMAND
+ * keeps the most. */
 #define CONTAINER_MAX_W 40
 static int container_width(struct tui *t, uint64_t now)
 {
@@ -103,8 +103,8 @@ static int container_width(struct tui *t, uint64_t now)
 	return w;
 }
 
-/* PID as wide as the longest pid among the rows (a recording can hold
- * another system's 32-bit pids), at least its default width. */
+/* Makes PID as wide as the longest pid among the rows, since a recording can
+ * hold another system's 32-bit pids, and at least its default width. */
 static int pid_width(const struct tui *t)
 {
 	const struct frame *f = t->frame;
@@ -121,10 +121,10 @@ static int pid_width(const struct tui *t)
 	return digits > w ? digits : w;
 }
 
-/* The columns' widths (PID and CONTAINER as wide as their cells) and
- * which columns show: on a narrow terminal the less telling ones give way
- * so COMMAND (width 0: the rest) keeps 20, CONTAINER narrowing to its
- * title's width first and the sort column staying. */
+/* Sets the columns' widths, with PID and CONTAINER as wide as their cells,
+ * and which columns show. On a narrow terminal the less telling ones give
+ * way so that COMMAND, whose width 0 means the rest, keeps 20. CONTAINER
+ * first narrows to its title's width, and the sort column stays. */
 static uint32_t column_widths(struct tui *t, uint64_t now, int *width)
 {
 	static const enum proctable_col give_way[] = {PROCTABLE_MEMBW, PROCTABLE_HOSTMEM, PROCTABLE_TIME,
@@ -159,8 +159,9 @@ static uint32_t column_widths(struct tui *t, uint64_t now, int *width)
 	return shown;
 }
 
-/* Where each column shown starts (table.col_x, table.col_of: for the
- * mouse too); a column that does not fit is cut, or left out. */
+/* Sets where each column shown starts, in table.col_x and table.col_of,
+ * which the mouse uses too. A column that does not fit is cut or left
+ * out. */
 static void place_columns(struct tui *t, uint64_t now)
 {
 	int width[PROCTABLE__COUNT], x = 0, n = 0;
@@ -187,7 +188,7 @@ static void place_columns(struct tui *t, uint64_t now)
 	t->table.ncols = n;
 }
 
-/* The titles on row y, the sort column's with its arrow. */
+/* Draws the titles on row y, the sort column's with its arrow. */
 static void draw_titles(struct tui *t, int y)
 {
 	char title[40];
@@ -209,7 +210,7 @@ static void draw_titles(struct tui *t, int y)
 	tui_attr(t, TC_SEL, false);
 }
 
-/* Row vi of the view on row y: its cells, unknown ones dimmed, the
+/* Draws row vi of the view on row y, with unknown cells dimmed and the
  * selected row reversed. */
 static void draw_row(struct tui *t, int y, size_t vi, uint64_t now)
 {
@@ -275,8 +276,9 @@ void tui_draw_procs(struct tui *t, int y, int h)
 	}
 }
 
-/* The help of the screen's mode, made from the key table: at most
- * KEYS_HELP_W columns and KEYS_HELP_LINES lines, so its box fits 80x24. */
+/* Draws the help of the screen's mode, made from the key table. It is at most
+ * KEYS_HELP_W columns and KEYS_HELP_LINES lines, so that its box fits
+ * 80x24. */
 static void draw_help(struct tui *t)
 {
 	char lines[KEYS_HELP_LINES][KEYS_HELP_BYTES];
@@ -289,7 +291,8 @@ static void draw_help(struct tui *t)
 			tui_text(t, y + 1 + i, x + 2, lines[i], w - 4);
 }
 
-/* The column picker: its title and last line say its keys' hints. */
+/* Draws the column picker, whose title and last line give its keys'
+ * hints. */
 static void draw_columns(struct tui *t)
 {
 	const enum key_foot own = KEYS_FOOT_OWN;

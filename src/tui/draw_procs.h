@@ -1,4 +1,4 @@
-/* draw_procs: the process table, its state and its calls (draw_procs.c). */
+/* draw_procs: the process table, with its state and its calls. */
 #ifndef GPUR_DRAW_PROCS_H
 #define GPUR_DRAW_PROCS_H
 
@@ -12,9 +12,9 @@
 
 struct tui;
 
-/* The table: what narrows it, its rows (indexes into the frame's
- * processes), the selection (kept by identity across frames), and where it
- * was drawn, for the mouse. */
+/* The table: what narrows it, its rows as indexes into the frame's
+ * processes, the selection, kept by identity across frames, and where it was
+ * drawn, for the mouse. */
 struct tui_table {
 	struct lineedit filter; /* / */
 	bool only_mine;         /* u */
@@ -27,16 +27,17 @@ struct tui_table {
 	int col_x[PROCTABLE__COUNT + 1];
 	enum proctable_col col_of[PROCTABLE__COUNT];
 	int ncols;
-	uint32_t shown; /* the columns on screen (narrow terminals hide some) */
+	uint32_t shown; /* the columns on screen, of which narrow terminals hide some */
 };
 
 /* Draws the process table from row y to y + h - 1. */
 void tui_draw_procs(struct tui *t, int y, int h);
 /* Rebuilds the view of the process table for the current frame. */
 void tui_build_view(struct tui *t);
-/* Moves the selection by delta rows (clamped), and keeps its identity. */
+/* Moves the selection by delta rows, clamped, and keeps its identity. */
 void tui_move_sel(struct tui *t, long delta);
-/* The selected row's process, or NULL (none, or the list of groups shown). */
+/* The selected row's process, or NULL when there is none or the list of
+ * groups is shown. */
 const struct gpu_process *tui_selected(const struct tui *t);
 
 #endif

@@ -1,15 +1,17 @@
-/* draw_session: the session line under each GPU (key S): its peak and mean
- * utilisation, temperature and power since the dashboard started, or since
- * the replay was last rewound or sought (view/session.h keeps the figures). */
+/* draw_session: the session line under each GPU (key S), with its peak and
+ * mean utilisation, temperature and power since the dashboard started, or
+ * since the replay was last rewound or sought. view/session.h keeps the
+ * figures. */
 #include <string.h>
 
 #include "tui/tui_priv.h"
 
-/* Columns from which the line spells out "peak" and "mean". */
+/* The width in columns from which the line spells out "peak" and "mean". */
 #define SESSION_WIDE 110
 
-/* One metric: "util 50/30%" (peak/mean), or spelt out when wide,
- * "util peak 50% mean 30%"; "util --" when never known this session. */
+/* Writes one metric as "util 50/30%", peak then mean, or spelt out when wide
+ * as "util peak 50% mean 30%", or "util --" when never known this
+ * session. */
 static void put_stat(struct tui_line *p, const char *name, const struct session_stat *st, const char *unit, bool wide)
 {
 	tui_line_put(p, name);
@@ -26,7 +28,7 @@ static void put_stat(struct tui_line *p, const char *name, const struct session_
 	tui_line_put(p, unit);
 }
 
-/* The session's length: "45s", "2m05s", "1h02m". */
+/* Writes the session's length as "45s", "2m05s" or "1h02m". */
 static void put_span(struct tui_line *p, uint64_t ms)
 {
 	uint64_t s = ms / 1000;
@@ -74,7 +76,7 @@ void tui_session_draw(struct tui *t, const struct gpu *g, int y, int x, int w)
 	tui_line_init(&p, buf, sizeof(buf));
 	for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++) {
 		struct session_stat st;
-		session_get(t->hist.sess, id, metrics[i].m, &st); /* not tracked: all unknown */
+		session_get(t->hist.sess, id, metrics[i].m, &st); /* a GPU not tracked has every figure unknown */
 		if (i)
 			tui_line_put(&p, "  ");
 		put_stat(&p, metrics[i].name, &st, t->utf8 ? metrics[i].unit_utf8 : metrics[i].unit_ascii, wide);

@@ -1,7 +1,7 @@
 /* keys: the dashboard's key table, its dispatch, and the handlers of the
- * keys that act on the screen as a whole (the fleet's, the groups' and the
- * dialog's own are in their files). The rows are in the order the help
- * screen and the footers list them. */
+ * keys that act on the screen as a whole; the fleet's, the groups' and the
+ * dialog's own handlers are in their files. The rows are in the order in
+ * which the help screen and the footers list them. */
 #include "tui/keys.h"
 
 #include <curses.h>
@@ -10,7 +10,7 @@
 #include "tui/tui_priv.h"
 #include "util/when.h"
 
-/* The selection of the list on the screen (processes or groups) moved by
+/* Moves the selection of the list on the screen, processes or groups, by
  * delta rows. */
 static void move_in_list(struct tui *t, long delta)
 {
@@ -39,8 +39,8 @@ static unsigned key_help(struct tui *t, int ch)
 	return open_mode(t, TUI_MODE_HELP);
 }
 
-/* Replay, or live on the virtual clock: space pauses and resumes, '.'
- * takes one record (one poll), + and - change the replay's speed. */
+/* In a replay, or live on the virtual clock, space pauses and resumes, '.'
+ * takes one record (one poll), and + and - change the replay's speed. */
 static unsigned key_pause(struct tui *t, int ch)
 {
 	(void)ch;
@@ -69,8 +69,8 @@ static unsigned key_speed(struct tui *t, int ch)
 	return KEYS_REDRAW;
 }
 
-/* Home and End: a replay's first and last record, else the list's first
- * and last row. */
+/* Home and End go to a replay's first and last record, else to the list's
+ * first and last row. */
 static unsigned key_ends(struct tui *t, int ch)
 {
 	if (t->st.replay) {
@@ -227,8 +227,8 @@ static unsigned key_interval(struct tui *t, int ch)
 	return KEYS_REDRAW;
 }
 
-/* Esc and Backspace: back to the fleet from a host (Esc clears the
- * process filter first), back to the groups from an opened one, else Esc
+/* Esc and Backspace go back to the fleet from a host, with Esc clearing the
+ * process filter first, and back to the groups from an opened one; else Esc
  * clears the filter. */
 static unsigned key_back(struct tui *t, int ch)
 {
@@ -255,7 +255,7 @@ static unsigned key_mouse(struct tui *t, int ch)
 	return KEYS_REDRAW;
 }
 
-/* The terminal was scribbled on: draw it all again. */
+/* The terminal was scribbled on, so draw it all again. */
 static unsigned key_redraw(struct tui *t, int ch)
 {
 	(void)ch;
@@ -263,7 +263,7 @@ static unsigned key_redraw(struct tui *t, int ch)
 	return KEYS_REDRAW;
 }
 
-/* Over the screen: back to it. */
+/* From what is over the screen, go back to the screen. */
 static unsigned key_close(struct tui *t, int ch)
 {
 	(void)ch;
@@ -302,14 +302,16 @@ static unsigned key_column_toggle(struct tui *t, int ch)
 	return KEYS_REDRAW;
 }
 
-/* Over a process (details, tree): the previous or next process. */
+/* Over a process, in its details or tree, go to the previous or next
+ * process. */
 static unsigned key_process_move(struct tui *t, int ch)
 {
 	tui_move_sel(t, ch == KEY_UP || ch == 'k' ? -1 : 1);
 	return KEYS_REDRAW;
 }
 
-/* A prompt: Enter keeps what was typed, Esc clears it; both close. */
+/* In a prompt, Enter keeps what was typed and Esc clears it, and both close
+ * it. */
 static unsigned key_prompt_keep(struct tui *t, int ch)
 {
 	const struct key_prompt *p = keys_prompt(t->mode);
@@ -339,7 +341,7 @@ static unsigned key_prompt_backspace(struct tui *t, int ch)
 	return KEYS_REDRAW | (p->edited ? p->edited(t) : 0);
 }
 
-/* J's prompt: Enter seeks to the time typed, on the shown record's day. */
+/* In J's prompt, Enter seeks to the time typed, on the shown record's day. */
 static unsigned key_jump_go(struct tui *t, int ch)
 {
 	struct when w = {.set = true, .clock = true};
@@ -455,25 +457,25 @@ const struct key_row KEYS[] = {
 	/* The help. */
 	{{'q', KEY_F(10)}, M(HELP), "q, F10", NULL, "close the help and quit", .run = key_help_quit},
 	{{KEYS_ANY}, M(HELP), "any other key", NULL, "close the help", .run = key_close},
-	/* The column picker: its title and last line say the hints. */
+	/* The column picker, whose title and last line give the hints. */
 	{{UPDOWN}, M(COLUMNS), "Up/Down, j/k", NULL, "the previous / next column", .run = key_column_move},
 	{{' '}, M(COLUMNS), "space", NULL, "show or hide the column (one stays)", .hint = {[KEYS_FOOT_OWN] = "toggles"},
 	 .run = key_column_toggle},
 	{{ENTER, KEYS_ESC, 'C', 'q'}, M(COLUMNS), "Enter, Esc, C, q", NULL, "close the picker",
 	 .hint_key = {"Enter or Esc"}, .hint = {[KEYS_FOOT_OWN] = "closes"}, .run = key_close},
-	/* Over a process: its details, its tree. */
+	/* Over a process, its details and its tree. */
 	{{UPDOWN}, M(DETAILS) | M(TREE), "Up/Down, j/k", NULL, "the previous / next process", .run = key_process_move},
 	{{ENTER, KEYS_ESC}, M(DETAILS), "Enter, Esc", NULL, "close the details", .run = key_close},
 	{{ENTER, KEYS_ESC, 't'}, M(TREE), "Enter, Esc, t", NULL, "close the tree", .run = key_close},
 	{{KEYS_ANY}, M(DETAILS) | M(TREE), "any other key", NULL, "close, then act on the table", .run = key_close_pass},
-	/* The signal dialog: its last line says the hints. */
+	/* The signal dialog, whose last line gives the hints. */
 	{{ENTER}, M(SIGNAL), "Enter", NULL, "send the signal chosen", .hint = {[KEYS_FOOT_OWN] = "sends"},
 	 .run = dialog_signal_key_send},
 	{{KEYS_ESC, 'q', KEY_F(10)}, M(SIGNAL), "Esc, q, F10", NULL, "send nothing", .hint_key = {"Esc"},
 	 .hint = {[KEYS_FOOT_OWN] = "cancels"}, .run = dialog_signal_key_cancel},
 	{{UPDOWN, '1', '2', '3', '4', '5', '6'}, M(SIGNAL), "Up/Down, j/k, 1-6", NULL, "choose the signal",
 	 .hint_key = {"Up/Down or 1-6"}, .hint = {[KEYS_FOOT_OWN] = "choose"}, .run = dialog_signal_key_choose},
-	/* The prompts: what they take is typed into their line. */
+	/* The prompts, whose keys are typed into their line. */
 	{{ENTER}, M(FILTER) | M(FLEET_FILTER), "Enter", NULL, "keep the filter", .hint = {[KEYS_FOOT_OWN] = "keep"},
 	 .run = key_prompt_keep},
 	{{KEYS_ESC}, M(FILTER) | M(FLEET_FILTER), "Esc", NULL, "clear the filter", .hint = {[KEYS_FOOT_OWN] = "clear"},
@@ -492,7 +494,7 @@ const struct key_prompt *keys_prompt(enum tui_mode m)
 
 bool keys_prompt_takes(const struct key_prompt *p, int ch)
 {
-	/* Text: printable ASCII and the bytes of UTF-8 characters. */
+	/* Text is printable ASCII and the bytes of UTF-8 characters. */
 	if (ch < 0x20 || ch >= 0x100 || ch == 0x7f)
 		return false;
 	return !p->accept || (ch < 0x80 && strchr(p->accept, ch));
@@ -532,8 +534,8 @@ unsigned keys_dispatch(struct tui *t, int ch)
 {
 	unsigned done = 0;
 
-	/* A key passed on goes to the mode under the one it closed: a few
-	 * hops at most. */
+	/* A key passed on goes to the mode under the one it closed, which
+	 * takes a few hops at most. */
 	for (int hop = 0; hop < 4; hop++) {
 		enum tui_mode m = tui_mode(t);
 		const struct key_prompt *p = keys_prompt(m);

@@ -1,7 +1,7 @@
-/* keys_text: what the key table says to the user: the keys' names, the
- * help screen and the lines of key hints, all made from its rows. Nothing
- * here draws: the screen's files draw these lines, and test_keys reads
- * them without a terminal. */
+/* keys_text: what the key table says to the user, which is the keys' names,
+ * the help screen and the lines of key hints, all made from its rows.
+ * Nothing here draws. The screen's files draw these lines, and test_keys
+ * reads them without a terminal. */
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
@@ -82,8 +82,8 @@ static void add(char *line, const char *s)
 	snprintf(line + at, KEYS_HELP_BYTES - at, "%s", s);
 }
 
-/* A new line: the section's name (or room for it) or nothing, then the
- * keys padded to their column when not in a section. */
+/* Starts a new line with the section's name, room for it or nothing, then
+ * the keys padded to their column when not in a section. */
 static char *new_line(struct help *h, const struct key_row *r, const char *label)
 {
 	if (h->n >= h->max)
@@ -106,8 +106,8 @@ static char *new_line(struct help *h, const struct key_row *r, const char *label
 	return line;
 }
 
-/* The row's help text from line, its '\n's going on below the keys'
- * column. */
+/* Writes the row's help text from line, with its '\n's going on below the
+ * keys' column. */
 static void add_help(struct help *h, char *line, const char *text)
 {
 	const char *nl;

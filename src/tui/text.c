@@ -9,10 +9,10 @@
 #include "util/fmt.h"
 #include "util/utf8.h"
 
-/* Walks the safe text of s, at most w columns: control characters,
- * escapes and reordering characters become U+FFFD ('?' outside UTF-8),
- * as does invalid UTF-8; wide characters take two columns. Draws it at
- * (y, x) when draw; returns the columns. */
+/* Walks the safe text of s over at most w columns. Control characters,
+ * escapes, reordering characters and invalid UTF-8 become U+FFFD, or '?'
+ * outside UTF-8, and wide characters take two columns. Draws the text at
+ * (y, x) when draw is set, and returns the columns. */
 static int render(struct tui *t, int y, int x, const char *s, int w, bool draw)
 {
 	int cols = 0;
@@ -24,7 +24,7 @@ static int render(struct tui *t, int y, int x, const char *s, int w, bool draw)
 		uint32_t cp = (unsigned char)s[i];
 		int cw = 1;
 		if (cp >= 0x20 && cp < 0x7f) {
-			i++; /* printable ASCII: most of what is drawn */
+			i++; /* printable ASCII, which is most of what is drawn */
 		} else {
 			size_t rest = strnlen(s + i, 4);
 			i += utf8_decode(s + i, rest, &cp);
@@ -34,7 +34,7 @@ static int render(struct tui *t, int y, int x, const char *s, int w, bool draw)
 				cp = '?';
 			cw = cp < 0x80 ? 1 : wcwidth((wchar_t)cp);
 			if (cw == 0)
-				continue; /* a combining mark: a cell holds one character,
+				continue; /* a combining mark; a cell holds one character,
 					   * so "é" written as e + U+0301 shows as "e" */
 			if (cw < 0 || cw > 2) {
 				cp = t->utf8 ? UTF8_REPLACEMENT : '?'; /* unprintable here */
@@ -81,7 +81,7 @@ void tui_attr(struct tui *t, enum tui_color c, bool on)
 		if (c == TC_HEAD)
 			a |= A_BOLD;
 	} else {
-		/* Monochrome: the design must read without colour. */
+		/* Monochrome, since the design must read without colour. */
 		switch (c) {
 		case TC_HEAD: a = A_BOLD; break;
 		case TC_CRIT: a = A_BOLD; break;

@@ -1,5 +1,5 @@
-/* tui: the dashboard's loop — terminal set-up and hygiene, frames from the
- * feed, keys and the mouse — and its settings. */
+/* tui: the dashboard's loop, with terminal set-up and hygiene, frames from
+ * the feed, keys and the mouse, and its settings. */
 #include "tui/tui.h"
 
 #include <errno.h>
@@ -33,7 +33,7 @@ static void on_winch(int sig)
 	resized = 1;
 }
 
-/* Set by SIGCONT: the screen is drawn again whole. */
+/* Set by SIGCONT, after which the screen is drawn again whole. */
 static volatile sig_atomic_t continued;
 
 static void on_cont(int sig)
@@ -68,7 +68,7 @@ static size_t history_capacity(double interval)
 	return n > HISTORY_MAX_CAPACITY ? HISTORY_MAX_CAPACITY : (size_t)n;
 }
 
-/* gpur's own CPU % (all threads) and RSS, once a second. */
+/* gpur's own CPU % over all threads and its RSS, once a second. */
 static void self_stats(struct tui *t)
 {
 	struct rusage ru;
@@ -83,14 +83,14 @@ static void self_stats(struct tui *t)
 		t->self.cpu_prev_ns = cpu;
 		t->self.wall_prev_ns = now;
 	}
-	/* Held open and re-read (see readfile_held). */
+	/* The file is held open and re-read (see readfile_held). */
 	if (t->self.statm_fd < 0)
 		t->self.statm_fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
 	static uint64_t page;
 	if (!page)
 		page = sysconf(_SC_PAGESIZE) > 0 ? (uint64_t)sysconf(_SC_PAGESIZE) : 4096;
 	if (t->self.statm_fd >= 0 && readfile_pread(t->self.statm_fd, buf, sizeof(buf)) > 0) {
-		/* "size resident ...", in pages. */
+		/* The file reads "size resident ...", in pages. */
 		const char *p = strchr(buf, ' ');
 		uint64_t pages = 0;
 		if (p && p[1] >= '0' && p[1] <= '9') {
@@ -112,17 +112,17 @@ static void add_events(struct tui *t, const struct frame *f)
 	}
 }
 
-/* A new frame from the feed: history, events and the session always; the
- * screen only when not paused. A frame taken again (p resumed: t->seq set
- * to 0) is shown but not counted twice. */
+/* Takes a new frame from the feed. The history, events and session always
+ * take it, and the screen only when not paused. A frame taken again, after p
+ * resumed and set t->seq to 0, is shown but not counted twice. */
 static bool take_frame(struct tui *t)
 {
 	uint64_t seq, seeks, fleet_seq;
 	struct frame *f = feed_latest_seeks(t->feed, &seq, &seeks);
 	struct fleet *fl = feed_latest_fleet(t->feed, &fleet_seq);
 
-	/* Another seq: a newer frame came between the two calls, and its
-	 * wake-up takes it with its own fleet. */
+	/* Another seq means a newer frame came between the two calls, and
+	 * its wake-up takes it with its own fleet. */
 	if (!f || seq == t->seq || fleet_seq != seq) {
 		frame_unref(f);
 		fleet_unref(fl);
@@ -130,20 +130,20 @@ static bool take_frame(struct tui *t)
 	}
 	bool fresh = seq != t->counted_seq;
 	t->seq = t->counted_seq = seq;
-	/* A replay rewound, sought or jumped begins a new session; pausing
-	 * does not (it publishes nothing). */
+	/* A replay rewound, sought or jumped begins a new session, but
+	 * pausing does not, because it publishes nothing. */
 	if (fresh && seeks != t->hist.seeks) {
 		session_reset(t->hist.sess);
 		t->hist.seeks = seeks;
 	}
 	if (fresh)
 		add_events(t, f); /* a fleet poll's events are the source's, not a host's */
-	/* A fleet's frame taken again may show another host's GPUs: those
+	/* A fleet's frame taken again may show another host's GPUs, which
 	 * are new to the history. */
 	bool count = fresh || fl;
 	if (fl)
-		f = tui_fleet_take(t, f, fl, !t->frozen); /* paused: the summary holds too */
-	/* A recording's cadence is known from its first frame on: the
+		f = tui_fleet_take(t, f, fl, !t->frozen); /* when paused, the summary holds too */
+	/* A recording's cadence is known from its first frame on, so the
 	 * history covers the same span whatever it is. */
 	if (t->st.interval != t->hist.interval) {
 		history_set_capacity(t->hist.gpus, history_capacity(t->st.interval));
@@ -237,8 +237,8 @@ void tui_seek_by(struct tui *t, int64_t delta_ms)
 {
 	if (!t->st.replay || !t->frame || !frame_has(t->frame, FRAME_F_TS))
 		return;
-	/* Keys typed ahead add up: from the time last asked for while its
-	 * frame is not on the screen yet. */
+	/* Keys typed ahead add up, counting from the time last asked for
+	 * while its frame is not on the screen yet. */
 	uint64_t now = t->seek.req && t->seq == t->seek.req_seq ? t->seek.target : t->frame->ts_ms;
 	uint64_t to = delta_ms < 0 && (uint64_t)-delta_ms > now ? 0 : now + (uint64_t)delta_ms;
 	tui_seek_to(t, to);
@@ -247,7 +247,7 @@ void tui_seek_by(struct tui *t, int64_t delta_ms)
 void tui_seek_edge(struct tui *t, bool end)
 {
 	feed_seek(t->feed, end ? FEED_SEEK_END : FEED_SEEK_START);
-	/* Home then Left: from the start. */
+	/* Home then Left counts from the start. */
 	t->seek.req = !end;
 	t->seek.target = 0;
 	t->seek.req_seq = t->seq;
@@ -267,18 +267,18 @@ enum tui_mode tui_screen_mode(const struct tui *t)
 	return TUI_MODE_PROCS;
 }
 
-/* A key from the terminal; returns what keys_dispatch does. */
+/* Handles a key from the terminal, and returns what keys_dispatch returns. */
 static unsigned on_key(struct tui *t, int ch)
 {
 	if (ch == KEY_RESIZE) {
-		/* curses resized itself; calling resizeterm() here would queue
-		 * another KEY_RESIZE, for ever. */
+		/* curses resized itself, and calling resizeterm() here would
+		 * queue another KEY_RESIZE, for ever. */
 		getmaxyx(stdscr, t->rows, t->cols);
 		canvas_invalidate(&t->canvas);
 		return KEYS_REDRAW;
 	}
-	/* Why the time typed after J was not taken shows until the next key
-	 * (not one typed into the filter, nor the mouse or Ctrl-L). */
+	/* Why the time typed after J was not taken shows until the next key,
+	 * not counting one typed into the filter, the mouse or Ctrl-L. */
 	unsigned done = 0;
 	if (t->seek.err[0] && tui_mode(t) != TUI_MODE_FILTER && !keys_global(ch)) {
 		t->seek.err[0] = '\0';
@@ -317,7 +317,7 @@ static void load_settings(struct tui *t)
 	char err[512];
 
 	if (settings_load(&t->set, err, sizeof(err)) != 0)
-		tui_set_status(t, err); /* reported and ignored, not fatal */
+		tui_set_status(t, err); /* reported and ignored, since it is not fatal */
 	if (!t->set.columns)
 		settings_defaults(&t->set);
 }
@@ -331,8 +331,8 @@ static void save_settings(struct tui *t)
 	}
 }
 
-/* The dashboard's state before the terminal is touched: the options, the
- * user, the settings, the histories. */
+/* Sets up the dashboard's state before the terminal is touched: the options,
+ * the user, the settings and the histories. */
 static void tui_init(struct tui *t, const struct tui_opts *opts, struct feed *feed, struct sink *sink,
 		     struct pidwant *want)
 {
@@ -378,8 +378,8 @@ static void tui_fini(struct tui *t)
 		close(t->self.statm_fd);
 }
 
-/* curses sets the terminal up: keys, the mouse, colours, the canvas, and
- * the signals that resize and redraw the screen. NULL, with the reason on
+/* curses sets the terminal up: keys, the mouse, colours, the canvas, and the
+ * signals that resize and redraw the screen. Returns NULL, with the reason on
  * stderr, when it cannot. */
 static SCREEN *start_terminal(struct tui *t)
 {
@@ -395,8 +395,8 @@ static SCREEN *start_terminal(struct tui *t)
 	nonl();
 	set_escdelay(25);
 	curs_set(0);
-	/* Keys are read from a pad, which wgetch() never refreshes: the
-	 * screen is the canvas's (canvas.c), never curses'. */
+	/* Keys are read from a pad, which wgetch() never refreshes, because
+	 * the screen is the canvas's (canvas.c), never curses'. */
 	t->keys = newpad(1, 1);
 	if (!t->keys) {
 		endwin();
@@ -409,17 +409,17 @@ static SCREEN *start_terminal(struct tui *t)
 	init_colors(t);
 	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	mouseinterval(0);
-	refresh(); /* curses' last drawing: its screen, cleared */
+	refresh(); /* curses' last drawing, its screen cleared */
 	getmaxyx(stdscr, t->rows, t->cols);
-	/* Our own SIGWINCH handler: poll() wakes with EINTR and the screen is
-	 * resized at once, not at the next key. */
+	/* With our own SIGWINCH handler, poll() wakes with EINTR and the
+	 * screen is resized at once, not at the next key. */
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_winch;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGWINCH, &sa, NULL);
-	/* Back from a stop (Ctrl-Z, fg): curses has redrawn its own idea of
-	 * the screen; the canvas draws all of it again. */
+	/* Back from a stop (Ctrl-Z, fg), curses has redrawn its own idea of
+	 * the screen, so the canvas draws all of it again. */
 	sa.sa_handler = on_cont;
 	sigaction(SIGCONT, &sa, NULL);
 	return scr;
@@ -443,8 +443,8 @@ struct loop {
 	uint64_t last_second, last_draw, last_frame;
 };
 
-/* Once a second: gpur's own cost, the feed's state, the status line's
- * end or the sink's note, and the clock on the screen. */
+/* Once a second, updates gpur's own cost, the feed's state, the status
+ * line's end or the sink's note, and the clock on the screen. */
 static void each_second(struct tui *t, struct loop *l, uint64_t now)
 {
 	l->last_second = now / 1000;
@@ -458,16 +458,16 @@ static void each_second(struct tui *t, struct loop *l, uint64_t now)
 		if (note[0])
 			tui_set_status(t, note);
 	}
-	/* The clock moves: redraw, unless a frame was drawn this second
-	 * already (at a 1 s interval, one draw a second). */
+	/* The clock moves, so redraw, unless a frame was drawn this second
+	 * already; at a 1 s interval that makes one draw a second. */
 	if (now - l->last_draw >= 1000)
 		l->dirty = true;
 }
 
-/* How long to wait for a key or a frame: until the clock's next second,
- * but not while frames come at least once a second (each one redraws the
- * clock too). Once they stop (paused, a hang, the end of a replay) the
- * clock ticks alone again within 1.5 s. */
+/* How long to wait for a key or a frame. It is until the clock's next
+ * second, but not while frames come at least once a second, since each one
+ * redraws the clock too. Once they stop, when paused, after a hang or at the
+ * end of a replay, the clock ticks alone again within 1.5 s. */
 static int wait_ms(const struct tui *t, const struct loop *l)
 {
 	uint64_t w = clock_wall_ms(), mono = clock_mono_ns() / 1000000u;
@@ -478,7 +478,7 @@ static int wait_ms(const struct tui *t, const struct loop *l)
 	return timeout;
 }
 
-/* Every key waiting, each through the key table. */
+/* Handles every key waiting, each through the key table. */
 static void read_keys(struct tui *t, struct loop *l)
 {
 	int ch, keys = 0;
@@ -493,15 +493,16 @@ static void read_keys(struct tui *t, struct loop *l)
 		l->dirty |= (done & KEYS_REDRAW) != 0;
 		feed_status(t->feed, &t->st);
 	}
-	/* The terminal is readable but gives no key, again and again: its
+	/* The terminal is readable but holds no key, again and again, so its
 	 * input has ended. */
 	l->idle_reads = keys ? 0 : l->idle_reads + 1;
 	if (l->idle_reads > 50)
 		l->running = false;
 }
 
-/* One turn: the screen's size, the second, a new frame, the end of the
- * feed, a draw when one is owed, then a wait for keys or a frame. */
+/* One turn of the loop checks the screen's size, the second, a new frame and
+ * the end of the feed, draws when a draw is owed, and then waits for keys or
+ * a frame. */
 static void loop_once(struct tui *t, struct loop *l)
 {
 	uint64_t now = clock_wall_ms();
@@ -524,7 +525,7 @@ static void loop_once(struct tui *t, struct loop *l)
 	if (t->st.finished && (t->seq || feed_result(t->feed, NULL, 0))) {
 		feed_status(t->feed, &t->st);
 		if (t->st.finished) {
-			l->running = false; /* --count reached, or nothing to show */
+			l->running = false; /* --count was reached, or there is nothing to show */
 			return;
 		}
 	}

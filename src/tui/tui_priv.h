@@ -1,11 +1,11 @@
-/* tui_priv: the dashboard's state, shared by its files (tui.c: loop and keys;
- * draw.c: header, GPUs, charts; draw_session.c: each GPU's session line;
- * draw_procs.c: process table, overlays; dialog_signal.c: the signal
- * dialog; view_groups.c: the grouped table; view_fleet.c: the fleet
- * summary; view_details.c: one process's details; view_tree.c: its process
- * tree; tui_want.c: the processes the screen needs figures of; canvas.c:
- * the screen; text.c: safe text). A part that one file owns is a struct of
- * its own, declared in that file's header. */
+/* tui_priv: the dashboard's state, shared by its files. tui.c has the loop
+ * and keys; draw.c the header, GPUs and charts; draw_session.c each GPU's
+ * session line; draw_procs.c the process table and overlays;
+ * dialog_signal.c the signal dialog; view_groups.c the grouped table;
+ * view_fleet.c the fleet summary; view_details.c one process's details;
+ * view_tree.c its process tree; tui_want.c the processes the screen needs
+ * figures of; canvas.c the screen; and text.c safe text. A part that one
+ * file owns is a struct of its own, declared in that file's header. */
 #ifndef GPUR_TUI_PRIV_H
 #define GPUR_TUI_PRIV_H
 
@@ -45,8 +45,8 @@ struct tui_event {
 };
 
 /* The replay's seeks: the time typed after J and why it was not taken, and
- * the last seek asked for while its frame is not on the screen yet, so
- * keys typed ahead add up (tui.c seeks; keys.c has the J prompt). */
+ * the last seek asked for while its frame is not on the screen yet, so that
+ * keys typed ahead add up. tui.c seeks, and keys.c has the J prompt. */
 struct tui_seek {
 	struct lineedit jump;
 	char err[64];
@@ -54,8 +54,8 @@ struct tui_seek {
 	uint64_t target, req_seq;
 };
 
-/* The status line and the header's message that did not fit there (draw.c
- * draws it over the events line, wrapped onto the footer). */
+/* The status line, and the header's message that did not fit there, which
+ * draw.c draws over the events line, wrapped onto the footer. */
 struct tui_msg {
 	char status[256];
 	uint64_t until; /* wall-clock ms the status goes at */
@@ -63,15 +63,15 @@ struct tui_msg {
 	enum tui_color low_color;
 };
 
-/* gpur's own cost, for the header (tui.c). */
+/* gpur's own cost, for the header, kept by tui.c. */
 struct tui_self {
 	uint64_t cpu_prev_ns, wall_prev_ns;
 	double cpu;
 	uint64_t rss;
-	int statm_fd; /* /proc/self/statm, held */
+	int statm_fd; /* /proc/self/statm, held open */
 };
 
-/* What the header works out once, not every frame (draw.c). */
+/* What the header works out once rather than every frame, kept by draw.c. */
 struct tui_header {
 	double iv_value; /* the interval iv_str shows */
 	char iv_str[32];
@@ -84,8 +84,8 @@ struct tui_hist {
 	struct history *gpus;     /* per GPU, for the charts */
 	struct prochist *procs;   /* per process, for the details screen */
 	double interval;          /* the interval gpus was sized for */
-	/* S: each GPU's peak and mean since the dashboard started, or since
-	 * the replay's last seek (seeks: the feed's count of them). */
+	/* For S, each GPU's peak and mean since the dashboard started, or
+	 * since the replay's last seek; seeks is the feed's count of them. */
 	struct session *sess;
 	uint64_t seeks;
 };
@@ -101,18 +101,18 @@ struct tui {
 	struct frame *frame;
 	uint64_t seq;
 	uint64_t counted_seq; /* the last frame counted in history, events and session */
-	bool frozen;          /* p: screen updates paused */
+	bool frozen;          /* p, screen updates paused */
 	struct feed_status st;
 	struct settings set;
 	bool set_dirty;
 	/* What is open over the screen (help, picker, details, tree, dialog,
-	 * prompt), or TUI_MODE_PROCS for the screen's own: tui_mode() tells
-	 * which of its modes that is. */
+	 * prompt), or TUI_MODE_PROCS for the screen's own, where tui_mode()
+	 * tells which of its modes that is. */
 	enum tui_mode mode;
 	int col_cursor; /* the column picker's line */
 	/* The parts, each owned by its file. */
 	struct tui_table table;   /* draw_procs.c */
-	size_t gpu_top;           /* the first GPU shown when they do not all fit ([ and ]) */
+	size_t gpu_top;           /* the first GPU shown when they do not all fit, moved with [ and ] */
 	struct tui_groups groups; /* view_groups.c */
 	struct tui_fleet fleet;   /* view_fleet.c */
 	struct tui_sigdlg sig;    /* dialog_signal.c */
@@ -125,79 +125,85 @@ struct tui {
 	struct tui_self self;
 	struct tui_header hdr;
 	struct canvas canvas; /* the screen (canvas.c) */
-	WINDOW *keys;         /* a pad keys are read from (never drawn) */
+	WINDOW *keys;         /* a pad that keys are read from, never drawn */
 };
 
 /* text.c */
-/* Draws s at (y, x) in at most w columns, made safe: control characters
- * and invalid UTF-8 become U+FFFD ('?' outside UTF-8), wide characters take
- * two columns. Returns the columns used. */
+/* Draws s at (y, x) in at most w columns, made safe. Control characters and
+ * invalid UTF-8 become U+FFFD, or '?' outside UTF-8, and wide characters
+ * take two columns. Returns the columns used. */
 int tui_text(struct tui *t, int y, int x, const char *s, int w);
-/* Same, right-aligned in w columns. */
+/* The same, right-aligned in w columns. */
 int tui_text_right(struct tui *t, int y, int x, const char *s, int w);
-/* Display columns of s as tui_text would draw it. */
+/* The display columns of s as tui_text would draw it. */
 int tui_text_width(struct tui *t, const char *s);
 void tui_attr(struct tui *t, enum tui_color c, bool on);
-/* A bar of w columns filled to pct (0..100; <0 unknown). */
+/* Draws a bar of w columns filled to pct, 0..100, or < 0 for unknown. */
 void tui_bar(struct tui *t, int y, int x, int w, double pct, enum tui_color c);
-/* The prompt of mode m on row y: "title: text_   (hints)", the cursor as
- * '_', the hints its rows' (keys.c). */
+/* Draws the prompt of mode m on row y as "title: text_   (hints)", with the
+ * cursor as '_' and the hints of its rows (keys.c). */
 void tui_prompt(struct tui *t, int y, enum tui_mode m);
-/* A box with a title at (y, x), h x w, cleared inside; false (nothing
- * drawn) when it does not fit. */
+/* Draws a box of h x w with a title at (y, x), cleared inside. Returns false,
+ * drawing nothing, when it does not fit. */
 bool tui_box(struct tui *t, int y, int x, int h, int w, const char *title);
 /* The first row to show of a list of n rows with row sel selected, when
- * rows fit and top was shown last: the selection stays in sight. A top past
- * the list goes back to 0; with fill, the list also never ends above the
- * last screen row while it has rows to fill it. */
+ * `rows` rows fit and top was shown last, so that the selection stays in
+ * sight. A top past the list goes back to 0. With fill, the list also never
+ * ends above the last screen row while it has rows to fill it. */
 size_t tui_scroll_top(size_t sel, size_t top, size_t n, int rows, bool fill);
-/* Where a screen over the whole dashboard draws (the details and the tree):
- * inside its box, columns x to x + w - 1, rows y to end - 1. */
+/* Where a screen over the whole dashboard, the details or the tree, draws:
+ * inside its box, in columns x to x + w - 1 and rows y to end - 1. */
 struct tui_inside {
 	int x, w, y, end;
 };
-/* The box of the screen of mode m about the selected process, titled
- * "<what> <pid>": true with *in set when m is on and the box fits, and the
- * selected process in *p (NULL: "(no process selected)" is said). */
+/* Draws the box of the screen of mode m about the selected process, titled
+ * "<what> <pid>". Returns true with *in set when m is on and the box fits,
+ * and puts the selected process in *p; when it is NULL, the box says
+ * "(no process selected)". */
 bool tui_overlay(struct tui *t, enum tui_mode m, const char *what, const struct gpu_process **p,
 		 struct tui_inside *in);
-/* "12.3G"-style size, "--" when !known. */
+/* Writes a size in the "12.3G" style, or "--" when !known. */
 void tui_size(char *buf, size_t n, bool known, uint64_t bytes);
-/* A line built without printf (the header and every GPU's lines are drawn
- * every frame): pieces appended, cut at cap - 1, always NUL-terminated. */
+/* A line built without printf, because the header and every GPU's lines are
+ * drawn every frame. Pieces are appended, cut at cap - 1 and always
+ * NUL-terminated. */
 struct tui_line {
 	char *b;
 	size_t n, cap; /* cap includes the NUL */
 };
 void tui_line_init(struct tui_line *l, char *buf, size_t cap);
 void tui_line_put(struct tui_line *l, const char *s);
-/* The strings of parts (NULL-terminated) one after another. */
+/* Appends the strings of parts, which is NULL-terminated, one after
+ * another. */
 void tui_line_puts(struct tui_line *l, const char *const *parts);
-/* v in decimal, at least width digits, padded with pad (fmt_u64). */
+/* Appends v in decimal, at least width digits, padded with pad (fmt_u64). */
 void tui_line_u64(struct tui_line *l, uint64_t v, int width, char pad);
-/* v with decimals decimals (fmt_fixed). */
+/* Appends v with the given decimals (fmt_fixed). */
 void tui_line_fixed(struct tui_line *l, double v, int decimals);
-/* The strings of parts (NULL-terminated) one after another in buf. */
+/* Writes the strings of parts, which is NULL-terminated, one after another
+ * into buf. */
 void tui_join(char *buf, size_t n, const char *const *parts);
-/* The local time of ts as HH:MM:SS, "--:--:--" when it cannot be told. */
+/* Writes the local time of ts as HH:MM:SS, or "--:--:--" when it cannot be
+ * told. */
 void tui_hms(char *buf, size_t n, time_t ts);
 
 /* tui.c */
-/* Shows msg (copied) on the status line for 5 s. */
+/* Shows msg, which is copied, on the status line for 5 s. */
 void tui_set_status(struct tui *t, const char *msg);
-/* The screen's own mode: the fleet summary, the list of groups, or the
- * process table. */
+/* The screen's own mode, which is the fleet summary, the list of groups, or
+ * the process table. */
 enum tui_mode tui_screen_mode(const struct tui *t);
-/* The mode keys act in: what is open over the screen, else its own. */
+/* The mode that keys act in, which is what is open over the screen, else the
+ * screen's own. */
 enum tui_mode tui_mode(const struct tui *t);
-/* The mouse's event (a click selects a row or sorts by a column, the
- * wheel scrolls). */
+/* Handles the mouse's event. A click selects a row or sorts by a column, and
+ * the wheel scrolls. */
 void tui_mouse(struct tui *t);
-/* d and D: the next shorter (dir < 0) or longer interval. */
+/* For d and D, moves to the next shorter (dir < 0) or longer interval. */
 void tui_change_interval(struct tui *t, int dir);
-/* The replay to ts_ms; by delta_ms from the record shown (or from the one
- * last asked for, while it is not on the screen yet); to its first record,
- * or its last (end). */
+/* Moves the replay to ts_ms; or by delta_ms from the record shown, or from
+ * the one last asked for while that is not on the screen yet; or to its
+ * first record, or its last when end is set. */
 void tui_seek_to(struct tui *t, uint64_t ts_ms);
 void tui_seek_by(struct tui *t, int64_t delta_ms);
 void tui_seek_edge(struct tui *t, bool end);
@@ -206,28 +212,30 @@ void tui_seek_edge(struct tui *t, bool end);
 void tui_draw(struct tui *t);
 
 /* draw_gpu.c */
-/* GPU i of f on one line at (y, x), w columns: index, name, util and
- * memory bars, temperature, power; a lost or suspended GPU's last readings. */
+/* Draws GPU i of f on one line at (y, x) in w columns: index, name, util and
+ * memory bars, temperature and power, or a lost or suspended GPU's last
+ * readings. */
 void tui_gpu_draw_line(struct tui *t, const struct frame *f, size_t i, int y, int x, int w);
-/* The second line of a full panel: clocks, voltage, fan, PCIe, engines,
- * P-state, throttle reasons, memory no process accounts for. */
+/* Draws the second line of a full panel: clocks, voltage, fan, PCIe,
+ * engines, P-state, throttle reasons and the memory no process accounts
+ * for. */
 void tui_gpu_draw_details(struct tui *t, const struct frame *f, size_t i, int y, int x, int w);
 
 /* draw_session.c */
-/* The session line of GPU g (set.session) at row y, from column x, w
- * columns wide: peak/mean util, temperature and power, "--" for what was
- * never known this session. */
+/* Draws the session line of GPU g (set.session) at row y, from column x and
+ * w columns wide, with the peak and mean util, temperature and power, and
+ * "--" for what was never known this session. */
 void tui_session_draw(struct tui *t, const struct gpu *g, int y, int x, int w);
 
-/* draw_procs.c: the help and the column picker over the screen. */
+/* In draw_procs.c: the help and the column picker over the screen. */
 void tui_draw_overlays(struct tui *t);
 
 /* view_details.c */
-/* The details screen of the selected process (TUI_MODE_DETAILS). */
+/* Draws the details screen of the selected process (TUI_MODE_DETAILS). */
 void tui_details_draw(struct tui *t);
 
 /* view_tree.c */
-/* The selected process's tree (TUI_MODE_TREE). */
+/* Draws the selected process's tree (TUI_MODE_TREE). */
 void tui_tree_draw(struct tui *t);
 
 #endif

@@ -1,7 +1,7 @@
 /* tui_want: the processes whose /proc figures the screen needs. When the
- * dashboard runs live and nothing else reads them (no --log), only the
- * rows on its screen have their CPU % and RSS read again each poll; what
- * it asks is sent only when it changes. */
+ * dashboard runs live and nothing else reads them, with no --log, only the
+ * rows on its screen have their CPU % and RSS read again each poll. What it
+ * asks is sent only when it changes. */
 #include "tui/tui_want.h"
 
 #include <string.h>

@@ -1,7 +1,8 @@
 /* view_details: the selected process's details (Enter): who it is, where it
- * runs (container, pod, unit, its pid inside), when it started, what it uses,
- * and its own history chart from prochist. Only what the frame carries: the
- * cgroup path, for one, is not recorded, so it is not shown. */
+ * runs (container, pod, unit, its pid inside), when it started, what it
+ * uses, and its own history chart from prochist. It shows only what the
+ * frame carries; the cgroup path, for one, is not recorded, so a replay does
+ * not show it. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +19,8 @@ static const char *known_str(const struct gpu_process *p, enum process_field b, 
 	return process_has(p, b) && s && *s ? s : NULL;
 }
 
-/* One "label  value" line; value made safe by tui_text, "--" when NULL. */
+/* Draws one "label  value" line, with the value made safe by tui_text, or
+ * "--" when it is NULL. */
 static void line(struct tui *t, int y, int x, int w, const char *label, const char *value)
 {
 	tui_attr(t, TC_HEAD, true);
@@ -31,7 +33,8 @@ static void line(struct tui *t, int y, int x, int w, const char *label, const ch
 		tui_attr(t, TC_DIM, false);
 }
 
-/* s wrapped over at most max lines of w columns from (y, x); the lines used. */
+/* Draws s wrapped over at most max lines of w columns from (y, x), and
+ * returns the lines used. */
 static int wrap(struct tui *t, int y, int x, int w, int max, const char *s)
 {
 	size_t len = strlen(s), off = 0;
@@ -43,8 +46,8 @@ static int wrap(struct tui *t, int y, int x, int w, int max, const char *s)
 		memcpy(piece, s + off, take);
 		piece[take] = '\0';
 		int cols = tui_text(t, y + r, x, piece, w);
-		/* Advance by the bytes that made those columns (a wide character
-		 * is two columns, a replaced byte one). */
+		/* Advance by the bytes that made those columns, where a wide
+		 * character is two columns and a replaced byte one. */
 		size_t used = 0;
 		for (int c = 0; c < cols && used < take;) {
 			char one[8];
@@ -55,7 +58,7 @@ static int wrap(struct tui *t, int y, int x, int w, int max, const char *s)
 			one[used - at] = '\0';
 			int cw = tui_text_width(t, one);
 			if (c + cw > cols) {
-				used = at; /* did not fit on this line */
+				used = at; /* it did not fit on this line */
 				break;
 			}
 			c += cw;
@@ -65,7 +68,7 @@ static int wrap(struct tui *t, int y, int x, int w, int max, const char *s)
 	return r ? r : 1;
 }
 
-/* The lines s needs at w columns, at most max (1 for NULL). */
+/* The lines s needs at w columns, at most max, and 1 for NULL. */
 static int rows_for(struct tui *t, const char *s, int w, int max)
 {
 	if (!s || w < 1)
@@ -74,7 +77,8 @@ static int rows_for(struct tui *t, const char *s, int w, int max)
 	return n < 1 ? 1 : n > max ? max : n;
 }
 
-/* A labelled value over n lines (wrapped; "--" when NULL); n. */
+/* Draws a labelled value wrapped over n lines, or "--" when it is NULL, and
+ * returns n. */
 static int field(struct tui *t, int y, int x, int w, int n, const char *label, const char *value)
 {
 	line(t, y, x, w, label, value ? "" : NULL);
@@ -93,8 +97,9 @@ static void fmt_metric(char *buf, size_t n, enum prochist_metric m, double v)
 		snprintf(buf, n, "%.0f%%", v);
 }
 
-/* The process's own history: one sparkline per metric, scaled to its peak
- * (utilisation and CPU at least to 100 %), unknown samples dotted. */
+/* Draws the process's own history as one sparkline per metric, scaled to its
+ * peak, or at least to 100 % for utilisation and CPU, with unknown samples
+ * dotted. */
 static void draw_chart(struct tui *t, const struct gpu_process *p, int y, int x, int w)
 {
 	static const uint32_t blocks[] = {0x2581, 0x2582, 0x2583, 0x2584, 0x2585, 0x2586, 0x2587, 0x2588};
@@ -102,7 +107,7 @@ static void draw_chart(struct tui *t, const struct gpu_process *p, int y, int x,
 	static const char *const names[PROCHIST__COUNT] = {"GPU-MEM", "GPU%", "CPU%"};
 	double v[PROCHIST_MAX_CAPACITY];
 	char buf[96];
-	int cw = w - LABEL_W - 10; /* label left, latest value right */
+	int cw = w - LABEL_W - 10; /* the label on the left, the latest value on the right */
 	size_t n = 0;
 
 	if (cw < 8)
@@ -132,7 +137,7 @@ static void draw_chart(struct tui *t, const struct gpu_process *p, int y, int x,
 				continue;
 			}
 			double f = peak > 0 ? v[i] / peak : 0;
-			int b = (int)ceil(f * 8) - 1; /* any use shows; 0 the lowest block */
+			int b = (int)ceil(f * 8) - 1; /* any use shows, and 0 is the lowest block */
 			b = b < 0 ? 0 : b > 7 ? 7 : b;
 			canvas_put(&t->canvas, y + 1 + m, cx + (int)i, t->utf8 ? blocks[b] : (uint32_t)(unsigned char)ascii[b], 1);
 		}
@@ -152,9 +157,9 @@ static void draw_chart(struct tui *t, const struct gpu_process *p, int y, int x,
 	tui_text_right(t, ay, x + LABEL_W + cw - 4, "now", 4);
 }
 
-/* Who owns the process, as the screen writes it: the container by name
- * and id, the pod as namespace/name and uid, the unit, the cgroup path;
- * NULL for what is not known. */
+/* Who owns the process, as the screen writes it: the container by name and
+ * id, the pod as namespace/name and uid, the unit and the cgroup path, each
+ * NULL when it is not known. */
 struct owner {
 	char container_buf[PROCESS_CONTAINER_NAME_MAX + 80], pod_buf[700];
 	const char *container, *pod, *unit, *cgroup;
@@ -185,13 +190,14 @@ static void owner_of(const struct gpu_process *p, struct owner *o)
 	o->cgroup = p->cgroup_path && *p->cgroup_path ? p->cgroup_path : NULL;
 }
 
-/* The command line and the owner's values from row r (rows up to end, at
- * column ix, iw wide), wrapped rather than cut: the pod, the unit and the
- * cgroup path (whose last part has the container's full id) get the lines
- * they need, up to 3 each (the container 2); the command line what is left
- * beside the chart, all of it where there is room. On a short terminal the
- * long values give lines back (the cgroup first), down to one each, so
- * every line stays inside the box. Returns the next row. */
+/* Draws the command line and the owner's values from row r, with rows up to
+ * end, at column ix and iw wide, wrapped rather than cut. The pod, the unit
+ * and the cgroup path, whose last part has the container's full id, get the
+ * lines they need, up to 3 each, and the container up to 2. The command line
+ * gets what is left beside the chart, and all of it where there is room. On
+ * a short terminal the long values give lines back, the cgroup first, down
+ * to one each, so that every line stays inside the box. Returns the next
+ * row. */
 static int draw_long_values(struct tui *t, const struct gpu_process *p, int r, int end, int ix, int iw)
 {
 	struct owner o;
@@ -208,7 +214,7 @@ static int draw_long_values(struct tui *t, const struct gpu_process *p, int r, i
 		while (*give[k] > 1 && end - r - (1 + n_ctr + n_pod + n_unit + n_cg + 2) < 0)
 			(*give[k])--;
 	int chart = PROCHIST__COUNT + 3;
-	int left = end - r - (n_ctr + n_pod + n_unit + n_cg + 2); /* + started, GPU */
+	int left = end - r - (n_ctr + n_pod + n_unit + n_cg + 2); /* plus started and GPU */
 	int cmd_need = rows_for(t, cmd, vw, 1 << 20);
 	int cmd_rows = left - chart < cmd_need ? left - chart : cmd_need;
 	cmd_rows = cmd_rows < 1 ? 1 : cmd_rows;
@@ -222,9 +228,9 @@ static int draw_long_values(struct tui *t, const struct gpu_process *p, int r, i
 	return r;
 }
 
-/* When it started (local time, and its age at now), and its GPU with the
- * memory and util it has there, its CPU and RSS, from row r. Returns the
- * next row. */
+/* Draws from row r when the process started, in local time and with its age
+ * at now, and its GPU with the memory and util it has there, its CPU and its
+ * RSS. Returns the next row. */
 static int draw_use(struct tui *t, const struct gpu_process *p, uint64_t now, int r, int end, int ix, int iw)
 {
 	const struct frame *f = t->frame;

@@ -1,6 +1,7 @@
-/* view_fleet: the fleet summary of --prometheus — one line per host, sorted
- * with < > and r, filtered with /, Enter opens the host's ordinary GPU and
- * process view, Esc or Backspace comes back (the keys are rows of keys.c). */
+/* view_fleet: the fleet summary of --prometheus, with one line per host,
+ * sorted with < > and r and filtered with /. Enter opens the host's ordinary
+ * GPU and process view, and Esc or Backspace comes back; the keys are rows of
+ * keys.c. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +17,8 @@ static const struct fleet *fleet_of(const struct tui *t)
 	return t->fleet.fleet;
 }
 
-/* The rows for the current fleet, order and filter; the selection follows
- * its host across frames. */
+/* Builds the rows for the current fleet, order and filter. The selection
+ * follows its host across frames. */
 static void rebuild(struct tui *t)
 {
 	struct tui_fleet *fv = &t->fleet;
@@ -147,7 +148,7 @@ unsigned tui_fleet_key_open(struct tui *t, int ch)
 	fv->host_open = true;
 	t->table.sel = t->table.top = t->gpu_top = 0;
 	lineedit_clear(&t->table.filter);
-	t->seq = 0; /* the host's frame at once */
+	t->seq = 0; /* show the host's frame at once */
 	return KEYS_REDRAW;
 }
 
@@ -155,7 +156,7 @@ void tui_fleet_close_host(struct tui *t)
 {
 	t->fleet.host_open = false;
 	t->mode = TUI_MODE_PROCS;
-	t->seq = 0; /* the summary's frame at once */
+	t->seq = 0; /* show the summary's frame at once */
 }
 
 struct lineedit *tui_fleet_filter_line(struct tui *t)
@@ -171,8 +172,8 @@ unsigned tui_fleet_filter_edited(struct tui *t)
 	return KEYS_REDRAW;
 }
 
-/* Column widths for the terminal's width: the host column takes what the
- * figures leave, between 12 and 48; the container the rest. */
+/* Column widths for the terminal's width. The host column takes what the
+ * figures leave, between 12 and 48, and the container the rest. */
 static void widths(const struct tui *t, int *w)
 {
 	int fixed = 0;
@@ -228,7 +229,7 @@ void tui_fleet_draw(struct tui *t, int y, int h)
 		return;
 	rebuild(t);
 	widths(t, w);
-	/* The fleet in one line; what is wrong with the source, in red. */
+	/* Draws the fleet in one line, with what is wrong with the source in red. */
 	fleet_status(fl, clock_wall_ms(), buf, sizeof(buf));
 	if (fl->error)
 		tui_attr(t, TC_CRIT, true);

@@ -1,6 +1,7 @@
-/* view_groups: the process table grouped (g): the list of groups, one row
- * each, and one opened group (Enter) whose processes the table shows until
- * Esc or Backspace (keys.c's key_back). The aggregation is group.c's. */
+/* view_groups: the process table grouped (g). It shows the list of groups,
+ * one row each, and one opened group (Enter), whose processes the table
+ * shows until Esc or Backspace (keys.c's key_back). The aggregation is
+ * group.c's. */
 #include <stdio.h>
 #include <string.h>
 
@@ -104,7 +105,8 @@ int tui_groups_title(struct tui *t, int y)
 	return 1;
 }
 
-/* The group table's columns: numbers first, the owner taking the rest. */
+/* The group table's columns, with numbers first and the owner taking the
+ * rest. */
 enum { GC_MEM, GC_UTIL, GC_PROCS, GC_GPUS, GC_NAME, GC__COUNT };
 static const struct {
 	const char *title;
@@ -146,7 +148,7 @@ static void group_cell(const struct tui *t, const struct group *grp, int c, char
 	default: {
 		const struct gpu_process *p = &t->frame->procs[grp->first];
 		group_label(p, t->groups.by, buf, n);
-		/* A name: its id beside it, so two alike stay apart. */
+		/* A name gets its id beside it, so that two alike stay apart. */
 		if (t->groups.by == GROUP_BY_CONTAINER && process_has(p, PROC_F_CONTAINER) && p->container &&
 		    strcmp(buf, p->container) != 0) {
 			size_t at = strlen(buf);

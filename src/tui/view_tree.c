@@ -1,9 +1,9 @@
-/* view_tree: the selected process in its process tree (`t`): its parents
- * from the outermost (its container's init, or PID 1) down to it, then the
- * GPU processes below it, every process that uses a GPU marked with the
- * GPUs and the memory it holds there. Only what the frame carries: the
- * parents are read from /proc with the rest of the process details, so a
- * replayed or remote row has none, and the screen says so. */
+/* view_tree: the selected process in its process tree (`t`). It shows its
+ * parents from the outermost, its container's init or PID 1, down to it,
+ * then the GPU processes below it, and marks every process that uses a GPU
+ * with the GPUs and the memory it holds there. It shows only what the frame
+ * carries. The parents are read from /proc with the rest of the process
+ * details, so a replayed or remote row has none, and the screen says so. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +13,7 @@
 #include "util/xalloc.h"
 
 #define TREE_MAX_NODES 256
-#define TREE_MAX_DEPTH 34 /* the 32 parents a row carries, the process, one below */
+#define TREE_MAX_DEPTH 34 /* the 32 parents a row carries, the process, and one below */
 
 /* One line below the selected process: the pids from just under it down
  * to this node, which orders the lines as a depth-first walk. */
@@ -23,8 +23,8 @@ struct node {
 	const char *name;
 };
 
-/* "GPU 0,2 · 1.2G": the GPUs pid uses in f and the memory it holds on
- * them, or "" when it is not a GPU process. */
+/* Writes the GPUs that pid uses in f and the memory it holds on them, as
+ * "GPU 0,2 · 1.2G", or "" when it is not a GPU process. */
 static void gpu_use(const struct frame *f, uint64_t pid, char *buf, size_t n)
 {
 	bool on[FRAME_MAX_GPUS] = {false}, any = false, mem_known = false;
@@ -58,7 +58,7 @@ static void gpu_use(const struct frame *f, uint64_t pid, char *buf, size_t n)
 	}
 }
 
-/* One line of the tree: indentation, pid, name, and the GPU mark. */
+/* Draws one line of the tree: indentation, pid, name and the GPU mark. */
 static void tree_line(struct tui *t, const struct frame *f, int y, int x, int w, size_t depth, uint64_t pid,
 		      const char *name, bool selected, bool last)
 {
@@ -97,8 +97,9 @@ static int node_cmp(const void *a, const void *b)
 	return x->depth < y->depth ? -1 : x->depth > y->depth;
 }
 
-/* The GPU processes under pid (and the processes between): nodes with
- * their paths from pid, deduplicated, in tree order. Returns how many. */
+/* Collects the GPU processes under pid, and the processes between, as nodes
+ * with their paths from pid, deduplicated and in tree order. Returns how
+ * many. */
 static size_t descendants(const struct frame *f, uint64_t pid, struct node *out, size_t max)
 {
 	size_t n = 0;
@@ -110,7 +111,7 @@ static size_t descendants(const struct frame *f, uint64_t pid, struct node *out,
 			k++;
 		if (k == p->nparents || k + 1 > TREE_MAX_DEPTH)
 			continue;
-		/* parents[k - 1] .. parents[0], then p: depth 1 .. k + 1. */
+		/* parents[k - 1] to parents[0], then p, at depths 1 to k + 1. */
 		for (size_t d = 1; d <= k + 1 && n < max; d++) {
 			struct node nd = {.depth = d};
 			for (size_t j = 0; j < d; j++)
@@ -144,8 +145,8 @@ void tui_tree_draw(struct tui *t)
 		tree_line(t, f, r + 2, ix, iw, 0, p->pid, process_has(p, PROC_F_NAME) ? p->name : NULL, true, true);
 		return;
 	}
-	/* Above it: the outermost parent first. A deep chain shows its
-	 * nearest parents, the lines it leaves said in one. */
+	/* Above it, the outermost parent comes first. A deep chain shows its
+	 * nearest parents, and one line says how many it leaves out. */
 	size_t np = p->nparents, room = end - r > 2 ? (size_t)(end - r - 2) : 1, skip = 0;
 	if (np + 1 > room)
 		skip = np + 1 - room;
@@ -164,8 +165,8 @@ void tui_tree_draw(struct tui *t)
 	struct node *below = xcalloc(TREE_MAX_NODES, sizeof(*below));
 	size_t nb = descendants(f, p->pid, below, TREE_MAX_NODES);
 	for (size_t i = 0; i < nb && r < end; i++) {
-		/* The last of its siblings: no later node at its depth before
-		 * the walk climbs above it. */
+		/* It is the last of its siblings when no later node is at its depth
+		 * before the walk climbs above it. */
 		bool last = true;
 		for (size_t j = i + 1; j < nb && below[j].depth >= below[i].depth && last; j++)
 			last = below[j].depth != below[i].depth;
