@@ -21,22 +21,23 @@ struct feed {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	int efd;
-	volatile sig_atomic_t cancel; /* set by feed_stop: a blocked read gives up */
+	volatile sig_atomic_t cancel; /* set by feed_stop, so that a blocked read gives up */
 	/* Guarded by mu. */
 	bool stop, paused, seek_pending, at_end, finished;
 	int result;
-	unsigned steps; /* "." presses not yet played: each is one record */
+	unsigned steps; /* "." presses not yet played, each one record */
 	enum feed_seek seek;
 	uint64_t seek_ms;
 	double interval, speed;
 	struct frame *latest;
 	struct fleet *latest_fleet; /* the hosts beside latest, from a fleet source, or NULL */
 	uint64_t seq, position;
-	uint64_t seeks, latest_seeks; /* seeks done; how many came before latest */
+	uint64_t seeks, latest_seeks; /* seeks done, and how many came before latest */
 	struct frame *posted; /* events waiting for the next frame */
 	char error[256];      /* why the feed finished on a failure */
-	bool paced;           /* the source paces its own frames (set before the thread starts) */
-	/* Feed thread only (or, paced, whichever thread hands a frame over). */
+	bool paced;           /* the source paces its own frames; set before the thread starts */
+	/* Used by the feed's thread only or, when paced, by whichever thread hands
+	 * a frame over. */
 	uint64_t produced;
 	uint64_t target_ns; /* when the last frame was due */
 };
@@ -59,14 +60,14 @@ static void publish(struct feed *f, struct frame *fr, struct fleet *fl)
 	f->seq++;
 	f->position++;
 	pthread_mutex_unlock(&f->mu);
-	/* Headless, nobody reads frame by frame: a write and a wake-up per
-	 * record would halve a replay's speed. */
+	/* Headless, nobody reads frame by frame, and a write and a wake-up
+	 * per record would halve a replay's speed. */
 	if (f->o.notify)
 		wake_reader(f);
 }
 
-/* Waits until deadline (monotonic ns) or a control message; true when
- * woken by a message (or stop). Called with mu held. */
+/* Waits until deadline, in monotonic ns, or a control message. Returns true
+ * when woken by a message or by stop. It is called with mu held. */
 static bool wait_until(struct feed *f, uint64_t deadline_ns)
 {
 	struct timespec ts = {(time_t)(deadline_ns / 1000000000u), (long)(deadline_ns % 1000000000u)};
@@ -88,11 +89,11 @@ static void add_events(struct frame *fr, const struct frame *src)
 	}
 }
 
-/* One frame (and the fleet beside it, or NULL; both consumed) through the
- * pipeline: detection's events (first frame only), the --gpus selection
- * (checked against the first frame), the events the dashboard posted
- * (which name GPUs as it sees them, after --gpus), the sink, publication.
- * False when the feed is finished. */
+/* Takes one frame, and the fleet beside it or NULL, both consumed, through
+ * the pipeline: detection's events on the first frame only, the --gpus
+ * selection, checked against the first frame, the events the dashboard
+ * posted, which name GPUs as it sees them after --gpus, the sink, and
+ * publication. Returns false when the feed is finished. */
 static bool deliver(struct feed *f, struct frame *fr, struct fleet *fl)
 {
 	if (f->produced == 0)
@@ -100,9 +101,9 @@ static bool deliver(struct feed *f, struct frame *fr, struct fleet *fl)
 	if (f->o.sel) {
 		const char *miss = f->produced == 0 ? gpusel_unmatched(f->o.sel, fr) : NULL;
 		if (miss) {
-			/* A --gpus item that names no GPU is a mistake worth saying,
-			 * not an empty screen; said by the caller, once the
-			 * terminal is its own. */
+			/* A --gpus item that names no GPU is a mistake worth
+			 * reporting rather than an empty screen. The caller reports
+			 * it once the terminal is its own. */
 			pthread_mutex_lock(&f->mu);
 			snprintf(f->error, sizeof(f->error), "--gpus: no GPU matches '%s' (%zu GPU%s here)", miss,
 				 fr->ngpus, fr->ngpus == 1 ? "" : "s");
@@ -120,15 +121,16 @@ static bool deliver(struct feed *f, struct frame *fr, struct fleet *fl)
 		frame_reset(f->posted);
 	}
 	pthread_mutex_unlock(&f->mu);
-	bool more = !f->o.sink || sink_emit(f->o.sink, fr, fl); /* false: stdout went away */
+	bool more = !f->o.sink || sink_emit(f->o.sink, fr, fl); /* false when stdout went away */
 	publish(f, fr, fl);
 	f->produced++;
 	return more && !(f->o.count && f->produced >= f->o.count);
 }
 
-/* Waits for the next frame to be due: due_ms after the last one was (no
- * burst to catch up when late). With a virtual clock, moves it instead.
- * True when a control message came first. Called with mu held. */
+/* Waits for the next frame to be due, due_ms after the last one was, so that
+ * there is no burst to catch up when late. With a virtual clock, it moves
+ * the clock instead. Returns true when a control message came first. It is
+ * called with mu held. */
 static bool wait_due(struct feed *f, uint64_t due_ms)
 {
 	uint64_t now = clock_mono_ns();
@@ -147,8 +149,9 @@ static bool wait_due(struct feed *f, uint64_t due_ms)
 	return false;
 }
 
-/* Home and End: the sought frame is shown at once. Called with mu held.
- * False when the feed is finished (--count, stdout gone). */
+/* Handles Home and End, showing the sought frame at once. It is called with
+ * mu held, and returns false when the feed is finished by --count or by
+ * stdout going away. */
 static bool do_seek(struct feed *f)
 {
 	enum feed_seek where = f->seek;
@@ -170,7 +173,7 @@ static bool do_seek(struct feed *f)
 		return true;
 	f->seeks++;
 	if (where == FEED_SEEK_TIME)
-		skipped++; /* as for Home: the position before the frame shown */
+		skipped++; /* as for Home, the position before the frame shown */
 	bool more = true;
 	f->at_end = false;
 	f->steps = 0;
@@ -195,8 +198,9 @@ static bool do_seek(struct feed *f)
 	return more;
 }
 
-/* Sent by feed_stop() to the feed's thread alone, to end a read that waits
- * for input (a recording still being written); it does nothing else. */
+/* feed_stop() sends this signal to the feed's thread alone, to end a read
+ * that waits for input, as from a recording still being written. It does
+ * nothing else. */
 #define FEED_WAKE_SIGNAL SIGUSR1
 
 static void on_wake(int sig)
@@ -204,16 +208,17 @@ static void on_wake(int sig)
 	(void)sig;
 }
 
-/* A frame the source paced itself (from a thread of the source's). */
+/* Takes a frame that the source paced itself, on a thread of the
+ * source's. */
 static bool paced_frame(void *ctx, struct frame *fr, struct fleet *fl)
 {
 	return deliver(ctx, fr, fl);
 }
 
-/* A source that paces its own frames (live with one backend: the worker is
- * the clock) hands each over; this thread only lends itself to the source
- * (as the watchdog of a hung call). False when pacing could not start: the
- * feed then takes frames itself. */
+/* A source that paces its own frames, as a live one with one backend does
+ * with the worker as the clock, hands each over, and this thread only lends
+ * itself to the source as the watchdog of a hung call. Returns false when
+ * pacing could not start, and the feed then takes frames itself. */
 static bool feed_paced(struct feed *f)
 {
 	pthread_mutex_lock(&f->mu);
@@ -222,16 +227,16 @@ static bool feed_paced(struct feed *f)
 	return source_pace(f->o.source, &p) >= 0;
 }
 
-/* Waits for the next frame to be due. Called with mu held; the source may
- * read (and wait for input) to know, so the lock, which the dashboard and
- * feed_stop take, is let go meanwhile. False when a control message came
- * first. */
+/* Waits for the next frame to be due. It is called with mu held, but the
+ * source may read, and wait for input, to know, so the lock, which the
+ * dashboard and feed_stop take, is let go meanwhile. Returns false when a
+ * control message came first. */
 static bool wait_next(struct feed *f)
 {
 	double iv = f->interval, sp = f->speed;
-	/* Nobody looks at the latest frame while this one runs (no dashboard,
-	 * nothing served): it goes before the next is read, so two large
-	 * records are never held at once. */
+	/* Nobody looks at the latest frame while this one runs, with no
+	 * dashboard and nothing served, so it goes before the next is read
+	 * and two large records are never held at once. */
 	struct frame *drop = NULL;
 	struct fleet *drop_fleet = NULL;
 	if (!f->o.hold && !f->o.notify) {
@@ -245,14 +250,15 @@ static bool wait_next(struct feed *f)
 	fleet_unref(drop_fleet);
 	uint64_t due = source_due_ms(f->o.source, iv, sp);
 	pthread_mutex_lock(&f->mu);
-	/* Paused meanwhile on the virtual clock: this poll is not taken, so
-	 * the clock must not move for it either. */
+	/* If paused meanwhile on the virtual clock, this poll is not taken,
+	 * so the clock must not move for it either. */
 	return !(f->stop || f->seek_pending || (f->o.virt && f->paused) || wait_due(f, due));
 }
 
-/* Takes the next frame from the source through the pipeline; at the end
- * of the source, holds the last one when told to. Called with mu held (let
- * go while the source reads). False when the feed is finished. */
+/* Takes the next frame from the source through the pipeline, and at the end
+ * of the source holds the last one when told to. It is called with mu held,
+ * which is let go while the source reads. Returns false when the feed is
+ * finished. */
 static bool take_next(struct feed *f)
 {
 	pthread_mutex_unlock(&f->mu);
@@ -276,8 +282,8 @@ static void *feed_main(void *arg)
 	struct feed *f = arg;
 	struct source *src = f->o.source;
 	bool seekable = source_can_seek(src);
-	/* A recording, or a live source on the virtual clock (its polls are
-	 * exact steps, so they may wait for a key as records do). */
+	/* A recording, or a live source on the virtual clock, whose polls are
+	 * exact steps and so may wait for a key as records do. */
 	bool steppable = seekable || f->o.virt;
 	sigset_t wake;
 
@@ -306,13 +312,13 @@ static void *feed_main(void *arg)
 		if (stepping) {
 			f->steps--;
 			if (f->o.virt) {
-				/* A step of the virtual clock is still one interval
-				 * (a live source's due time is a sum: no reading, so
-				 * the lock stays held and nothing comes between). */
+				/* A step of the virtual clock is still one interval. A
+				 * live source's due time is a sum with no reading, so
+				 * the lock stays held and nothing comes between. */
 				wait_due(f, source_due_ms(src, f->interval, f->speed));
 			}
 		} else if (!wait_next(f)) {
-			continue; /* a message came first: look again */
+			continue; /* a message came first, so look again */
 		}
 		if (!stepping && steppable && f->paused)
 			continue;
@@ -333,7 +339,7 @@ struct feed *feed_start(const struct feed_opts *o)
 
 	f->o = *o;
 	f->paused = o->start_paused && o->virt;
-	f->interval = o->interval >= 0 ? o->interval : 1.0; /* 0: as fast as possible (headless) */
+	f->interval = o->interval >= 0 ? o->interval : 1.0; /* 0 for as fast as possible, headless */
 	f->speed = o->speed > 0 ? o->speed : 1.0;
 	f->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (f->efd < 0) {
@@ -345,15 +351,15 @@ struct feed *feed_start(const struct feed_opts *o)
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&f->cv, &ca);
 	pthread_condattr_destroy(&ca);
-	/* No SA_RESTART: the signal interrupts the read it is sent to. */
+	/* No SA_RESTART, so that the signal interrupts the read it is sent to. */
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_wake;
 	sigemptyset(&sa.sa_mask);
 	sigaction(FEED_WAKE_SIGNAL, &sa, NULL);
 	source_set_cancel(o->source, &f->cancel);
-	/* Paced by the source itself, on the real clock only (the virtual
-	 * clock's steps are the feed's). */
+	/* Paced by the source itself, on the real clock only, because the
+	 * virtual clock's steps are the feed's. */
 	f->paced = !o->virt && source_can_pace(o->source);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -385,8 +391,8 @@ void feed_stop(struct feed *f)
 	pthread_mutex_unlock(&f->mu);
 	if (f->paced)
 		source_pace_stop(f->o.source);
-	/* A read waiting for input gives up when the signal interrupts it; a
-	 * signal that came just before the read began is sent again. */
+	/* A read waiting for input gives up when the signal interrupts it,
+	 * and a signal that came just before the read began is sent again. */
 	for (;;) {
 		if (!finished)
 			pthread_kill(f->tid, FEED_WAKE_SIGNAL);

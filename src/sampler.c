@@ -37,12 +37,12 @@ void sampler_worker_free(struct worker *w)
 	free(w);
 }
 
-/* The /proc side of a local backend's rows, once per poll, here on the
- * backend's own watched worker: a process stuck in the kernel (its cmdline
- * unreadable) stalls this backend alone, never the screen. Rows of a remote
- * backend are left as they came. now_ms: the sampler's clock when the poll
- * began. Touches nothing of the sampler: a worker abandoned in a hung call
- * gets here after the sampler has gone. */
+/* Fills the /proc side of a local backend's rows, once per poll, here on the
+ * backend's own watched worker, so that a process stuck in the kernel, with
+ * its cmdline unreadable, stalls this backend alone and never the screen.
+ * Rows of a remote backend are left as they came. now_ms is the sampler's
+ * clock when the poll began. It touches nothing of the sampler, because a
+ * worker abandoned in a hung call gets here after the sampler has gone. */
 static void fill_processes(struct worker *w, uint64_t now_ms, struct frame *fr)
 {
 	size_t missing = 0, listed = 0;
@@ -71,8 +71,8 @@ static void fill_processes(struct worker *w, uint64_t now_ms, struct frame *fr)
 		procinfo_fill(w->pi, (unsigned)p->pid, fr, p);
 	}
 	procinfo_end(w->pi);
-	/* Said once, with the fix (outside a namespace, a pid missing from
-	 * /proc has just exited and says nothing). */
+	/* The note is made once, with the fix. Outside a namespace, a pid
+	 * missing from /proc has just exited, and nothing is said. */
 	if (missing && !w->hidden_said) {
 		w->hidden_said = true;
 		struct event *e = frame_note(fr, EVENT_NOTE,
@@ -86,9 +86,9 @@ static void fill_processes(struct worker *w, uint64_t now_ms, struct frame *fr)
 	}
 }
 
-/* Runs one job on w's backend (no lock held): the polled frame (with its
- * processes filled) or NULL, the fleet beside it (a fleet source's), and
- * the result code. started: clock ms. */
+/* Runs one job on w's backend with no lock held. It gives the polled frame,
+ * with its processes filled, or NULL; the fleet beside it, from a fleet
+ * source; and the result code. started is in clock ms. */
 static struct frame *run_job(struct worker *w, enum job job, uint64_t started, struct fleet **fleet, int *rc_out)
 {
 	struct frame *fr = NULL;
@@ -147,8 +147,9 @@ bool sampler_worker_run_job(struct worker *w, enum job job)
 	return true;
 }
 
-/* Waits (s->mu held) until w is asked for a job, its paced frame is due, or
- * it is to end. True for a requested job, false for a paced turn. */
+/* Waits, with s->mu held, until w is asked for a job, its paced frame is
+ * due, or it is to end. Returns true for a requested job and false for a
+ * paced turn. */
 static bool worker_wait(struct worker *w)
 {
 	struct sampler *s = w->s;
@@ -181,15 +182,15 @@ static void *worker_main(void *arg)
 		if (!asked) {
 			pthread_mutex_unlock(mu);
 			if (!sampler_pace_turn(w))
-				return NULL; /* abandoned: freed itself */
+				return NULL; /* abandoned, and it freed itself */
 			pthread_mutex_lock(mu);
 			continue;
 		}
 		if (!sampler_worker_run_job(w, w->job))
-			return NULL; /* abandoned: freed itself */
-		/* Signalled with the lock let go: the tick thread, woken, does not
-		 * preempt this one only to wait for the lock. s stays valid here:
-		 * sampler_free() joins a worker that is not busy. */
+			return NULL; /* abandoned, and it freed itself */
+		/* Signal with the lock let go, so that the tick thread, woken, does
+		 * not preempt this one only to wait for the lock. s stays valid
+		 * here, because sampler_free() joins a worker that is not busy. */
 		pthread_mutex_unlock(mu);
 		pthread_cond_broadcast(&s->done);
 		pthread_mutex_lock(mu);
@@ -216,7 +217,8 @@ struct sampler *sampler_new(struct backend **backends, size_t n, const struct sa
 	s->w = xcalloc(n ? n : 1, sizeof(*s->w));
 	s->kids = xcalloc(n ? n : 1, sizeof(*s->kids));
 	s->comp = composite_new();
-	/* Workers take no signals: SIGINT/SIGTERM go to the main thread. */
+	/* Workers take no signals, so SIGINT and SIGTERM go to the main
+	 * thread. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	for (size_t i = 0; i < n; i++) {
@@ -233,7 +235,8 @@ struct sampler *sampler_new(struct backend **backends, size_t n, const struct sa
 		w->reinit_backoff_ms = o->backoff_min_ms;
 		w->next_open_ms = now_ms(s);
 		if (pthread_create(&w->tid, NULL, worker_main, w) != 0) {
-			/* No thread (a pids limit, say): undo what was started. */
+			/* There is no thread, because of a pids limit for instance, so
+			 * undo what was started. */
 			procinfo_free(w->pi);
 			free(w);
 			for (size_t k = i; k < n; k++)
@@ -261,8 +264,8 @@ void sampler_free(struct sampler *s)
 	s->stop = true;
 	pthread_cond_broadcast(&s->work);
 	/* A worker stuck in a call is left to free itself when the call
-	 * returns; it is detached while the lock still keeps it from doing so,
-	 * and is not touched again here. */
+	 * returns. It is detached while the lock still keeps it from doing
+	 * so, and is not touched again here. */
 	for (size_t i = 0; i < s->nw; i++) {
 		if (s->w[i]->state == W_BUSY) {
 			abandoned = s->w[i]->abandoned = true;
@@ -284,8 +287,8 @@ void sampler_free(struct sampler *s)
 	s->w = NULL;
 	s->comp = NULL;
 	s->kids = NULL;
-	/* A hung worker, when it returns, still takes s->mu: the lock and s
-	 * stay (the process is about to exit; the worker frees itself). */
+	/* A hung worker still takes s->mu when it returns, so the lock and s
+	 * stay; the process is about to exit, and the worker frees itself. */
 	if (abandoned)
 		return;
 	pthread_mutex_destroy(&s->mu);
@@ -338,8 +341,8 @@ size_t sampler_drop_absent(struct sampler *s, void (*report)(const char *name, c
 	}
 	s->nw = kept;
 	if (dropped) {
-		/* Child indices moved: positions start afresh (no frame with the
-		 * old ones has been published by the caller). */
+		/* Child indices moved, so positions start afresh; the caller has
+		 * published no frame with the old ones. */
 		composite_free(s->comp);
 		s->comp = composite_new();
 	}
@@ -380,7 +383,7 @@ static struct event *add_event(struct frame *out, const char *kind, struct backe
 	return frame_backend_event(out, kind, backend_name(b));
 }
 
-/* A note event about backend b. */
+/* Appends a note event about backend b. */
 __attribute__((format(printf, 3, 4))) static void note_backend(struct frame *out, struct backend *b, const char *fmt, ...)
 {
 	char msg[256];
@@ -427,9 +430,10 @@ static void request_and_wait(struct sampler *s, uint64_t now, uint64_t *busy_ms)
 		w->asked = true;
 		w->asked_seq = w->done_seq;
 	}
-	/* Woken after the lock is let go, a worker does not wake only to
-	 * wait for it (a context switch each, on every poll). The loop below
-	 * looks at done_seq under the lock before it waits: nothing is lost. */
+	/* Woken after the lock is let go, a worker does not wake only to wait
+	 * for it, which would cost a context switch each on every poll. The
+	 * loop below looks at done_seq under the lock before it waits, so
+	 * nothing is lost. */
 	pthread_mutex_unlock(&s->mu);
 	pthread_cond_broadcast(&s->work);
 	pthread_mutex_lock(&s->mu);
@@ -550,8 +554,9 @@ struct frame *sampler_compose(struct sampler *s, uint64_t t0, const uint64_t *bu
 			k->mode = COMPOSITE_REUSE;
 		else
 			k->mode = COMPOSITE_IDENT;
-		/* A fleet source's hosts go along as they are: it keeps its
-		 * last good hosts itself, marked stale (backend/prometheus.c). */
+		/* A fleet source's hosts go along as they are, because it keeps
+		 * its last good hosts itself, marked stale
+		 * (backend/prometheus.c). */
 		if (!*fleet && k->mode != COMPOSITE_LOST && w->last_fleet)
 			*fleet = fleet_ref(w->last_fleet);
 	}
@@ -562,8 +567,9 @@ struct frame *sampler_compose(struct sampler *s, uint64_t t0, const uint64_t *bu
 		out->host = frame_str(out, s->o.host);
 		frame_set(out, FRAME_F_HOST);
 	}
-	/* The host's figures at most once a second: faster polls repeat them (a
-	 * CPU % over a tenth of a second says little; reading costs the kernel). */
+	/* The host's figures are read at most once a second, and faster polls
+	 * repeat them, since a CPU % over a tenth of a second says little and
+	 * reading costs the kernel. */
 	if (s->o.sysstat && (!s->sys_at || now - s->sys_at >= 900 || !(s->sys.valid >> SYS_F_CPU & 1))) {
 		s->sys_ok = sysstat_read(s->o.sysstat, &s->sys) == 0;
 		s->sys_at = now ? now : 1;

@@ -1,5 +1,5 @@
 /* sampler_pace: frames paced by the worker itself, with the caller's thread
- * as a watchdog that sleeps on a timer (sampler.h). */
+ * as a watchdog that sleeps on a timer, as sampler.h describes. */
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -16,8 +16,8 @@ static uint64_t wait_ns(const struct sampler *s)
 	return s->o.wait_ms * 1000000u;
 }
 
-/* The watchdog's timer at the monotonic time at_ns (0 is made 1: a zero
- * value would disarm it). */
+/* Sets the watchdog's timer to the monotonic time at_ns. 0 is made 1,
+ * because a zero value would disarm it. */
 static void arm(const struct sampler *s, uint64_t at_ns)
 {
 	struct itimerspec its;
@@ -30,9 +30,9 @@ static void arm(const struct sampler *s, uint64_t at_ns)
 	timerfd_settime(s->tfd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 
-/* Hands out the frame just composed (and the fleet beside it, or NULL) and
- * sets when the next is due: an interval after this one was (no burst to
- * catch up when late). Under tick_mu. */
+/* Hands out the frame just composed, and the fleet beside it or NULL, and
+ * sets the next to be due an interval after this one was, so there is no
+ * burst to catch up when late. It runs under tick_mu. */
 static void hand_over(struct sampler *s, struct frame *out, struct fleet *fl)
 {
 	bool more = s->pace.frame(s->pace.ctx, out, fl);
@@ -48,7 +48,7 @@ static void hand_over(struct sampler *s, struct frame *out, struct fleet *fl)
 		s->pacing = false; /* the worker goes back to waiting for requests */
 	}
 	pthread_mutex_unlock(&s->mu);
-	arm(s, more ? due + wait_ns(s) : 1); /* done: the watchdog wakes at once */
+	arm(s, more ? due + wait_ns(s) : 1); /* done, so the watchdog wakes at once */
 }
 
 bool sampler_pace_turn(struct worker *w)
@@ -71,12 +71,12 @@ bool sampler_pace_turn(struct worker *w)
 			return true;
 		}
 		if (!sampler_worker_run_job(w, job))
-			return false; /* abandoned: freed itself */
+			return false; /* abandoned, and it freed itself */
 		pthread_mutex_unlock(&s->mu);
 	}
 	pthread_mutex_lock(&s->tick_mu);
 	if (s->pacing) {
-		uint64_t idle = 0; /* the one worker: this one, done */
+		uint64_t idle = 0; /* the one worker, this one, is done */
 		struct fleet *fl;
 		struct frame *out = sampler_compose(s, t0, &idle, &fl);
 		hand_over(s, out, fl);
@@ -107,9 +107,9 @@ void sampler_set_interval(struct sampler *s, double interval_s)
 	pthread_cond_broadcast(&s->work);
 }
 
-/* The watchdog's timer fired: a frame from what is known when the worker is
- * wait_ms past the due time (a hung call), else only the timer moves on.
- * Under tick_mu. */
+/* The watchdog's timer fired. When the worker is wait_ms past the due time,
+ * as in a hung call, a frame is made from what is known; otherwise only the
+ * timer moves on. It runs under tick_mu. */
 static void watch(struct sampler *s)
 {
 	uint64_t t = clock_mono_ns();
@@ -128,8 +128,9 @@ static void watch(struct sampler *s)
 	pthread_mutex_unlock(&s->mu);
 	struct fleet *fl;
 	struct frame *out = sampler_compose(s, t, busy, &fl);
-	/* The header's "poll" is how long the poll behind the frame has taken:
-	 * here the one still in its call, not this frame's composing. */
+	/* The header's "poll" is how long the poll behind the frame has taken,
+	 * which here is the one still in its call, not this frame's
+	 * composing. */
 	if (out->poll_us < longest * 1000u)
 		out->poll_us = longest * 1000u;
 	hand_over(s, out, fl);
@@ -151,7 +152,7 @@ int sampler_run(struct sampler *s, const struct sampler_run_opts *p)
 	pthread_mutex_lock(&s->mu);
 	s->tfd = tfd;
 	s->pace = *p;
-	s->interval_ns = iv; /* 0: the next poll as soon as this one is out */
+	s->interval_ns = iv; /* 0 for the next poll as soon as this one is out */
 	s->due_ns = clock_mono_ns() + p->first_due_ms * 1000000u;
 	s->pace_done = false;
 	s->pacing = true;

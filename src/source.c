@@ -81,8 +81,9 @@ int source_seek(struct source *s, enum source_seek where, struct frame **last, s
 	*skipped = 0;
 	if (!s->ops->rewind)
 		return -ENOTSUP;
-	/* End reads every record (not a jump from the time index): what each
-	 * GPU last read while ok stays exact (a LOST GPU's "last seen"). */
+	/* End reads every record rather than jumping by the time index, so
+	 * what each GPU last read while ok stays exact, as a LOST GPU's
+	 * "last seen" needs. */
 	int e = s->ops->rewind(s);
 	if (e < 0)
 		return e;

@@ -1,7 +1,7 @@
 /* source_live: the live sampler as a source. Each frame is a tick of the
- * sampler; with one backend the source can instead pace itself: the
- * backend's worker polls when a frame is due and hands it over from its
- * own thread (sampler.h), so the frame pipeline never drives the sampler. */
+ * sampler. With one backend the source can instead pace itself: the
+ * backend's worker polls when a frame is due and hands it over from its own
+ * thread (sampler.h), so the frame pipeline never drives the sampler. */
 #include <stdlib.h>
 
 #include "sampler.h"
@@ -11,8 +11,9 @@
 struct live {
 	struct source s;
 	struct sampler *sampler;
-	/* Where paced frames go: set before the sampler runs, read by the
-	 * thread that hands a frame over (the sampler orders the two). */
+	/* Where paced frames go. It is set before the sampler runs and read
+	 * by the thread that hands a frame over, and the sampler orders the
+	 * two. */
 	struct source_pace pace;
 };
 
@@ -41,7 +42,8 @@ static bool live_can_pace(const struct source *s)
 	return sampler_can_pace(((const struct live *)s)->sampler);
 }
 
-/* A frame from the sampler (its worker's thread, or the watchdog's). */
+/* Takes a frame from the sampler, on its worker's thread or the
+ * watchdog's. */
 static bool live_paced(void *ctx, struct frame *fr, struct fleet *fl)
 {
 	struct live *l = ctx;

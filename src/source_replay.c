@@ -1,4 +1,4 @@
-/* source_replay: a recording as a source, paced by the records' ts_ms; in
+/* source_replay: a recording as a source, paced by the records' ts_ms. In
  * the dashboard a fleet recording's records of one poll become one frame. */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -12,14 +12,14 @@
 struct recorded {
 	struct source s;
 	struct replay *r;
-	bool asap; /* recorded time is not waited for (a headless replay) */
-	/* The recorded spacing of frames, 0 = unknown: written by the thread
-	 * that takes frames, read by any. */
+	bool asap; /* recorded time is not waited for, as in a headless replay */
+	/* The recorded spacing of frames, 0 when unknown. The thread that
+	 * takes frames writes it, and any thread reads it. */
 	_Atomic uint64_t cadence_ms;
-	/* The frame last returned, for pacing: only its time is kept, so a
+	/* The frame last returned, for pacing. Only its time is kept, so a
 	 * large record is not held while the next one is read. */
 	struct frame *prev;
-	struct frame *ahead; /* the next record, read ahead; NULL at the end */
+	struct frame *ahead; /* the next record, read ahead, or NULL at the end */
 	bool need_ahead;     /* ahead is still to be read */
 };
 
@@ -34,17 +34,17 @@ static struct frame *read_one(struct replay *r)
 	return f;
 }
 
-/* Reads the record after the one last returned, once that one is out: a
- * recording that is still being written (a FIFO, tail -f) shows each record
- * as soon as it comes. */
+/* Reads the record after the one last returned, once that one is out, so
+ * that a recording still being written, such as a FIFO or tail -f, shows
+ * each record as soon as it comes. */
 static void read_ahead(struct recorded *rc)
 {
 	if (!rc->need_ahead)
 		return;
 	rc->need_ahead = false;
 	rc->ahead = read_one(rc->r);
-	/* The recorded cadence: the first positive gap of ts_ms (a longer
-	 * one is a pause in the recording). */
+	/* The recorded cadence is the first positive gap of ts_ms; a longer
+	 * one is a pause in the recording. */
 	const struct frame *p = rc->prev, *n = rc->ahead;
 	if (!atomic_load(&rc->cadence_ms) && p && n && frame_has(p, FRAME_F_TS) && frame_has(n, FRAME_F_TS) && n->ts_ms > p->ts_ms &&
 	    n->ts_ms - p->ts_ms <= REPLAY_MAX_GAP_MS)
@@ -57,12 +57,12 @@ static bool fleet_record(const struct frame *f)
 	       f->backend && strcmp(f->backend, "prometheus") == 0;
 }
 
-/* A fleet recording (--prometheus: one record per host per poll) shown in
- * the dashboard: the records of one poll — same ts_ms, distinct hosts —
- * become one frame (the poll's time, source and events) and their hosts a
- * fleet beside it (*fleet), so a replay opens on the fleet summary as the
- * live view does. Reads one record past the poll (kept as the next).
- * Headless replays stay record for record. */
+/* A fleet recording (--prometheus, one record per host per poll) shown in
+ * the dashboard. The records of one poll, with the same ts_ms and distinct
+ * hosts, become one frame with the poll's time, source and events, and their
+ * hosts become a fleet beside it (*fleet), so that a replay opens on the
+ * fleet summary as the live view does. It reads one record past the poll and
+ * keeps it as the next. Headless replays stay record for record. */
 static struct frame *group_fleet(struct recorded *rc, struct frame *first, struct fleet **fleet)
 {
 	struct frame *top = frame_new();
