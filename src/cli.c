@@ -11,9 +11,9 @@
 #include "cli_table.h"
 #include "completions.h"
 
-/* The options given so far: each one's last argument ("" for an option
- * without one, NULL when not given), and the options in the order in which
- * each first appeared. */
+/* The options given so far: each one's last argument, which is "" for an
+ * option without one and NULL when not given, and the options in the order
+ * in which each first appeared. */
 struct cli_given {
 	const char *arg[CLI_OPT_END];
 	enum cli_opt order[CLI_OPT_END];
@@ -33,14 +33,15 @@ bool cli_mode_json(enum cli_mode mode)
 	return mode == CLI_MODE_JSON || mode == CLI_MODE_ONCE_JSON;
 }
 
-/* getopt_long's value for option id: its short name, else 256 and its index
- * (above every character, so the two never meet). */
+/* getopt_long's value for option id: its short name, else 256 plus its
+ * index, which is above every character so the two never meet. */
 static int opt_val(enum cli_opt id)
 {
 	return CLI_TABLE[id].short_name ? CLI_TABLE[id].short_name : 256 + (int)id;
 }
 
-/* The option whose getopt_long value is val; CLI_OPT_NONE for ':' and '?'. */
+/* The option whose getopt_long value is val, or CLI_OPT_NONE for ':' and
+ * '?'. */
 static enum cli_opt opt_of_val(int val)
 {
 	for (enum cli_opt id = CLI_OPT_NONE + 1; id < CLI_OPT_END; id++)
@@ -49,9 +50,10 @@ static enum cli_opt opt_of_val(int val)
 	return CLI_OPT_NONE;
 }
 
-/* getopt_long's long options (CLI_OPT_END entries with the terminator) and
- * short option string (room for 2 * CLI_OPT_END + 2). The string starts
- * with ':' so that a missing argument is told apart from an unknown option. */
+/* getopt_long's long options, CLI_OPT_END entries with the terminator, and
+ * its short option string, with room for 2 * CLI_OPT_END + 2. The string
+ * starts with ':' so that a missing argument is told apart from an unknown
+ * option. */
 static void getopt_tables(struct option *longs, char *shorts)
 {
 	size_t n = 0, k = 0;
@@ -85,16 +87,17 @@ static void config_defaults(struct config *cfg)
 	cfg->backends = (1u << BACKEND_REGISTRY_LEN) - 1;
 }
 
-/* The message for what getopt_long refused: c is ':' for a missing
- * argument, '?' for the rest; argv[optind - 1] is the word it refused. */
+/* The message for what getopt_long refused. c is ':' for a missing argument
+ * and '?' for the rest, and argv[optind - 1] is the word it refused. */
 static int getopt_error(int c, char **argv, char *err, size_t errlen)
 {
 	const char *word = argv[optind - 1];
 
 	if (c == ':')
 		return cli_table_error(err, errlen, "%s: missing argument (try --help)", word);
-	/* A long option given an argument it does not take leaves its value in
-	 * optopt: 256 and more, or the short name of --help and --version. */
+	/* A long option given an argument it does not take leaves its value
+	 * in optopt, which is 256 or more, or the short name of --help and
+	 * --version. */
 	if (optopt >= 256 || (optopt && strncmp(word, "--", 2) == 0) || (optopt == 0 && strchr(word, '=')))
 		return cli_table_error(err, errlen, "%.*s: takes no argument (try --help)", (int)strcspn(word, "="),
 				       word);
@@ -103,7 +106,7 @@ static int getopt_error(int c, char **argv, char *err, size_t errlen)
 	return cli_table_error(err, errlen, "unknown option '%s' (try --help)", word);
 }
 
-/* The first of r's others that was given; CLI_OPT_NONE when none was. */
+/* The first of r's others that was given, or CLI_OPT_NONE when none was. */
 static enum cli_opt first_given(const struct cli_rule *r, const struct cli_given *g)
 {
 	for (size_t i = 0; i < CLI_RULE_OTHERS && r->others[i]; i++)
@@ -112,7 +115,7 @@ static enum cli_opt first_given(const struct cli_rule *r, const struct cli_given
 	return CLI_OPT_NONE;
 }
 
-/* "--a needs --b[ METAVAR][ or --c ...][ (why)]". */
+/* Writes the message "--a needs --b[ METAVAR][ or --c ...][ (why)]". */
 static int needs_error(enum cli_opt id, const struct cli_rule *r, char *err, size_t errlen)
 {
 	char list[256];
@@ -128,8 +131,8 @@ static int needs_error(enum cli_opt id, const struct cli_rule *r, char *err, siz
 			       r->why ? r->why : "", r->why ? ")" : "");
 }
 
-/* Checks one rule of option id, which was given. 0, or -1 with the rule's
- * message in err. */
+/* Checks one rule of option id, which was given. Returns 0, or -1 with the
+ * rule's message in err. */
 static int check_rule(enum cli_opt id, const struct cli_rule *r, const struct cli_given *g, char *err, size_t errlen)
 {
 	enum cli_opt other = CLI_OPT_NONE;
@@ -160,9 +163,10 @@ static int check_rule(enum cli_opt id, const struct cli_rule *r, const struct cl
 			       CLI_TABLE[other].name, open, why, close);
 }
 
-/* Checks the rules of every option given, in the table's order: the
- * ALONE rules when alone is true (they come first: with an option that
- * takes no other, the others' rules do not matter), else the rest. */
+/* Checks the rules of every option given, in the table's order: the ALONE
+ * rules when alone is true, else the rest. The ALONE rules come first,
+ * because with an option that takes no other, the others' rules do not
+ * matter. */
 static int check_rules(const struct cli_given *g, bool alone, char *err, size_t errlen)
 {
 	for (enum cli_opt id = CLI_OPT_NONE + 1; id < CLI_OPT_END; id++) {
@@ -200,8 +204,9 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 	config_defaults(cfg);
 	getopt_tables(longs, shorts);
 	opterr = 0;
-	/* 0, not 1: getopt then also forgets a group of short options it was
-	 * inside ("-V" of an earlier call), so cli_parse can be called again. */
+	/* 0, not 1, because getopt then also forgets a group of short options
+	 * it was inside, such as "-V" of an earlier call, so that cli_parse
+	 * can be called again. */
 	optind = 0;
 	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
 		enum cli_opt id = opt_of_val(c);
@@ -235,7 +240,7 @@ int cli_check_mode(const struct config *cfg, char *err, size_t errlen)
 enum cli_mode cli_resolve_mode(const struct config *cfg, bool stdout_is_tty)
 {
 	if (cfg->report_path)
-		return CLI_MODE_HEADLESS; /* no dashboard: the report is written and gpur exits */
+		return CLI_MODE_HEADLESS; /* no dashboard, since the report is written and gpur exits */
 	if (cfg->mode != CLI_MODE_AUTO)
 		return cfg->mode;
 	if (stdout_is_tty)
@@ -243,8 +248,9 @@ enum cli_mode cli_resolve_mode(const struct config *cfg, bool stdout_is_tty)
 	return cfg->log_path || cfg->serve ? CLI_MODE_HEADLESS : CLI_MODE_ONCE;
 }
 
-/* One option's lines of --help: its names and argument, then its text from
- * HELP_COLUMN on (two spaces further when the names reach that far). */
+/* Writes one option's lines of --help: its names and argument, then its text
+ * from HELP_COLUMN on, or two spaces further when the names reach that
+ * far. */
 static void usage_option(FILE *out, const struct cli_option *o)
 {
 	char names[80];
@@ -288,7 +294,7 @@ static struct completions_option completion_of(const struct cli_option *o)
 		.arg = o->complete,
 		.metavar = o->metavar,
 		.dash = o->dash,
-		.alone = o->stops, /* and below, for an option with an ALONE rule */
+		.alone = o->stops, /* and below, this is for an option with an ALONE rule */
 		.summary = o->summary,
 	};
 

@@ -1,6 +1,6 @@
 /* cli_table: the table of gpur's command-line options and the parsers of
- * their arguments. Every parser checks its argument whole (no sign, unit or
- * trailing byte it does not expect) and never clamps a value. */
+ * their arguments. Every parser checks its argument whole, with no sign,
+ * unit or trailing byte it does not expect, and never clamps a value. */
 #include "cli_table.h"
 
 #include <errno.h>
@@ -33,13 +33,14 @@ static void *field_of(const struct cli_option *o, struct config *cfg)
 	return (char *)cfg + o->offset;
 }
 
-/* "--NAME: 'ARG' is not WHAT", the message of a bad argument. */
+/* Writes "--NAME: 'ARG' is not WHAT", the message of a bad argument. */
 static int bad_arg(const struct cli_option *o, const char *arg, char *err, size_t errlen)
 {
 	return cli_table_error(err, errlen, "--%s: '%s' is not %s", o->name, arg, o->what);
 }
 
-/* The same for a number, with its range after WHAT: "from 1 to 19", ">= 1". */
+/* The same for a number, with its range after WHAT, such as "from 1 to 19"
+ * or ">= 1". */
 static int bad_number(const struct cli_option *o, const char *arg, char *err, size_t errlen)
 {
 	if (o->max > 0)
@@ -48,8 +49,8 @@ static int bad_number(const struct cli_option *o, const char *arg, char *err, si
 	return cli_table_error(err, errlen, "--%s: '%s' is not %s >= %.15g", o->name, arg, o->what, o->min);
 }
 
-/* A plain decimal number ("1", "0.5", ".25") with nothing after it: no sign,
- * exponent, hex, inf or nan. */
+/* A plain decimal number ("1", "0.5", ".25") with nothing after it, and no
+ * sign, exponent, hex, inf or nan. */
 static bool decimal_of(const char *s, double *out)
 {
 	char *end;
@@ -64,9 +65,9 @@ static bool decimal_of(const char *s, double *out)
 	return !errno && *end == '\0' && isfinite(*out);
 }
 
-/* A whole number of decimal digits only, with an optional unit suffix:
- * units[i] is a suffix letter, mult[i] its factor. False when it is not
- * such a number, is 0 or does not fit in 64 bits. */
+/* A whole number of decimal digits only, with an optional unit suffix, where
+ * units[i] is a suffix letter and mult[i] its factor. Returns false when it
+ * is not such a number, is 0, or does not fit in 64 bits. */
 static bool scaled_of(const char *s, const char *units, const uint64_t *mult, uint64_t *out)
 {
 	uint64_t v, m = 1;
@@ -86,7 +87,7 @@ static bool scaled_of(const char *s, const char *units, const uint64_t *mult, ui
 	return true;
 }
 
-/* --read-only, --no-color, --help, --version: a bool set to true. */
+/* --read-only, --no-color, --help and --version set a bool to true. */
 static int parse_flag(const struct cli_option *o, const char *arg, struct config *cfg, char *err, size_t errlen)
 {
 	(void)arg, (void)err, (void)errlen;
@@ -94,8 +95,8 @@ static int parse_flag(const struct cli_option *o, const char *arg, struct config
 	return 0;
 }
 
-/* --once, --json, --headless: each adds to the mode chosen so far. --once
- * with --json is one JSON line; --json with --headless is --json; --once
+/* --once, --json and --headless each add to the mode chosen so far. --once
+ * with --json is one JSON line, --json with --headless is --json, and --once
  * with --headless is a conflict that a rule of --once reports. */
 static int parse_mode(const struct cli_option *o, const char *arg, struct config *cfg, char *err, size_t errlen)
 {
@@ -108,8 +109,8 @@ static int parse_mode(const struct cli_option *o, const char *arg, struct config
 	return 0;
 }
 
-/* --interval: a decimal number of seconds. Its range is checked once every
- * option is known (check_interval), since 0 depends on the mode. */
+/* --interval takes a decimal number of seconds. Its range is checked once
+ * every option is known (check_interval), since 0 depends on the mode. */
 static int parse_seconds(const struct cli_option *o, const char *arg, struct config *cfg, char *err,
 			 size_t errlen)
 {
@@ -119,7 +120,8 @@ static int parse_seconds(const struct cli_option *o, const char *arg, struct con
 	return 0;
 }
 
-/* Values are never clamped: an interval out of bounds is a usage error. */
+/* Values are never clamped, so an interval out of bounds is a usage
+ * error. */
 static int check_interval(const struct cli_option *o, const char *arg, const struct config *cfg, char *err,
 			  size_t errlen)
 {
@@ -134,7 +136,7 @@ static int check_interval(const struct cli_option *o, const char *arg, const str
 	return 0;
 }
 
-/* --speed: a decimal number in [min, max]. */
+/* --speed takes a decimal number in [min, max]. */
 static int parse_decimal(const struct cli_option *o, const char *arg, struct config *cfg, char *err,
 			 size_t errlen)
 {
@@ -145,8 +147,9 @@ static int parse_decimal(const struct cli_option *o, const char *arg, struct con
 	return 0;
 }
 
-/* --count, --log-zstd-level, --log-keep: a whole number in [min, max] (no
- * maximum when max is 0), into a member of 4 or 8 bytes. */
+/* --count, --log-zstd-level and --log-keep take a whole number in
+ * [min, max], with no maximum when max is 0, into a member of 4 or 8
+ * bytes. */
 static int parse_whole(const struct cli_option *o, const char *arg, struct config *cfg, char *err,
 		       size_t errlen)
 {
@@ -162,8 +165,8 @@ static int parse_whole(const struct cli_option *o, const char *arg, struct confi
 	return 0;
 }
 
-/* --log-max-size, --log-max-total: bytes, or KiB, MiB, GiB with K, M, G;
- * at least min bytes. */
+/* --log-max-size and --log-max-total take bytes, or KiB, MiB or GiB with K,
+ * M or G, and at least min bytes. */
 static int parse_size(const struct cli_option *o, const char *arg, struct config *cfg, char *err, size_t errlen)
 {
 	static const uint64_t mult[] = {1024, 1024, 1u << 20, 1u << 20, 1u << 30, 1u << 30};
@@ -177,8 +180,8 @@ static int parse_size(const struct cli_option *o, const char *arg, struct config
 	return 0;
 }
 
-/* --log-max-age: a duration with s, m, h or d, into milliseconds; a bare
- * number is seconds. */
+/* --log-max-age takes a duration with s, m, h or d, into milliseconds. A
+ * bare number is seconds. */
 static int parse_duration(const struct cli_option *o, const char *arg, struct config *cfg, char *err,
 			  size_t errlen)
 {
@@ -196,7 +199,7 @@ static int parse_duration(const struct cli_option *o, const char *arg, struct co
 	return 0;
 }
 
-/* --from, --to: epoch ms, RFC 3339 or HH:MM[:SS]. */
+/* --from and --to take epoch ms, RFC 3339 or HH:MM[:SS]. */
 static int parse_time(const struct cli_option *o, const char *arg, struct config *cfg, char *err, size_t errlen)
 {
 	if (!when_parse(arg, field_of(o, cfg)))
@@ -204,8 +207,8 @@ static int parse_time(const struct cli_option *o, const char *arg, struct config
 	return 0;
 }
 
-/* --from after --to is an empty span. Two clock times are compared within
- * a day; a clock time and an epoch time only once the recording's day is
+/* --from after --to is an empty span. Two clock times are compared within a
+ * day, but a clock time and an epoch time only once the recording's day is
  * known. */
 static int check_span(const struct cli_option *o, const char *arg, const struct config *cfg, char *err,
 		      size_t errlen)
@@ -219,8 +222,8 @@ static int check_span(const struct cli_option *o, const char *arg, const struct 
 	return 0;
 }
 
-/* --gpus, --log, --replay, --procfs, --sysfs: a string that is not empty;
- * what is the message for an empty one. */
+/* --gpus, --log, --replay, --procfs and --sysfs take a string that is not
+ * empty, and what is the message for an empty one. */
 static int parse_text(const struct cli_option *o, const char *arg, struct config *cfg, char *err, size_t errlen)
 {
 	if (!*arg)
@@ -229,7 +232,7 @@ static int parse_text(const struct cli_option *o, const char *arg, struct config
 	return 0;
 }
 
-/* --rootfs: an existing directory. */
+/* --rootfs takes an existing directory. */
 static int parse_dir(const struct cli_option *o, const char *arg, struct config *cfg, char *err, size_t errlen)
 {
 	struct stat st;
@@ -244,7 +247,7 @@ static int parse_dir(const struct cli_option *o, const char *arg, struct config 
 	return 0;
 }
 
-/* --backend: names of the backend registry, comma-separated, into a mask
+/* --backend takes comma-separated names of the backend registry, into a mask
  * with bit i for BACKEND_REGISTRY[i]. */
 static int parse_backends(const struct cli_option *o, const char *arg, struct config *cfg, char *err,
 			  size_t errlen)
@@ -278,7 +281,7 @@ static size_t backend_words(const char **out, size_t max)
 	return n;
 }
 
-/* --report: a name whose extension says the format, or "-". */
+/* --report takes a name whose extension says the format, or "-". */
 static int parse_report(const struct cli_option *o, const char *arg, struct config *cfg, char *err,
 			size_t errlen)
 {
@@ -289,7 +292,7 @@ static int parse_report(const struct cli_option *o, const char *arg, struct conf
 	return 0;
 }
 
-/* --serve: host:port, checked without a lookup; serve_parse_addr names
+/* --serve takes host:port, checked without a lookup. serve_parse_addr names
  * the option in its message. */
 static int parse_addr(const struct cli_option *o, const char *arg, struct config *cfg, char *err, size_t errlen)
 {
@@ -301,7 +304,7 @@ static int parse_addr(const struct cli_option *o, const char *arg, struct config
 	return 0;
 }
 
-/* --serve-processes: yes or no. */
+/* --serve-processes takes yes or no. */
 static int parse_yes_no(const struct cli_option *o, const char *arg, struct config *cfg, char *err,
 			size_t errlen)
 {
@@ -311,8 +314,8 @@ static int parse_yes_no(const struct cli_option *o, const char *arg, struct conf
 	return 0;
 }
 
-/* --prometheus: an http:// or https:// URL of at most 1000 bytes without
- * white space. */
+/* --prometheus takes an http:// or https:// URL of at most 1000 bytes
+ * without white space. */
 static int parse_url(const struct cli_option *o, const char *arg, struct config *cfg, char *err, size_t errlen)
 {
 	if (strncmp(arg, "http://", 7) != 0 && strncmp(arg, "https://", 8) != 0)
@@ -323,7 +326,7 @@ static int parse_url(const struct cli_option *o, const char *arg, struct config 
 	return 0;
 }
 
-/* --prometheus-match: a selector of 1 to 1000 bytes on one line. */
+/* --prometheus-match takes a selector of 1 to 1000 bytes on one line. */
 static int parse_selector(const struct cli_option *o, const char *arg, struct config *cfg, char *err,
 			  size_t errlen)
 {
@@ -333,7 +336,7 @@ static int parse_selector(const struct cli_option *o, const char *arg, struct co
 	return 0;
 }
 
-/* --hostname: 1 to 255 bytes without control characters. */
+/* --hostname takes 1 to 255 bytes without control characters. */
 static int parse_hostname(const struct cli_option *o, const char *arg, struct config *cfg, char *err,
 			  size_t errlen)
 {
@@ -348,7 +351,7 @@ static int parse_hostname(const struct cli_option *o, const char *arg, struct co
 	return 0;
 }
 
-/* --completions: the name of a shell completions.c writes for. */
+/* --completions takes the name of a shell that completions.c writes for. */
 static int parse_shell(const struct cli_option *o, const char *arg, struct config *cfg, char *err,
 		       size_t errlen)
 {

@@ -50,9 +50,9 @@ static bool all_of(const char *s, const char *set)
 #define UPPER "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #define DIGIT "0123456789"
 
-/* Every name, short name, metavar and word lands in the scripts unquoted
- * (in case patterns, compgen's word list, zsh's specs, fish's arguments),
- * so only characters that mean nothing to any of the three shells pass. */
+/* Every name, short name, metavar and word lands in the scripts unquoted, in
+ * case patterns, compgen's word list, zsh's specs and fish's arguments, so
+ * only characters that mean nothing to any of the three shells pass. */
 static int check_options(const struct completions_option *opts, size_t n, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -81,7 +81,7 @@ static int check_options(const struct completions_option *opts, size_t n, char *
 	return 0;
 }
 
-/* The summary with control characters as spaces; "" when there is none. */
+/* The summary with control characters as spaces, or "" when there is none. */
 static const char *plain_summary(const struct completions_option *o, char *tmp, size_t len)
 {
 	size_t i = 0;
@@ -96,7 +96,8 @@ static const char *plain_summary(const struct completions_option *o, char *tmp, 
 	return tmp;
 }
 
-/* s in POSIX single quotes, each ' written as '\'' (bash and zsh). */
+/* Writes s in POSIX single quotes for bash and zsh, with each ' written as
+ * '\''. */
 static void put_squoted(struct buf *out, const char *s)
 {
 	buf_putc(out, '\'');
@@ -109,7 +110,7 @@ static void put_squoted(struct buf *out, const char *s)
 	buf_putc(out, '\'');
 }
 
-/* s in fish's single quotes, where \ and ' are the two escapes. */
+/* Writes s in fish's single quotes, where \ and ' are the two escapes. */
 static void put_fish_quoted(struct buf *out, const char *s)
 {
 	buf_putc(out, '\'');
@@ -121,7 +122,7 @@ static void put_fish_quoted(struct buf *out, const char *s)
 	buf_putc(out, '\'');
 }
 
-/* The words of o joined by sep. */
+/* Writes the words of o joined by sep. */
 static void put_words(struct buf *out, const struct completions_option *o, const char *sep)
 {
 	for (size_t w = 0; w < COMPLETIONS_MAX_WORDS && o->words[w]; w++) {
@@ -138,8 +139,8 @@ static void put_bash_pattern(struct buf *out, const struct completions_option *o
 	buf_printf(out, "--%s", o->name);
 }
 
-/* The bash script up to the case of the option whose argument is being
- * completed: its header, its helpers and the start of _gpur. */
+/* Writes the bash script up to the case of the option whose argument is
+ * being completed: its header, its helpers and the start of _gpur. */
 static const char BASH_HEAD[] =
 	"# bash completion for " PROG ", written by '" PROG " --completions bash'.\n"
 	"# Load it with: source <(" PROG " --completions bash)\n"
@@ -199,7 +200,7 @@ static const char BASH_HEAD[] =
 	"\tfi\n"
 	"\tcase $opt in\n";
 
-/* The case of o, an option whose argument bash completes from words,
+/* Writes the case of o, an option whose argument bash completes from words,
  * files or directories. */
 static void put_bash_case(struct buf *out, const struct completions_option *o)
 {
@@ -243,7 +244,8 @@ static void write_bash(struct buf *out, const struct completions_option *opts, s
 	for (size_t i = 0; i < n; i++)
 		if (opts[i].arg != COMPLETIONS_ARG_NONE && opts[i].arg != COMPLETIONS_ARG_TEXT)
 			put_bash_case(out, &opts[i]);
-	/* The rest take a number, a name or an address: nothing is offered. */
+	/* The rest take a number, a name or an address, so nothing is
+	 * offered. */
 	for (size_t i = 0; i < n; i++) {
 		if (opts[i].arg != COMPLETIONS_ARG_TEXT)
 			continue;
@@ -270,7 +272,8 @@ static void write_bash(struct buf *out, const struct completions_option *opts, s
 		      "complete -F _gpur " PROG "\n");
 }
 
-/* zsh's helper for o's argument: "_gpur_arg_" and the name with '-' as '_'. */
+/* Writes the name of zsh's helper for o's argument, "_gpur_arg_" and the name
+ * with '-' as '_'. */
 static void put_zsh_helper_name(struct buf *out, const struct completions_option *o)
 {
 	buf_puts(out, "_gpur_arg_");
@@ -293,8 +296,8 @@ static void write_zsh_helper(struct buf *out, const struct completions_option *o
 		buf_puts(out, "\n}\n\n");
 		return;
 	}
-	/* A FILE with suffixes, "-" or both: the pattern is "*.(html|json)",
-	 * or "*.json" for one suffix. */
+	/* For a FILE with suffixes, "-" or both, the pattern is
+	 * "*.(html|json)", or "*.json" for one suffix. */
 	if (o->dash)
 		buf_puts(out, "_alternative 'files:file:_files");
 	else
@@ -321,7 +324,8 @@ static void put_backslashed(struct buf *out, const char *s, const char *special)
 	}
 }
 
-/* One _arguments spec: (exclusions)-x+[summary]:METAVAR:action, single-quoted. */
+/* Writes one _arguments spec, (exclusions)-x+[summary]:METAVAR:action,
+ * single-quoted. */
 static void put_zsh_spec(struct buf *out, const struct completions_option *o, bool as_short, const char *summary)
 {
 	struct buf spec;
@@ -360,7 +364,8 @@ static void put_zsh_spec(struct buf *out, const struct completions_option *o, bo
 			break;
 		case COMPLETIONS_ARG_TEXT:
 		case COMPLETIONS_ARG_NONE:
-			/* A single space: the argument's name is shown, nothing is offered. */
+			/* With a single space, the argument's name is shown and nothing is
+			 * offered. */
 			buf_putc(&spec, ' ');
 			break;
 		}
@@ -406,8 +411,8 @@ static void write_zsh(struct buf *out, const struct completions_option *opts, si
 		 "fi\n");
 }
 
-/* The fish script before its options: its header and its helpers, and
- * gpur's completions, old ones and files, cleared. */
+/* The fish script before its options: its header, its helpers, and the
+ * lines that erase gpur's old completions and turn file completion off. */
 static const char FISH_HEAD[] =
 	"# fish completion for " PROG ", written by '" PROG " --completions fish'.\n"
 	"# Put it in ~/.config/fish/completions/" PROG ".fish, or load it with:\n"
@@ -456,7 +461,7 @@ static const char FISH_HEAD[] =
 	"complete -c " PROG " -e\n"
 	"complete -c " PROG " -f\n";
 
-/* The complete line of o, with summary (none when ""). */
+/* Writes the complete line of o, with summary, or none when summary is "". */
 static void put_fish_option(struct buf *out, const struct completions_option *o, const char *summary)
 {
 	buf_puts(out, "complete -c " PROG);

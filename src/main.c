@@ -1,4 +1,5 @@
-/* main: gpur's entry point: locale, signals, options, then run. */
+/* main: gpur's entry point, which sets the locale and signals, reads the
+ * options, then runs. */
 #include <errno.h>
 #include <locale.h>
 #include <malloc.h>
@@ -28,18 +29,18 @@ static void install_signals(void)
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop; /* no SA_RESTART: sleeps end at once */
+	sa.sa_handler = on_stop; /* no SA_RESTART, so that sleeps end at once */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	/* A closed pipe is EPIPE from write(2); a file size limit is EFBIG. */
+	/* A closed pipe gives EPIPE from write(2), and a file size limit EFBIG. */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
 }
 
-/* --completions: the script for shell on stdout. 0; 1 when it could not be
- * written (a closed pipe is quiet and still 0). */
+/* Writes the --completions script for shell on stdout. Returns 0, or 1 when
+ * it could not be written; a closed pipe is quiet and still gives 0. */
 static int print_completions(enum completions_shell shell)
 {
 	struct completions_option opts[CLI_OPTIONS_MAX];
@@ -70,13 +71,14 @@ int main(int argc, char **argv)
 	struct config cfg;
 	char err[512];
 
-	/* Blocks of 256 KiB and more (a large record's strings, its line)
-	 * come from mmap and go back to the system when freed: glibc would
-	 * otherwise raise the threshold after the first such free and keep
-	 * every later one in the heap, so one hostile record would pin its
-	 * size for the rest of the run. */
+	/* Blocks of 256 KiB and more, such as a large record's strings and its
+	 * line, come from mmap and go back to the system when freed. glibc
+	 * would otherwise raise the threshold after the first such free and
+	 * keep every later one in the heap, so one hostile record would pin
+	 * its size for the rest of the run. */
 	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
-	/* Only LC_CTYPE: numbers in records are always written and read with '.'. */
+	/* Only LC_CTYPE is set, so numbers in records are always written and read
+	 * with '.'. */
 	setlocale(LC_CTYPE, "");
 	if (cli_parse(argc, argv, &cfg, err, sizeof(err)) != 0) {
 		msg_error("%s", err);

@@ -41,8 +41,8 @@ volatile sig_atomic_t run_stop_requested;
 
 struct inputs {
 	struct clock_virtual virt_clock;
-	struct clock_virtual *virt; /* GPUR_VIRTUAL_CLOCK_MS: no sleeping, exact steps (virt_clock) */
-	char host[256];             /* the records' host (the sampler keeps a pointer to it) */
+	struct clock_virtual *virt; /* for GPUR_VIRTUAL_CLOCK_MS, exact steps with no sleeping (virt_clock) */
+	char host[256];             /* the records' host, which the sampler keeps a pointer to */
 	struct replay *replay;
 	struct sampler *sampler;
 	struct sysstat *sysstat;
@@ -84,8 +84,8 @@ static void host_name(const struct config *cfg, char *out, size_t n)
 	out[n - 1] = '\0';
 }
 
-/* How long detection waits: for the first backend to open, and then for
- * the others (a slow one joins later, as a come-back). */
+/* How long detection waits for the first backend to open, and then for the
+ * others; a slow one joins later, as a come-back. */
 #define DETECT_LIMIT_NS (15 * 1000000000ull)
 #define DETECT_GRACE_NS (2 * 1000000000ull)
 
@@ -97,10 +97,11 @@ static void report_absent(const char *name, const char *why, void *ctx)
 
 static void sleep_until(uint64_t deadline_ns);
 
-/* Detects the live backends of cfg on the sampler's workers, so a library
- * that hangs stalls only itself and a signal still ends gpur. None at all is
- * a runtime failure that says why, backend by backend. Returns 0, 1 when a
- * signal stopped detection, -1 when there is nothing to monitor. */
+/* Detects the live backends of cfg on the sampler's workers, so that a
+ * library that hangs stalls only itself and a signal still ends gpur.
+ * Finding none at all is a runtime failure that says why, backend by
+ * backend. Returns 0, 1 when a signal stopped detection, or -1 when there is
+ * nothing to monitor. */
 static int open_live(const struct config *cfg, struct inputs *src, const struct backend_env *env,
 		     const char *host)
 {
@@ -134,8 +135,9 @@ static int open_live(const struct config *cfg, struct inputs *src, const struct 
 	uint64_t start = clock_mono_ns(), first_open = 0;
 	src->early = frame_new();
 	for (;;) {
-		/* Detection's frames are not shown, but what they said is (a
-		 * GPU left out, a note): their events go into the first frame. */
+		/* Detection's frames are not shown, but what they said is, such
+		 * as a GPU left out or a note, so their events go into the first
+		 * frame. */
 		struct frame *f = sampler_tick(src->sampler, NULL);
 		for (size_t i = 0; i < f->nevents; i++) {
 			struct event *e = frame_add_event(src->early);
@@ -165,7 +167,7 @@ static int open_live(const struct config *cfg, struct inputs *src, const struct 
 		return -1;
 	}
 	/* Backends that are absent here are not looked for again. When one is
-	 * dropped, GPU positions start afresh: detection's events keep what
+	 * dropped, GPU positions start afresh, so detection's events keep what
 	 * they say, without an index that may now name another GPU. */
 	if (sampler_drop_absent(src->sampler, NULL, NULL))
 		for (size_t i = 0; i < src->early->nevents; i++)
@@ -180,11 +182,11 @@ static void sleep_until(uint64_t deadline_ns)
 		if (now >= deadline_ns)
 			return;
 		struct timespec ts = {(time_t)((deadline_ns - now) / 1000000000u), (long)((deadline_ns - now) % 1000000000u)};
-		nanosleep(&ts, NULL); /* a signal ends it early: the loop re-checks */
+		nanosleep(&ts, NULL); /* a signal ends it early, and the loop re-checks */
 	}
 }
 
-/* The --once table of f, or of each host of the fleet fl beside it. */
+/* Writes the --once table of f, or of each host of the fleet fl beside it. */
 static void print_table(const struct frame *f, const struct fleet *fl, const struct config *cfg)
 {
 	struct buf b;
@@ -199,12 +201,12 @@ static void print_table(const struct frame *f, const struct fleet *fl, const str
 	} else {
 		table_render(&b, f, &to);
 	}
-	writefile_all(STDOUT_FILENO, b.data, b.len); /* a closed stdout is a quiet end */
+	writefile_all(STDOUT_FILENO, b.data, b.len); /* a closed stdout ends quietly */
 	buf_fini(&b);
 }
 
-/* Every mode runs the one frame pipeline (feed.c): the dashboard reads its
- * latest frame; --once, --json and --headless wait for it to finish. */
+/* Every mode runs the one frame pipeline (feed.c). The dashboard reads its
+ * latest frame, and --once, --json and --headless wait for it to finish. */
 static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink *o, const struct gpusel *sel,
 			struct pidwant *want)
 {
@@ -227,8 +229,8 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 		.virt = in->virt,
 		.early = in->early,
 		.notify = tui,
-		/* The dashboard on the virtual clock polls only when stepped
-		 * ('.') or resumed (space): a scripted session (the demo's). */
+		/* The dashboard on the virtual clock polls only when stepped ('.')
+		 * or resumed (space), for a scripted session such as the demo's. */
 		.start_paused = tui,
 	};
 	struct feed *feed = feed_start(&fo);
@@ -239,7 +241,7 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 	}
 	int status = 0;
 	if (tui) {
-		o->quiet = true; /* the dashboard owns the terminal; it shows failures itself */
+		o->quiet = true; /* the dashboard owns the terminal and shows failures itself */
 		struct tui_opts to = {
 			.procfs = cfg->procfs,
 			.replay_path = cfg->replay_path,
@@ -262,7 +264,8 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 		msg_error("%s", why);
 		status = result;
 	} else if (once && last && last_fleet && last_fleet->error) {
-		/* The fleet's source answered detection, then failed: no snapshot. */
+		/* The fleet's source answered detection and then failed, so there is
+		 * no snapshot. */
 		msg_error("%s", last_fleet->error);
 		status = 1;
 	} else if (once && last && !cli_mode_json(cfg->mode)) {
@@ -279,7 +282,8 @@ static bool same_file(const struct stat *a, const struct stat *b)
 }
 
 /* A replay written into the file it reads would read its own output for
- * ever: refuse --log FILE (or --json > FILE) naming the recording. */
+ * ever, so refuse a --log FILE, or a --json > FILE, that names the
+ * recording. */
 static bool replays_into_itself(const struct config *cfg)
 {
 	struct stat in, st;
@@ -307,15 +311,15 @@ static void env_init(const struct config *cfg, struct backend_env *env)
 	 * /proc figures of the processes on its screen only. */
 	if (cfg->mode == CLI_MODE_TUI && !cfg->log_path && !cfg->replay_path)
 		env->want = pidwant_get();
-	/* Parents are shown by the dashboard's tree alone (they are not
-	 * recorded): other modes do not walk them. */
+	/* Only the dashboard's tree shows parents, which are not recorded,
+	 * so other modes do not walk them. */
 	env->no_tree = cfg->mode != CLI_MODE_TUI;
 	env->prometheus_wait = cfg->mode == CLI_MODE_TUI;
 }
 
-/* GPUR_VIRTUAL_CLOCK_MS (epoch ms): a live run on a clock that moves by
- * exact steps instead of sleeping. 0, or the exit status (2: not a number,
- * or a replay). */
+/* GPUR_VIRTUAL_CLOCK_MS, in epoch ms, makes a live run on a clock that moves
+ * by exact steps instead of sleeping. Returns 0, or the exit status, which
+ * is 2 when the value is not a number or the run is a replay. */
 static int use_virtual_clock(const struct config *cfg, struct inputs *src, struct backend_env *env)
 {
 	const char *vstart = getenv("GPUR_VIRTUAL_CLOCK_MS");
@@ -335,8 +339,8 @@ static int use_virtual_clock(const struct config *cfg, struct inputs *src, struc
 	return 0;
 }
 
-/* --serve: the exporter, handed every frame by the sink. 0, or the exit
- * status. */
+/* Starts the --serve exporter, which the sink hands every frame. Returns 0,
+ * or the exit status. */
 static int open_serve(const struct config *cfg, struct sink *o, struct serve **serve)
 {
 	char err[1024];
@@ -355,8 +359,8 @@ static int open_serve(const struct config *cfg, struct sink *o, struct serve **s
 	return 0;
 }
 
-/* --from and --to: the span of the recording that is played. 0, or the
- * exit status. */
+/* Applies --from and --to, the span of the recording that is played.
+ * Returns 0, or the exit status. */
 static int set_span(const struct config *cfg, struct replay *r)
 {
 	/* A clock time is on the recording's first day. */
@@ -379,8 +383,8 @@ static int set_span(const struct config *cfg, struct replay *r)
 	return 0;
 }
 
-/* --replay: the recording, its span, and for the dashboard its time index.
- * 0, or the exit status. */
+/* Opens the --replay recording, sets its span and, for the dashboard, starts
+ * its time index. Returns 0, or the exit status. */
 static int open_replay(const struct config *cfg, struct inputs *src)
 {
 	char err[1024];
@@ -395,14 +399,15 @@ static int open_replay(const struct config *cfg, struct inputs *src)
 		if (status)
 			return status;
 	}
-	/* The dashboard seeks by time: index the recording meanwhile. */
+	/* The dashboard seeks by time, so index the recording meanwhile. */
 	if (cfg->mode == CLI_MODE_TUI)
 		replay_index_start(src->replay);
 	return 0;
 }
 
-/* --log (rotating) and --json (stdout): the sink's recorders, which give
- * up a write that a stop interrupts. 0, or the exit status. */
+/* Makes the sink's recorders for --log, which may rotate, and --json on
+ * stdout; they give up a write that a stop interrupts. Returns 0, or the
+ * exit status. */
 static int open_outputs(const struct config *cfg, struct sink *o)
 {
 	char err[1024];
@@ -427,9 +432,9 @@ static int open_outputs(const struct config *cfg, struct sink *o)
 	return 0;
 }
 
-/* The run's status once the outputs have their say: records lost make it
- * 1 (said for --log; --json's is said as it happens, and a reader that
- * went away is no failure). */
+/* The run's status once the outputs have their say. Lost records make it 1
+ * and are reported for --log; --json's losses are reported as they happen,
+ * and a reader that went away is no failure. */
 static int outputs_status(struct sink *o, int status)
 {
 	if (o->log) {
@@ -451,8 +456,8 @@ static int outputs_status(struct sink *o, int status)
 	return status;
 }
 
-/* The run's status once the recording has its say: lines skipped are said,
- * a read error makes it 1. */
+/* The run's status once the recording has its say. Skipped lines are
+ * reported, and a read error makes it 1. */
 static int replay_status(const struct config *cfg, struct replay *r, int status)
 {
 	const struct replay_stats *st = replay_stats(r);
@@ -462,7 +467,7 @@ static int replay_status(const struct config *cfg, struct replay *r, int status)
 			cfg->replay_path, (unsigned long long)st->skipped, st->skipped == 1 ? "" : "s",
 			st->skipped == 1 ? "was" : "were", (unsigned long long)st->oversized,
 			(unsigned long long)st->too_big);
-	/* -EINTR: a read that waited for input, ended by a stop. */
+	/* -EINTR is a read that waited for input and was ended by a stop. */
 	if (st->read_error && st->read_error != -EINTR) {
 		msg_error("%s: read error after %llu records: %s", cfg->replay_path,
 			(unsigned long long)st->records, strerror(-st->read_error));
@@ -492,7 +497,8 @@ int run_main(const struct config *cfg)
 		gpusel_free(sel);
 		return status;
 	}
-	/* Bound first: a port in use fails before detection takes its time. */
+	/* Bind first, so that a port in use fails before detection takes its
+	 * time. */
 	if (cfg->serve && (status = open_serve(cfg, &o, &serve)) != 0)
 		goto out;
 	if (cfg->replay_path) {

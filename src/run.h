@@ -1,5 +1,5 @@
-/* run: wires a config to a source (live backends or a replay) and a mode
- * (once, json, headless), and turns outcomes into exit statuses. */
+/* run: wires a config to a source, live backends or a replay, and to a mode,
+ * once, json or headless, and turns outcomes into exit statuses. */
 #ifndef GPUR_RUN_H
 #define GPUR_RUN_H
 
@@ -10,7 +10,7 @@
 /* Set by the signal handlers main installs; the loops stop when non-zero. */
 extern volatile sig_atomic_t run_stop_requested;
 
-/* Runs cfg to completion. Returns the process exit status (0, 1 or 2). */
+/* Runs cfg to completion, and returns the process exit status, 0, 1 or 2. */
 int run_main(const struct config *cfg);
 
 #endif
