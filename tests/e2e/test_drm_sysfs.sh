@@ -1,5 +1,5 @@
 # test_drm_sysfs: the amdgpu, intel and drm backends on sysfs/procfs fixture
-# trees written from the facts file: amdgpu dGPUs in the 5.15, 6.4–6.11 and
+# trees written from the kernel documentation of each driver: amdgpu dGPUs in the 5.15, 6.4–6.11 and
 # 6.13+ formats, an APU, an i915 iGPU, an xe dGPU, msm and v3d platform GPUs,
 # a runtime-suspended dGPU whose wake-up files are FIFOs (an open would
 # block: the run ending proves none was opened), energy → power through a
