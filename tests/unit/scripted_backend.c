@@ -215,3 +215,18 @@ void fake_clock_advance(struct fake_clock *fc, unsigned long long ms)
 {
 	atomic_fetch_add(&fc->ms, ms);
 }
+
+struct sampler_opts script_sampler_opts(struct fake_clock *fc, struct backend_env *env, uint64_t wait_ms)
+{
+	struct sampler_opts o = {
+		.clock = &fc->c,
+		.env = env,
+		.host = "testhost",
+		.wait_ms = wait_ms,
+		.stale_ms = 1000,
+		.hang_note_ms = 5000,
+		.backoff_min_ms = 1000,
+		.backoff_max_ms = 30000,
+	};
+	return o;
+}

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "backend/backend.h"
+#include "sampler.h"
 #include "util/clock.h"
 
 #define SCRIPT_MAX_GPUS 16
@@ -50,6 +51,10 @@ struct fake_clock {
 	atomic_ullong ms;
 };
 void fake_clock_init(struct fake_clock *fc, unsigned long long start_ms);
+/* The sampler options the tests use: the fake clock and env given, host
+ * "testhost", a stale frame after 1 s, a hang said after 5 s, re-detection
+ * backing off from 1 s to 30 s, and wait_ms for a poll's answer. */
+struct sampler_opts script_sampler_opts(struct fake_clock *fc, struct backend_env *env, uint64_t wait_ms);
 void fake_clock_advance(struct fake_clock *fc, unsigned long long ms);
 
 #endif

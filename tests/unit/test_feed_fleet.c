@@ -140,16 +140,7 @@ static void rig_live(struct rig *r, bool fleet)
 		r->scripted = true;
 		b = scripted_backend_new(&r->sc, true);
 	}
-	struct sampler_opts o = {
-		.clock = &r->clk.c,
-		.env = &r->env,
-		.host = "testhost",
-		.wait_ms = 1000,
-		.stale_ms = 1000,
-		.hang_note_ms = 5000,
-		.backoff_min_ms = 1000,
-		.backoff_max_ms = 30000,
-	};
+	struct sampler_opts o = script_sampler_opts(&r->clk, &r->env, 1000);
 	r->sm = sampler_new(&b, 1, &o);
 	assert_non_null(r->sm);
 	r->src = source_live(r->sm, 0);

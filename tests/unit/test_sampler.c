@@ -24,16 +24,7 @@ struct fixture {
 
 static struct sampler_opts opts(struct fixture *fx, uint64_t wait_ms)
 {
-	struct sampler_opts o = {
-		.clock = &fx->clk.c,
-		.env = &fx->env,
-		.host = "testhost",
-		.wait_ms = wait_ms,
-		.stale_ms = 1000,
-		.hang_note_ms = 5000,
-		.backoff_min_ms = 1000,
-		.backoff_max_ms = 30000,
-	};
+	struct sampler_opts o = script_sampler_opts(&fx->clk, &fx->env, wait_ms);
 	return o;
 }
 

@@ -132,16 +132,7 @@ static struct fixture *setup(double interval_s, uint64_t wait_ms, size_t want)
 	script_init(&fx->a, "alpha", 2, &fx->clk.c);
 	fx->a.driver = "550.1";
 	struct backend *b = scripted_backend_new(&fx->a, true);
-	struct sampler_opts o = {
-		.clock = &fx->clk.c,
-		.env = &fx->env,
-		.host = "testhost",
-		.wait_ms = wait_ms,
-		.stale_ms = 1000,
-		.hang_note_ms = 5000,
-		.backoff_min_ms = 1000,
-		.backoff_max_ms = 30000,
-	};
+	struct sampler_opts o = script_sampler_opts(&fx->clk, &fx->env, wait_ms);
 	fx->s = sampler_new(&b, 1, &o);
 	assert_non_null(fx->s);
 	assert_true(sampler_can_pace(fx->s));

@@ -204,16 +204,7 @@ static void live_rig_init(struct live_rig *r, size_t nbackends)
 		r->sc[i].remote = true; /* rows are not looked up in this machine's /proc */
 		b[i] = scripted_backend_new(&r->sc[i], true);
 	}
-	struct sampler_opts o = {
-		.clock = &r->clk.c,
-		.env = &r->env,
-		.host = "testhost",
-		.wait_ms = 1000,
-		.stale_ms = 1000,
-		.hang_note_ms = 5000,
-		.backoff_min_ms = 1000,
-		.backoff_max_ms = 30000,
-	};
+	struct sampler_opts o = script_sampler_opts(&r->clk, &r->env, 1000);
 	r->sm = sampler_new(b, nbackends, &o);
 	assert_non_null(r->sm);
 }
