@@ -12,6 +12,7 @@
 
 #include "model/frame.h"
 #include "model/group.h"
+#include "testutil.h"
 
 #define GIB 1073741824.0L
 
@@ -37,18 +38,7 @@ static struct gpu_process *add(struct frame *f, uint64_t pid, uint64_t gpu, cons
 
 static void set(struct frame *f, struct gpu_process *p, enum process_field b, const char *s)
 {
-	const char *c = frame_str(f, s);
-
-	switch (b) {
-	case PROC_F_CONTAINER: p->container = c; break;
-	case PROC_F_CONTAINER_NAME: p->container_name = c; break;
-	case PROC_F_POD: p->pod = c; break;
-	case PROC_F_POD_NAME: p->pod_name = c; break;
-	case PROC_F_POD_NAMESPACE: p->pod_namespace = c; break;
-	case PROC_F_UNIT: p->unit = c; break;
-	default: fail_msg("not a string field: %d", b);
-	}
-	process_set(p, b);
+	testutil_proc_str(f, p, b, s);
 }
 
 static void util(struct gpu_process *p, long double v)

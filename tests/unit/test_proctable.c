@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "model/frame.h"
+#include "testutil.h"
 #include "view/proctable.h"
 
 #define NOW_MS UINT64_C(1700000000000)
@@ -29,21 +30,7 @@ static struct gpu_process *add_proc(struct frame *f, uint64_t pid, uint64_t gpu)
 
 static void set_str(struct frame *f, struct gpu_process *p, enum process_field b, const char *s)
 {
-	const char *copy = frame_str(f, s);
-
-	switch (b) {
-	case PROC_F_USER: p->user = copy; break;
-	case PROC_F_NAME: p->name = copy; break;
-	case PROC_F_CMDLINE: p->cmdline = copy; break;
-	case PROC_F_CONTAINER: p->container = copy; break;
-	case PROC_F_POD: p->pod = copy; break;
-	case PROC_F_UNIT: p->unit = copy; break;
-	case PROC_F_POD_NAME: p->pod_name = copy; break;
-	case PROC_F_POD_NAMESPACE: p->pod_namespace = copy; break;
-	case PROC_F_CONTAINER_NAME: p->container_name = copy; break;
-	default: fail_msg("not a string field: %d", b);
-	}
-	process_set(p, b);
+	testutil_proc_str(f, p, b, s);
 }
 
 static void set_gpu_mem(struct gpu_process *p, uint64_t bytes)

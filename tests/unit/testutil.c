@@ -16,6 +16,9 @@
 
 #include <cmocka.h>
 
+#include "model/frame.h"
+#include "model/process.h"
+
 char *testutil_tmpdir(void)
 {
 	const char *base = getenv("GPUR_TEST_TMP");
@@ -111,4 +114,14 @@ void testutil_rmtree(const char *path)
 {
 	if (nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) != 0 && errno != ENOENT)
 		fail_msg("nftw %s: %s", path, strerror(errno));
+}
+
+void testutil_proc_str(struct frame *f, struct gpu_process *p, unsigned b, const char *s)
+{
+	const struct field *fd = field_by_bit(PROCESS_FIELDS, PROCESS_NFIELDS, b);
+
+	if (!fd || fd->type != FIELD_STR)
+		fail_msg("not a string field: %u", b);
+	*(const char **)field_ptr(p, fd) = frame_str(f, s);
+	process_set(p, (enum process_field)b);
 }

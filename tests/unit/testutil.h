@@ -22,4 +22,10 @@ char *testutil_read_file(const char *path, size_t *len);
  * missing path is fine. */
 void testutil_rmtree(const char *path);
 
+struct frame;
+struct gpu_process;
+/* Sets p's string field of validity bit b (a PROC_F_*) to a copy of s in f's
+ * arena, and marks it known; fails the test for a field that is no string. */
+void testutil_proc_str(struct frame *f, struct gpu_process *p, unsigned b, const char *s);
+
 #endif
