@@ -103,7 +103,7 @@ static bool read_pci(const struct nvml_lib *L, struct rd *rd, char out[16])
 /* Name, UUID, PCI address and the fields that do not change. */
 static void read_identity(struct nvml *n, struct nvml_dev *d, enum outcome *fatal)
 {
-	struct rd rd = {.n = n, .d = d, .h = d->h};
+	struct rd rd = {.n = n, .d = d, .h = d->h, .now_ms = clock_mono(n->clock)};
 	const struct nvml_lib *L = &n->lib;
 	struct gpu *s = &d->statics;
 	unsigned cur, pend;
@@ -193,7 +193,7 @@ static void read_mig(struct nvml *n, struct nvml_dev *d, struct frame *f, struct
 		if (!nvml_took(prd, r))
 			continue;
 		struct nvml_dev mig = {.h = mh, .never = d->mig_never[i], .plist_never = d->mig_plist_never[i]};
-		struct rd rd = {.n = n, .d = &mig, .h = mh};
+		struct rd rd = {.n = n, .d = &mig, .h = mh, .now_ms = prd->now_ms};
 		struct gpu *g = frame_add_gpu(f);
 		if (!g)
 			return;
@@ -401,7 +401,9 @@ static int nvml_open(struct backend *b, const struct backend_env *env)
 	char err[BACKEND_ERRLEN] = "";
 	pthread_condattr_t ca;
 
-	(void)env; /* the sampler reads /proc for NVML's rows */
+	/* The sampler reads /proc for NVML's rows; the backend takes only the
+	 * clock, for its cadences. */
+	n->clock = env && env->clock ? env->clock : &CLOCK_SYSTEM;
 	pthread_mutex_init(&n->mu, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -458,6 +460,7 @@ static int nvml_poll(struct backend *b, struct frame *f)
 	unsigned count;
 	char msg[160];
 	nvmlReturn_t r = L->get_count(&count);
+	uint64_t now_ms = clock_mono(n->clock);
 
 	if (r != NVML_SUCCESS) {
 		backend_fail(b, "nvmlDeviceGetCount failed: %s", nvml_lib_strerror(L, r, msg, sizeof(msg)));
@@ -470,7 +473,7 @@ static int nvml_poll(struct backend *b, struct frame *f)
 			break;
 		if (d->lost)
 			continue; /* not polled until re-initialisation */
-		struct rd rd = {.n = n, .d = d, .h = d->h};
+		struct rd rd = {.n = n, .d = d, .h = d->h, .now_ms = now_ms};
 		size_t index = f->ngpus - 1;
 		read_gpu(n, d, g, &rd);
 		if (d->mig)

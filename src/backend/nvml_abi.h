@@ -63,7 +63,11 @@ typedef struct nvmlDevice_st *nvmlDevice_t;
 #define NVML_DEVICE_MIG_DISABLE 0
 #define NVML_DEVICE_MIG_ENABLE 1
 /* nvmlFieldValue_t field ids */
+#define NVML_FI_DEV_ECC_DBE_VOL_TOTAL 4 /* uncorrected (double-bit) volatile ECC errors */
 #define NVML_FI_DEV_MEMORY_TEMP 82
+#define NVML_FI_DEV_TOTAL_ENERGY_CONSUMPTION 83 /* mJ since the driver loaded */
+#define NVML_FI_DEV_POWER_AVERAGE 185           /* mW over 1 s, Ampere (not GA100) and later */
+#define NVML_FI_DEV_POWER_CURRENT_LIMIT 190     /* the enforced limit, mW */
 
 /* Clock event (throttle) reasons, nvmlDeviceGetCurrentClocksEventReasons. */
 #define nvmlClocksEventReasonGpuIdle 0x1ULL
@@ -122,6 +126,22 @@ typedef struct {
 	unsigned int smUtil, memUtil, encUtil, decUtil;
 } nvmlProcessUtilizationSample_t;
 
+/* nvmlDeviceGetProcessesUtilizationInfo (driver 550 and later): one entry
+ * per process with some utilisation in the last sample period. */
+typedef struct {
+	unsigned long long timeStamp; /* CPU clock in µs */
+	unsigned int pid;
+	unsigned int smUtil, memUtil, encUtil, decUtil, jpgUtil, ofaUtil;
+} nvmlProcessUtilizationInfo_v1_t;
+
+typedef struct {
+	unsigned int version;
+	unsigned int processSamplesCount; /* in: entries passed; out: entries written, or needed */
+	unsigned long long lastSeenTimeStamp;
+	nvmlProcessUtilizationInfo_v1_t *procUtilArray;
+} nvmlProcessesUtilizationInfo_v1_t;
+#define nvmlProcessesUtilizationInfo_v1 NVML_STRUCT_VERSION(sizeof(nvmlProcessesUtilizationInfo_v1_t), 1)
+
 typedef struct {
 	unsigned int version;
 	int sensorType;
@@ -177,5 +197,8 @@ _Static_assert(sizeof(nvmlProcessInfo_v1_t) == 16, "v1 process info is 16 bytes"
 _Static_assert(sizeof(nvmlProcessInfo_t) == 24, "v2 process info is 24 bytes");
 _Static_assert(sizeof(nvmlProcessDetail_v1_t) == 32, "the 32-byte _v3 stride");
 _Static_assert(sizeof(nvmlProcessUtilizationSample_t) == 32, "utilization sample is 32 bytes");
+_Static_assert(sizeof(nvmlProcessUtilizationInfo_v1_t) == 40, "a process utilisation entry is 40 bytes");
+_Static_assert(sizeof(nvmlProcessesUtilizationInfo_v1_t) == 24 && nvmlProcessesUtilizationInfo_v1 == 0x01000018,
+	       "nvmlProcessesUtilizationInfo_v1");
 
 #endif

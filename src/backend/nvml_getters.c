@@ -37,7 +37,12 @@ enum conv {
 #define G_MEMORY NVML_READ_MEMORY
 #define G_NOT_MIG 8u   /* not available in MIG mode */
 #define G_FALLBACK 16u /* only when the entry before it answers "never" */
+#define G_PSTATE 32u   /* also read in the poll that sees the P-state change */
 
+/* A getter's cadence, every_ms, is 0 for every poll. A slower one is read
+ * when due, into the device's held values, which every poll's GPU carries
+ * between reads. The SH_FIELDVAL entries that are due in a poll are asked
+ * in one nvmlDeviceGetFieldValues call, each with its own answer. */
 struct getter {
 	const char *symbol;
 	size_t fn; /* offset of the entry point in struct nvml_lib */
@@ -46,66 +51,79 @@ struct getter {
 	enum gpu_field field, field2; /* field2 is GPU_F__COUNT when there is none */
 	enum conv conv;
 	unsigned flags;
+	unsigned every_ms;
 };
 
 #define FN(m) offsetof(struct nvml_lib, m)
 #define NONE GPU_F__COUNT
+#define FV(id) "nvmlDeviceGetFieldValues(" #id ")", FN(get_field_values), SH_FIELDVAL, NVML_FI_DEV_##id, 0
+#define FAN NVML_FAN_MS
+#define RARE NVML_RARE_MS
 
 static const struct getter GETTERS[] = {
 	{"nvmlDeviceGetTemperatureThreshold(SLOWDOWN)", FN(get_temperature_threshold), SH_ARG_U32,
-	 NVML_TEMPERATURE_THRESHOLD_SLOWDOWN, 0, GPU_F_TEMP_SLOWDOWN, NONE, CV_TEMP, G_STATIC},
+	 NVML_TEMPERATURE_THRESHOLD_SLOWDOWN, 0, GPU_F_TEMP_SLOWDOWN, NONE, CV_TEMP, G_STATIC, 0},
 	{"nvmlDeviceGetTemperatureThreshold(SHUTDOWN)", FN(get_temperature_threshold), SH_ARG_U32,
-	 NVML_TEMPERATURE_THRESHOLD_SHUTDOWN, 0, GPU_F_TEMP_SHUTDOWN, NONE, CV_TEMP, G_STATIC},
+	 NVML_TEMPERATURE_THRESHOLD_SHUTDOWN, 0, GPU_F_TEMP_SHUTDOWN, NONE, CV_TEMP, G_STATIC, 0},
 	{"nvmlDeviceGetMaxClockInfo(GRAPHICS)", FN(get_max_clock_info), SH_ARG_U32, NVML_CLOCK_GRAPHICS, 0,
-	 GPU_F_CLOCK_GFX_MAX, NONE, CV_PLAIN, G_STATIC},
+	 GPU_F_CLOCK_GFX_MAX, NONE, CV_PLAIN, G_STATIC, 0},
 	{"nvmlDeviceGetMaxClockInfo(MEM)", FN(get_max_clock_info), SH_ARG_U32, NVML_CLOCK_MEM, 0, GPU_F_CLOCK_MEM_MAX,
-	 NONE, CV_PLAIN, G_STATIC},
+	 NONE, CV_PLAIN, G_STATIC, 0},
 	{"nvmlDeviceGetMaxPcieLinkGeneration", FN(get_max_pcie_link_generation), SH_U32, 0, 0, GPU_F_PCIE_GEN_MAX, NONE,
-	 CV_PLAIN, G_STATIC},
+	 CV_PLAIN, G_STATIC, 0},
 	{"nvmlDeviceGetMaxPcieLinkWidth", FN(get_max_pcie_link_width), SH_U32, 0, 0, GPU_F_PCIE_WIDTH_MAX, NONE,
-	 CV_PLAIN, G_STATIC},
+	 CV_PLAIN, G_STATIC, 0},
 
+	/* The P-state comes first: the getters flagged G_PSTATE follow it. */
 	{"nvmlDeviceGetPerformanceState", FN(get_performance_state), SH_INT, 0, 0, GPU_F_PSTATE, NONE, CV_PSTATE,
-	 G_POLL},
+	 G_POLL, 0},
 	{"nvmlDeviceGetUtilizationRates", FN(get_utilization_rates), SH_UTIL, 0, 0, GPU_F_UTIL, GPU_F_MEM_UTIL, CV_PCT,
-	 G_POLL | G_NOT_MIG},
+	 G_POLL | G_NOT_MIG, 0},
 	{"nvmlDeviceGetMemoryInfo_v2", FN(get_memory_info_v2), SH_MEM2, 0, 0, GPU_F_MEM_USED, GPU_F_MEM_TOTAL, CV_PLAIN,
-	 G_POLL | G_MEMORY},
+	 G_POLL | G_MEMORY, 0},
 	{"nvmlDeviceGetMemoryInfo", FN(get_memory_info), SH_MEM1, 0, 0, GPU_F_MEM_USED, GPU_F_MEM_TOTAL, CV_PLAIN,
-	 G_POLL | G_MEMORY | G_FALLBACK},
+	 G_POLL | G_MEMORY | G_FALLBACK, 0},
 	{"nvmlDeviceGetTemperatureV", FN(get_temperature_v), SH_TEMPV, NVML_TEMPERATURE_GPU, 0, GPU_F_TEMP, NONE,
-	 CV_TEMP, G_POLL},
+	 CV_TEMP, G_POLL, 0},
 	{"nvmlDeviceGetTemperature", FN(get_temperature), SH_ARG_U32, NVML_TEMPERATURE_GPU, 0, GPU_F_TEMP, NONE,
-	 CV_TEMP, G_POLL | G_FALLBACK},
-	{"nvmlDeviceGetFieldValues(MEMORY_TEMP)", FN(get_field_values), SH_FIELDVAL, NVML_FI_DEV_MEMORY_TEMP, 0,
-	 GPU_F_TEMP_MEM, NONE, CV_TEMP, G_POLL},
-	{"nvmlDeviceGetPowerUsage", FN(get_power_usage), SH_U32, 0, 0, GPU_F_POWER, NONE, CV_MILLI, G_POLL},
-	{"nvmlDeviceGetEnforcedPowerLimit", FN(get_enforced_power_limit), SH_U32, 0, 0, GPU_F_POWER_LIMIT, NONE,
-	 CV_MILLI, G_POLL},
+	 CV_TEMP, G_POLL | G_FALLBACK, 0},
+	{FV(MEMORY_TEMP), GPU_F_TEMP_MEM, NONE, CV_TEMP, G_POLL, 0},
+	{FV(POWER_AVERAGE), GPU_F_POWER, NONE, CV_MILLI, G_POLL, 0},
+	{"nvmlDeviceGetPowerUsage", FN(get_power_usage), SH_U32, 0, 0, GPU_F_POWER, NONE, CV_MILLI,
+	 G_POLL | G_FALLBACK, 0},
+	{FV(TOTAL_ENERGY_CONSUMPTION), GPU_F_ENERGY, NONE, CV_MILLI, G_POLL, 0},
 	{"nvmlDeviceGetTotalEnergyConsumption", FN(get_total_energy_consumption), SH_U64, 0, 0, GPU_F_ENERGY, NONE,
-	 CV_MILLI, G_POLL},
-	{"nvmlDeviceGetFanSpeed", FN(get_fan_speed), SH_U32, 0, 0, GPU_F_FAN_PCT, NONE, CV_FAN, G_POLL},
-	{"nvmlDeviceGetFanSpeedRPM", FN(get_fan_speed_rpm), SH_FANRPM, 0, 0, GPU_F_FAN_RPM, NONE, CV_PLAIN, G_POLL},
-	{"nvmlDeviceGetClockInfo(GRAPHICS)", FN(get_clock_info), SH_ARG_U32, NVML_CLOCK_GRAPHICS, 0, GPU_F_CLOCK_GFX,
-	 NONE, CV_PLAIN, G_POLL},
-	{"nvmlDeviceGetClockInfo(MEM)", FN(get_clock_info), SH_ARG_U32, NVML_CLOCK_MEM, 0, GPU_F_CLOCK_MEM, NONE,
-	 CV_PLAIN, G_POLL},
-	{"nvmlDeviceGetEncoderUtilization", FN(get_encoder_utilization), SH_CODEC, 0, 0, GPU_F_ENC, NONE, CV_PCT,
-	 G_POLL | G_NOT_MIG},
-	{"nvmlDeviceGetDecoderUtilization", FN(get_decoder_utilization), SH_CODEC, 0, 0, GPU_F_DEC, NONE, CV_PCT,
-	 G_POLL | G_NOT_MIG},
-	{"nvmlDeviceGetCurrPcieLinkGeneration", FN(get_curr_pcie_link_generation), SH_U32, 0, 0, GPU_F_PCIE_GEN, NONE,
-	 CV_PLAIN, G_POLL},
-	{"nvmlDeviceGetCurrPcieLinkWidth", FN(get_curr_pcie_link_width), SH_U32, 0, 0, GPU_F_PCIE_WIDTH, NONE, CV_PLAIN,
-	 G_POLL},
+	 CV_MILLI, G_POLL | G_FALLBACK, 0},
+	{FV(POWER_CURRENT_LIMIT), GPU_F_POWER_LIMIT, NONE, CV_MILLI, G_POLL, RARE},
+	{"nvmlDeviceGetEnforcedPowerLimit", FN(get_enforced_power_limit), SH_U32, 0, 0, GPU_F_POWER_LIMIT, NONE,
+	 CV_MILLI, G_POLL | G_FALLBACK, RARE},
+	{FV(ECC_DBE_VOL_TOTAL), GPU_F_ECC_UNCORRECTED, NONE, CV_ECC, G_POLL, RARE},
 	{"nvmlDeviceGetTotalEccErrors(UNCORRECTED, VOLATILE)", FN(get_total_ecc_errors), SH_ECC,
-	 NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_VOLATILE_ECC, GPU_F_ECC_UNCORRECTED, NONE, CV_ECC, G_POLL},
+	 NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_VOLATILE_ECC, GPU_F_ECC_UNCORRECTED, NONE, CV_ECC,
+	 G_POLL | G_FALLBACK, RARE},
+	{"nvmlDeviceGetFanSpeed", FN(get_fan_speed), SH_U32, 0, 0, GPU_F_FAN_PCT, NONE, CV_FAN, G_POLL, FAN},
+	{"nvmlDeviceGetFanSpeedRPM", FN(get_fan_speed_rpm), SH_FANRPM, 0, 0, GPU_F_FAN_RPM, NONE, CV_PLAIN, G_POLL,
+	 FAN},
+	{"nvmlDeviceGetClockInfo(GRAPHICS)", FN(get_clock_info), SH_ARG_U32, NVML_CLOCK_GRAPHICS, 0, GPU_F_CLOCK_GFX,
+	 NONE, CV_PLAIN, G_POLL, 0},
+	/* The memory clock is set per P-state. */
+	{"nvmlDeviceGetClockInfo(MEM)", FN(get_clock_info), SH_ARG_U32, NVML_CLOCK_MEM, 0, GPU_F_CLOCK_MEM, NONE,
+	 CV_PLAIN, G_POLL | G_PSTATE, RARE},
+	{"nvmlDeviceGetEncoderUtilization", FN(get_encoder_utilization), SH_CODEC, 0, 0, GPU_F_ENC, NONE, CV_PCT,
+	 G_POLL | G_NOT_MIG, 0},
+	{"nvmlDeviceGetDecoderUtilization", FN(get_decoder_utilization), SH_CODEC, 0, 0, GPU_F_DEC, NONE, CV_PCT,
+	 G_POLL | G_NOT_MIG, 0},
+	/* The link trains down in the idle P-states and up again under load. */
+	{"nvmlDeviceGetCurrPcieLinkGeneration", FN(get_curr_pcie_link_generation), SH_U32, 0, 0, GPU_F_PCIE_GEN, NONE,
+	 CV_PLAIN, G_POLL | G_PSTATE, RARE},
+	{"nvmlDeviceGetCurrPcieLinkWidth", FN(get_curr_pcie_link_width), SH_U32, 0, 0, GPU_F_PCIE_WIDTH, NONE, CV_PLAIN,
+	 G_POLL | G_PSTATE, RARE},
 	{"nvmlDeviceGetCurrentClocksEventReasons", FN(get_clocks_event_reasons), SH_U64, 0, 0, GPU_F_THROTTLE, NONE,
-	 CV_THROTTLE, G_POLL},
+	 CV_THROTTLE, G_POLL, 0},
 };
 
 #define NGETTERS (sizeof(GETTERS) / sizeof(GETTERS[0]))
-_Static_assert(NGETTERS <= 64, "one bit per getter in nvml_dev.never");
+_Static_assert(NGETTERS <= 64 && NGETTERS <= NVML_GETTERS_MAX, "one bit per getter in nvml_dev.never");
 
 bool nvml_never(nvmlReturn_t r)
 {
@@ -268,23 +286,6 @@ static nvmlReturn_t call_struct(const struct nvml_lib *L, nvmlDevice_t h, const 
 			put_conv(g, e->field, e->conv, t.temperature);
 		break;
 	}
-	case SH_FIELDVAL: {
-		ENTRY(fn, nvmlDevice_t, int, nvmlFieldValue_t *);
-		nvmlFieldValue_t fv;
-		long long t;
-		memset(&fv, 0, sizeof(fv));
-		fv.fieldId = (unsigned)e->arg;
-		if ((r = fn(h, 1, &fv)) != NVML_SUCCESS)
-			break;
-		/* The call succeeded, and the field's own answer is in the
-		 * entry. */
-		r = fv.nvmlReturn;
-		if (r == NVML_SUCCESS && field_number(&fv, &t))
-			put_conv(g, e->field, e->conv, t);
-		else if (r == NVML_SUCCESS)
-			r = NVML_ERROR_UNKNOWN;
-		break;
-	}
 	case SH_FANRPM: {
 		ENTRY(fn, nvmlDevice_t, nvmlFanSpeedInfo_t *);
 		nvmlFanSpeedInfo_t fs = {.version = nvmlFanSpeedInfo_v1, .fan = 0};
@@ -320,22 +321,149 @@ static bool has_entry(const struct nvml_lib *L, const struct getter *e)
 	return p != NULL;
 }
 
+/* The answers of one poll's nvmlDeviceGetFieldValues call, per getter. */
+struct batch {
+	bool done;
+	bool asked[NGETTERS];
+	nvmlReturn_t r[NGETTERS];
+	nvmlFieldValue_t v[NGETTERS];
+};
+
+static bool applies(const struct getter *e, const struct nvml_dev *d, unsigned which)
+{
+	return (e->flags & which) && !((e->flags & G_NOT_MIG) && d->mig);
+}
+
+static bool is_due(const struct rd *rd, size_t k, bool pstate_moved)
+{
+	const struct getter *e = &GETTERS[k];
+
+	return e->every_ms == 0 || rd->now_ms >= rd->d->next_ms[k] || ((e->flags & G_PSTATE) && pstate_moved);
+}
+
+/* Asks, in one call, every field-value getter from `from` on that is due
+ * and not "never". A field's own answer is in its entry; an answer for
+ * another field than the one asked is not believed. */
+static void batch_call(struct rd *rd, struct batch *b, size_t from, unsigned which, bool pstate_moved)
+{
+	const struct nvml_lib *L = &rd->n->lib;
+	nvmlFieldValue_t req[NGETTERS];
+	size_t idx[NGETTERS];
+	int n = 0;
+
+	b->done = true;
+	for (size_t k = from; k < NGETTERS; k++) {
+		const struct getter *e = &GETTERS[k];
+		if (e->shape != SH_FIELDVAL || !applies(e, rd->d, which) || (rd->d->never >> k & 1u) ||
+		    !is_due(rd, k, pstate_moved))
+			continue;
+		memset(&req[n], 0, sizeof(req[n]));
+		req[n].fieldId = (unsigned)e->arg;
+		idx[n++] = k;
+	}
+	if (n == 0 || !L->get_field_values)
+		return;
+	nvmlReturn_t r = L->get_field_values(rd->h, n, req);
+	for (int i = 0; i < n; i++) {
+		size_t k = idx[i];
+		b->asked[k] = true;
+		b->v[k] = req[i];
+		b->r[k] = r != NVML_SUCCESS ? r : req[i].fieldId != (unsigned)GETTERS[k].arg ? NVML_ERROR_UNKNOWN
+									  : req[i].nvmlReturn;
+	}
+}
+
+/* Takes getter k's answer from the poll's field-value call. */
+static nvmlReturn_t from_batch(const struct batch *b, size_t k, struct gpu *g)
+{
+	const struct getter *e = &GETTERS[k];
+	long long t;
+
+	if (b->r[k] != NVML_SUCCESS)
+		return b->r[k];
+	if (!field_number(&b->v[k], &t))
+		return NVML_ERROR_UNKNOWN;
+	put_conv(g, e->field, e->conv, t);
+	return NVML_SUCCESS;
+}
+
+static size_t field_size(const struct field *f)
+{
+	switch (f->type) {
+	case FIELD_STR: return sizeof(const char *);
+	case FIELD_U64: return sizeof(uint64_t);
+	case FIELD_NUM: return sizeof(long double);
+	case FIELD_BOOL: return sizeof(bool);
+	case FIELD_ENUM: return sizeof(uint8_t);
+	case FIELD_FLAGS: return sizeof(uint32_t);
+	}
+	return 0;
+}
+
+/* Copies the held values of the slower cadences into g. They are newer than
+ * what g may hold already: the power limit a lost GPU keeps from its
+ * statics. */
+static void carry_held(const struct gpu *held, struct gpu *g)
+{
+	for (size_t i = 0; i < GPU_NFIELDS; i++) {
+		const struct field *f = &GPU_FIELDS[i];
+		if (!field_valid(held, f))
+			continue;
+		memcpy(field_ptr(g, f), field_cptr(held, f), field_size(f));
+		field_set_valid(g, f, true);
+	}
+}
+
+static void forget(struct gpu *held, const struct getter *e)
+{
+	field_set_valid(held, &GPU_FIELDS[e->field], false);
+	if (e->field2 != NONE)
+		field_set_valid(held, &GPU_FIELDS[e->field2], false);
+}
+
+/* Notes a new P-state, and returns whether it moved from the last one. */
+static bool pstate_moved(struct nvml_dev *d, const struct gpu *g)
+{
+	if (!gpu_has(g, GPU_F_PSTATE))
+		return false;
+	int seen = (int)g->pstate + 1;
+	bool moved = d->pstate_seen && d->pstate_seen != seen;
+	d->pstate_seen = seen;
+	return moved;
+}
+
 void nvml_getters_read(struct rd *rd, struct gpu *g, unsigned which)
 {
 	const struct nvml_lib *L = &rd->n->lib;
 	struct nvml_dev *d = rd->d;
-	bool prev_never = false;
+	struct batch b;
+	bool prev_never = false, moved = false;
 
+	b.done = false;
+	memset(b.asked, 0, sizeof(b.asked));
 	for (size_t k = 0; k < NGETTERS && rd->fatal == NV_OK; k++) {
 		const struct getter *e = &GETTERS[k];
 		uint64_t bit = UINT64_C(1) << k;
 		bool never_now = !has_entry(L, e) || (d->never & bit);
-		bool skip = !(e->flags & which) || ((e->flags & G_NOT_MIG) && d->mig) ||
-			    ((e->flags & G_FALLBACK) && !prev_never);
+		bool skip = !applies(e, d, which) || ((e->flags & G_FALLBACK) && !prev_never);
 		prev_never = never_now;
-		if (skip || never_now)
+		if (skip || never_now || !is_due(rd, k, moved))
 			continue;
-		nvmlReturn_t r = call(rd, e, g);
+		struct gpu *into = e->every_ms ? &d->held : g;
+		nvmlReturn_t r;
+		if (e->every_ms)
+			forget(&d->held, e); /* a read that gives no value leaves it unknown */
+		if (e->shape == SH_FIELDVAL) {
+			if (!b.done)
+				batch_call(rd, &b, k, which, moved);
+			r = from_batch(&b, k, into);
+		} else {
+			r = call(rd, e, into);
+		}
+		if (e->field == GPU_F_PSTATE)
+			moved = pstate_moved(d, g);
+		if (r == NVML_SUCCESS || nvml_never(r))
+			d->next_ms[k] = rd->now_ms + e->every_ms;
 		if (r == NVML_SUCCESS)
 			continue;
 		if (nvml_never(r)) {
@@ -345,4 +473,6 @@ void nvml_getters_read(struct rd *rd, struct gpu *g, unsigned which)
 			nvml_took(rd, r);
 		}
 	}
+	if (which & G_POLL)
+		carry_held(&d->held, g);
 }

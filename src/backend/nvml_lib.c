@@ -57,6 +57,7 @@ static const struct nvml_sym SYMS[] = {
 	SYM(get_clocks_event_reasons, false, "nvmlDeviceGetCurrentClocksEventReasons",
 	    "nvmlDeviceGetCurrentClocksThrottleReasons"),
 	SYM(get_process_utilization, false, "nvmlDeviceGetProcessUtilization"),
+	SYM(get_processes_utilization_info, false, "nvmlDeviceGetProcessesUtilizationInfo"),
 };
 
 /* For the process lists, the entry size depends on which symbol

@@ -56,6 +56,7 @@ struct nvml_lib {
 	nvmlReturn_t (*get_clocks_event_reasons)(nvmlDevice_t, unsigned long long *);
 	nvmlReturn_t (*get_process_utilization)(nvmlDevice_t, nvmlProcessUtilizationSample_t *, unsigned int *,
 						unsigned long long);
+	nvmlReturn_t (*get_processes_utilization_info)(nvmlDevice_t, nvmlProcessesUtilizationInfo_v1_t *);
 	/* Process lists; plist_stride is the entry size of the resolved symbol. */
 	nvmlReturn_t (*plist[NVML_PLIST__COUNT])(nvmlDevice_t, unsigned int *, void *);
 	size_t plist_stride[NVML_PLIST__COUNT];

@@ -9,9 +9,23 @@
 
 #include "backend/nvml_lib.h"
 #include "model/frame.h"
+#include "util/clock.h"
 
-#define NVML_SLOW_PERIOD_MS 3000
+#define NVML_SLOW_PERIOD_MS 5000
 #define NVML_PID_MAX 4194304u
+
+/* How often the getters of the slower cadences are read (docs/nvml.md has
+ * the table). Fans move over seconds; the enforced power limit, the PCIe
+ * link, the memory clock and the ECC count change rarely, and the link and
+ * the memory clock are also read again whenever the P-state changes. */
+#define NVML_FAN_MS 5000
+#define NVML_RARE_MS 10000
+/* An MPS process list that listed nobody is asked again after this long, or
+ * as soon as the compute list changes (the MPS server appears there when its
+ * first client connects). */
+#define NVML_MPS_IDLE_MS 10000
+/* The getters of nvml_getters.c, at most. */
+#define NVML_GETTERS_MAX 64
 
 #define NVML_MIG_SLOTS 64 /* instances read per MIG GPU */
 
@@ -22,9 +36,23 @@ struct nvml_dev {
 	char uuid[NVML_DEVICE_UUID_V2_BUFFER_SIZE], name[NVML_DEVICE_NAME_V2_BUFFER_SIZE], pci[16];
 	bool have_uuid, have_name, have_pci;
 	struct gpu statics;     /* thresholds and maxima, read once */
+	/* The values of the slower cadences, held between their reads and
+	 * copied into every poll's GPU. */
+	struct gpu held;
+	uint64_t next_ms[NVML_GETTERS_MAX]; /* when getter k is due again; 0 is now */
+	int pstate_seen;                    /* the last P-state read plus one; 0 before any */
 	uint64_t never;         /* bit k is set when getter k of nvml_getters.c answered "never" */
 	unsigned plist_never;   /* bit (1 << nvml_plist) is set when that list answered "never" */
-	bool putil_unsupported;
+	uint64_t mps_next_ms;   /* when an MPS list that listed nobody is asked again */
+	uint64_t compute_sig;   /* a digest of the compute list's pids, to see it change */
+	bool mps_busy;          /* the MPS list listed somebody at its last read */
+	bool putil_unsupported;      /* nvmlDeviceGetProcessUtilization answered "never" */
+	bool putil_info_unsupported; /* nvmlDeviceGetProcessesUtilizationInfo answered "never" */
+	/* Polls in a row in which the GPU was busy and the old call gave no
+	 * process any SM share: past NVML_PUTIL_QUIET_POLLS its zeros are not
+	 * believed. */
+	unsigned putil_quiet;
+	bool putil_quiet_said;
 	unsigned long long last_seen; /* newest process-utilisation sample */
 	char id[128];           /* the device_id first reported, kept for the backend's life */
 	/* A MIG GPU's instances are read through a nvml_dev of one poll, so
@@ -42,8 +70,13 @@ struct nvml_slow_dev {
 	uint64_t rx, tx;  /* bytes/s */
 };
 
+#define NVML_PUTIL_QUIET_POLLS 3
+/* A GPU at this utilisation or more is busy: some process has a share. */
+#define NVML_PUTIL_BUSY_PCT 10
+
 struct nvml {
 	struct nvml_lib lib;
+	const struct clock *clock; /* the cadences' time */
 	struct nvml_dev *dev;
 	size_t ndev;
 	unsigned counted;    /* nvmlDeviceGetCount at enumeration, refused GPUs included */
@@ -79,6 +112,7 @@ struct rd {
 	nvmlDevice_t h;
 	enum outcome fatal;
 	nvmlReturn_t fatal_code;
+	uint64_t now_ms; /* the poll's monotonic time, for the cadences */
 };
 
 /* Sorts an NVML answer into what it means for the poll. */
@@ -119,7 +153,7 @@ void nvml_slow_get(struct nvml *n, size_t i, struct gpu *g);
 
 /* Reads the processes of one device handle, all three lists merged per pid,
  * into f as rows of GPU `index`. With util set it also reads per-process
- * utilisation. */
+ * utilisation, judged against the GPU's own utilisation in f. */
 void nvml_device_processes(struct rd *rd, struct frame *f, size_t index, bool util);
 
 #endif

@@ -41,24 +41,39 @@ static struct prow *prow_get(struct prows *pr, unsigned pid)
 	return p;
 }
 
-/* One call of a sized list: a process list or the utilisation samples. */
+/* One call of a sized list: a process list, or the utilisation samples
+ * through the old call or the newer one. */
 struct sized_call {
 	nvmlReturn_t (*plist)(nvmlDevice_t, unsigned int *, void *);
 	nvmlReturn_t (*putil)(nvmlDevice_t, nvmlProcessUtilizationSample_t *, unsigned int *, unsigned long long);
+	nvmlReturn_t (*info)(nvmlDevice_t, nvmlProcessesUtilizationInfo_v1_t *);
 	nvmlDevice_t h;
 	unsigned long long last_seen;
 };
 
 static nvmlReturn_t call(const struct sized_call *c, unsigned *count, void *buf)
 {
-	return c->plist ? c->plist(c->h, count, buf) : c->putil(c->h, buf, count, c->last_seen);
+	if (c->plist)
+		return c->plist(c->h, count, buf);
+	if (c->putil)
+		return c->putil(c->h, buf, count, c->last_seen);
+	nvmlProcessesUtilizationInfo_v1_t s = {
+		.version = nvmlProcessesUtilizationInfo_v1,
+		.processSamplesCount = *count,
+		.lastSeenTimeStamp = c->last_seen,
+		.procUtilArray = buf,
+	};
+	nvmlReturn_t r = c->info(c->h, &s);
+	*count = s.processSamplesCount;
+	return r;
 }
 
 /* The largest entry any of these calls is known to write. Every buffer is
  * sized for this many bytes per entry passed, so a wrong guess of the
  * process-list stride can mis-read but never overflow. */
-#define NVML_ENTRY_MAX 32u
-_Static_assert(sizeof(nvmlProcessDetail_v1_t) <= NVML_ENTRY_MAX && sizeof(nvmlProcessUtilizationSample_t) <= NVML_ENTRY_MAX,
+#define NVML_ENTRY_MAX 40u
+_Static_assert(sizeof(nvmlProcessDetail_v1_t) <= NVML_ENTRY_MAX && sizeof(nvmlProcessUtilizationSample_t) <= NVML_ENTRY_MAX &&
+		       sizeof(nvmlProcessUtilizationInfo_v1_t) <= NVML_ENTRY_MAX,
 	       "NVML_ENTRY_MAX covers every entry");
 
 /* Passes room for `want` entries of NVML_ENTRY_MAX bytes, zeroed so that
@@ -165,21 +180,24 @@ static void check_stride(struct nvml *n, enum nvml_plist which, unsigned count)
 	n->stride_fixed[which] = true;
 }
 
-/* Merges one process list, compute, graphics or MPS, into pr. */
-static void read_plist(struct rd *rd, enum nvml_plist which, struct prows *pr)
+/* Merges one process list, compute, graphics or MPS, into pr, and returns
+ * a digest of its pids (0 for none), by which a change of the list is
+ * seen. */
+static uint64_t read_plist(struct rd *rd, enum nvml_plist which, struct prows *pr)
 {
 	struct nvml *n = rd->n;
 	struct sized_call c = {.plist = n->lib.plist[which], .h = rd->h};
 	unsigned count;
+	uint64_t digest = 0;
 
 	if (!c.plist || rd->fatal != NV_OK || (rd->d->plist_never >> which & 1u))
-		return;
+		return 0;
 	nvmlReturn_t r = sized(n, &c, &count);
 	if (r != NVML_SUCCESS) {
 		if (nvml_never(r))
 			rd->d->plist_never |= 1u << which;
 		nvml_took(rd, r);
-		return;
+		return 0;
 	}
 	check_stride(n, which, count);
 	size_t stride = n->lib.plist_stride[which];
@@ -191,6 +209,9 @@ static void read_plist(struct rd *rd, enum nvml_plist which, struct prows *pr)
 		memcpy(&mem, e + 8, sizeof(mem));
 		if (pid == 0 || pid > NVML_PID_MAX)
 			continue; /* not a pid, so a stride this build does not know */
+		/* A sum of mixed pids, so that the order of the list does not
+		 * matter. */
+		digest += (uint64_t)pid * UINT64_C(0x9E3779B97F4A7C15) + 1;
 		struct prow *p = prow_get(pr, pid);
 		if (which == NVML_PLIST_GRAPHICS)
 			p->graphics = true;
@@ -201,48 +222,124 @@ static void read_plist(struct rd *rd, enum nvml_plist which, struct prows *pr)
 			p->mem_known = true;
 		}
 	}
+	return digest;
 }
 
-/* Reads per-process utilisation from the samples newer than the last seen,
- * dropping values above 100. NOT_FOUND, meaning nothing new, is a measured
- * 0. */
-static void read_putil(struct rd *rd, struct prows *pr)
+/* Whether the MPS list is to be asked in this poll: while it lists
+ * somebody, when the compute list has changed (the MPS server appears there
+ * when its first client connects), and every NVML_MPS_IDLE_MS. */
+static bool mps_due(struct rd *rd, uint64_t compute_digest)
+{
+	struct nvml_dev *d = rd->d;
+	bool changed = compute_digest != d->compute_sig;
+
+	d->compute_sig = compute_digest;
+	return d->mps_busy || changed || rd->now_ms >= d->mps_next_ms;
+}
+
+/* Takes one sample newer than the last seen for its pid's row, the newest
+ * per pid, and moves *newest on. */
+static void take_sample(struct prows *pr, const struct nvml_dev *d, const nvmlProcessUtilizationSample_t *sample,
+			unsigned long long *newest)
+{
+	if (sample->timeStamp <= d->last_seen)
+		return;
+	if (sample->timeStamp > *newest)
+		*newest = sample->timeStamp;
+	for (size_t k = 0; k < pr->n; k++) {
+		struct prow *p = &pr->v[k];
+		if (p->pid != sample->pid || (p->have_sample && p->s.timeStamp >= sample->timeStamp))
+			continue;
+		p->s = *sample;
+		p->have_sample = true;
+	}
+}
+
+/* Asks one of the two utilisation calls for the samples newer than the last
+ * seen and takes them. NOT_FOUND, meaning nothing new, is no sample. Returns
+ * NVML's answer. */
+static nvmlReturn_t ask_putil(struct rd *rd, const struct sized_call *c, struct prows *pr)
 {
 	struct nvml *n = rd->n;
 	struct nvml_dev *d = rd->d;
-	struct sized_call c = {.putil = n->lib.get_process_utilization, .h = rd->h, .last_seen = d->last_seen};
 	unsigned count;
+	nvmlReturn_t r = sized(n, c, &count);
 
-	if (!c.putil || d->mig || d->putil_unsupported || rd->fatal != NV_OK || !pr->n)
-		return;
-	nvmlReturn_t r = sized(n, &c, &count);
-	if (r == NVML_ERROR_NOT_FOUND) {
-		count = 0;
-		r = NVML_SUCCESS;
-	}
-	if (r != NVML_SUCCESS) {
-		if (nvml_never(r))
-			d->putil_unsupported = true;
-		nvml_took(rd, r);
-		return;
-	}
+	if (r == NVML_ERROR_NOT_FOUND)
+		return NVML_SUCCESS;
+	if (r != NVML_SUCCESS)
+		return r;
 	unsigned long long newest = d->last_seen;
 	for (unsigned i = 0; i < count; i++) {
 		nvmlProcessUtilizationSample_t sample;
-		memcpy(&sample, n->pbuf + i * sizeof(sample), sizeof(sample));
-		if (sample.timeStamp <= d->last_seen)
-			continue;
-		if (sample.timeStamp > newest)
-			newest = sample.timeStamp;
-		for (size_t k = 0; k < pr->n; k++) {
-			struct prow *p = &pr->v[k];
-			if (p->pid != sample.pid || (p->have_sample && p->s.timeStamp >= sample.timeStamp))
-				continue;
-			p->s = sample;
-			p->have_sample = true;
+		if (c->info) {
+			nvmlProcessUtilizationInfo_v1_t e;
+			memcpy(&e, n->pbuf + i * sizeof(e), sizeof(e));
+			sample = (nvmlProcessUtilizationSample_t){e.pid, e.timeStamp, e.smUtil, e.memUtil, e.encUtil, e.decUtil};
+		} else {
+			memcpy(&sample, n->pbuf + i * sizeof(sample), sizeof(sample));
 		}
+		take_sample(pr, d, &sample, &newest);
 	}
 	d->last_seen = newest;
+	return NVML_SUCCESS;
+}
+
+/* Whether the old call's answer contradicts the GPU: busy, yet no process
+ * with an SM share. Blackwell's drivers answer so under load, where the
+ * newer call answers; so do others when polled faster than they sample. */
+static bool putil_contradicts(const struct prows *pr, const struct gpu *g)
+{
+	if (!g || !gpu_has(g, GPU_F_UTIL) || g->util_pct < NVML_PUTIL_BUSY_PCT)
+		return false;
+	for (size_t k = 0; k < pr->n; k++)
+		if (pr->v[k].have_sample && pr->v[k].s.smUtil > 0)
+			return false;
+	return true;
+}
+
+/* Reads per-process utilisation: from nvmlDeviceGetProcessesUtilizationInfo
+ * (driver 550 and later) where the driver has it, else from
+ * nvmlDeviceGetProcessUtilization. A process without a sample has a measured
+ * 0, except when the old call's answer contradicts a busy GPU: then every
+ * process's share is unknown for that poll, never a made-up 0. */
+static void read_putil(struct rd *rd, struct prows *pr, const struct gpu *g)
+{
+	struct nvml *n = rd->n;
+	struct nvml_dev *d = rd->d;
+	nvmlReturn_t r = NVML_ERROR_FUNCTION_NOT_FOUND;
+
+	if (d->mig || rd->fatal != NV_OK || !pr->n)
+		return;
+	if (n->lib.get_processes_utilization_info && !d->putil_info_unsupported) {
+		struct sized_call c = {.info = n->lib.get_processes_utilization_info, .h = rd->h, .last_seen = d->last_seen};
+		r = ask_putil(rd, &c, pr);
+		if (nvml_never(r))
+			d->putil_info_unsupported = true;
+		else if (r != NVML_SUCCESS)
+			nvml_took(rd, r);
+	}
+	bool old = nvml_never(r) && n->lib.get_process_utilization && !d->putil_unsupported;
+	if (old) {
+		struct sized_call c = {.putil = n->lib.get_process_utilization, .h = rd->h, .last_seen = d->last_seen};
+		r = ask_putil(rd, &c, pr);
+		if (nvml_never(r))
+			d->putil_unsupported = true;
+		else if (r != NVML_SUCCESS)
+			nvml_took(rd, r);
+	}
+	if (r != NVML_SUCCESS)
+		return;
+	if (old && putil_contradicts(pr, g)) {
+		if (++d->putil_quiet >= NVML_PUTIL_QUIET_POLLS && !d->putil_quiet_said) {
+			nvml_note(n, "nvml: GPU %zu is busy but nvmlDeviceGetProcessUtilization gives no process a share; "
+				     "per-process utilisation is unknown while that lasts",
+				  (size_t)(d - n->dev));
+			d->putil_quiet_said = true;
+		}
+		return;
+	}
+	d->putil_quiet = 0;
 	for (size_t k = 0; k < pr->n; k++)
 		pr->v[k].util_known = true;
 }
@@ -283,12 +380,22 @@ static void emit_rows(struct frame *f, struct prows *pr, size_t index)
 
 void nvml_device_processes(struct rd *rd, struct frame *f, size_t index, bool util)
 {
+	struct nvml_dev *d = rd->d;
 	struct prows pr = {0};
+	uint64_t compute = read_plist(rd, NVML_PLIST_COMPUTE, &pr);
 
-	for (int l = 0; l < NVML_PLIST__COUNT; l++)
-		read_plist(rd, (enum nvml_plist)l, &pr);
+	read_plist(rd, NVML_PLIST_GRAPHICS, &pr);
+	if (mps_due(rd, compute)) {
+		size_t before = pr.n;
+		bool listed = read_plist(rd, NVML_PLIST_MPS, &pr) != 0;
+		/* A pid already listed as compute adds no row, so count by the
+		 * digest rather than by new rows. */
+		d->mps_busy = listed || pr.n > before;
+		if (!d->mps_busy)
+			d->mps_next_ms = rd->now_ms + NVML_MPS_IDLE_MS;
+	}
 	if (util)
-		read_putil(rd, &pr);
+		read_putil(rd, &pr, index < f->ngpus ? &f->gpus[index] : NULL);
 	if (rd->fatal == NV_OK)
 		emit_rows(f, &pr, index);
 	free(pr.v);

@@ -1,6 +1,6 @@
 # nvml_lib.sh: helpers for the tests that run gpur against the fake NVML
 # (sourced after lib.sh).
-#   fake VARIANT         path of a fake libnvidia-ml.so.1 (modern, cuda13,
+#   fake VARIANT         path of a fake libnvidia-ml.so.1 (modern, noold, cuda13,
 #                        legacy, cc32, minimal)
 #   scenario FILE        writes stdin to FILE (a JSON scenario)
 #   nvml VARIANT SCEN ARGS...   runs gpur live on the fake: --backend nvml,

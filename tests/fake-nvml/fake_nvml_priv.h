@@ -16,16 +16,19 @@
 #define MAX_MIG 8
 
 #if !defined(FAKE_MODERN) && !defined(FAKE_CUDA13) && !defined(FAKE_LEGACY) && !defined(FAKE_CC32) && \
-	!defined(FAKE_MINIMAL) && !defined(FAKE_WRONG32)
+	!defined(FAKE_MINIMAL) && !defined(FAKE_WRONG32) && !defined(FAKE_NOOLD)
 #define FAKE_MODERN 1
 #endif
-#if defined(FAKE_MODERN) || defined(FAKE_CUDA13) || defined(FAKE_CC32) || defined(FAKE_WRONG32)
+/* FAKE_NOOLD is modern without nvmlDeviceGetProcessUtilization: only the
+ * newer nvmlDeviceGetProcessesUtilizationInfo answers per-process
+ * utilisation. */
+#if defined(FAKE_MODERN) || defined(FAKE_CUDA13) || defined(FAKE_CC32) || defined(FAKE_WRONG32) || defined(FAKE_NOOLD)
 #define HAVE_NEW 1 /* _v2/_v3 entry points, MemoryInfo_v2, versioned structs */
 #endif
 #if defined(FAKE_CC32) || defined(FAKE_WRONG32)
 #define V3_WRITES_32 1 /* the _v3 process lists write 32-byte entries */
 #endif
-#if defined(FAKE_MODERN) || defined(FAKE_LEGACY) || defined(FAKE_CC32) || defined(FAKE_WRONG32)
+#if defined(FAKE_MODERN) || defined(FAKE_LEGACY) || defined(FAKE_CC32) || defined(FAKE_WRONG32) || defined(FAKE_NOOLD)
 #define HAVE_DEPRECATED 1 /* GetTemperature, ThrottleReasons */
 #endif
 #if !defined(FAKE_MINIMAL)

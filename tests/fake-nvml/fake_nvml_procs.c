@@ -75,7 +75,52 @@ EXPORT nvmlReturn_t nvmlDeviceGetRunningProcessDetailList(nvmlDevice_t h, void *
 #endif
 
 /* Per-process utilisation: one sample per process with a value, newer than
- * lastSeen; timestamps advance one second per poll. */
+ * lastSeen; timestamps advance one second per poll. The old call can be
+ * made to fail as Blackwell's drivers do under load ("process_util_old":
+ * "not_found" answers NOT_FOUND every time, "zeros" gives every process a
+ * sample of 0). fill(k, sample) writes entry k of the caller's buffer. */
+struct psample {
+	unsigned pid;
+	unsigned long long ts;
+	unsigned sm, mem, enc, dec;
+};
+
+static nvmlReturn_t samples(struct fdev *d, unsigned long long last, bool old, size_t *count,
+			    void (*fill)(void *buf, size_t k, const struct psample *p), void *buf, size_t room)
+{
+	const char *quirk = json_string_value(json_object_get(S.gpus[d->gpu].j, "process_util_old"));
+	unsigned long long ts = 1700000000000000ULL + (unsigned long long)S.polls * 1000000ULL;
+	size_t k = 0;
+
+	if (json_object_get(d->j, "mig"))
+		return NVML_ERROR_NOT_SUPPORTED;
+	if (ts <= last || (old && quirk && !strcmp(quirk, "not_found")))
+		return NVML_ERROR_NOT_FOUND;
+	bool zeros = old && quirk && !strcmp(quirk, "zeros");
+	for (size_t i = 0; i < d->nprocs; i++) {
+		unsigned long long sm, m = 0, e = 0, dd = 0;
+		if (!FPROC_LISTED(&d->procs[i]) || !value_at(d->procs[i].sm, &sm))
+			continue;
+		value_at(d->procs[i].memutil, &m);
+		value_at(d->procs[i].enc, &e);
+		value_at(d->procs[i].dec, &dd);
+		struct psample p = {d->procs[i].pid, ts, (unsigned)sm, (unsigned)m, (unsigned)e, (unsigned)dd};
+		if (zeros)
+			p.sm = p.mem = p.enc = p.dec = 0;
+		if (buf && k < room)
+			fill(buf, k, &p);
+		k++;
+	}
+	*count = k;
+	return k ? NVML_SUCCESS : NVML_ERROR_NOT_FOUND;
+}
+
+static void fill_old(void *buf, size_t k, const struct psample *p)
+{
+	((nvmlProcessUtilizationSample_t *)buf)[k] =
+		(nvmlProcessUtilizationSample_t){p->pid, p->ts, p->sm, p->mem, p->enc, p->dec};
+}
+
 static nvmlReturn_t do_putil(nvmlDevice_t h, nvmlProcessUtilizationSample_t *s, unsigned int *n, unsigned long long last)
 {
 	nvmlReturn_t r = dev_state(h);
@@ -86,29 +131,9 @@ static nvmlReturn_t do_putil(nvmlDevice_t h, nvmlProcessUtilizationSample_t *s, 
 	struct fdev *d = dev_of(h);
 	if ((r = refusal(d, "process_util")))
 		return r;
-	if (json_object_get(d->j, "mig"))
-		return NVML_ERROR_NOT_SUPPORTED;
-	unsigned long long ts = 1700000000000000ULL + (unsigned long long)S.polls * 1000000ULL;
-	if (ts <= last)
-		return NVML_ERROR_NOT_FOUND;
 	size_t k = 0;
-	for (size_t i = 0; i < d->nprocs; i++) {
-		unsigned long long sm;
-		if (!FPROC_LISTED(&d->procs[i]) || !value_at(d->procs[i].sm, &sm))
-			continue;
-		if (!s || k >= *n) {
-			k++;
-			continue;
-		}
-		unsigned long long m = 0, e = 0, dd = 0;
-		value_at(d->procs[i].memutil, &m);
-		value_at(d->procs[i].enc, &e);
-		value_at(d->procs[i].dec, &dd);
-		s[k] = (nvmlProcessUtilizationSample_t){d->procs[i].pid, ts, (unsigned)sm, (unsigned)m, (unsigned)e, (unsigned)dd};
-		k++;
-	}
-	if (k == 0)
-		return NVML_ERROR_NOT_FOUND;
+	if ((r = samples(d, last, true, &k, fill_old, s, s ? *n : 0)))
+		return r;
 	if (!s || k > *n) {
 		*n = (unsigned)k;
 		return NVML_ERROR_INSUFFICIENT_SIZE;
@@ -116,11 +141,54 @@ static nvmlReturn_t do_putil(nvmlDevice_t h, nvmlProcessUtilizationSample_t *s, 
 	*n = (unsigned)k;
 	return NVML_SUCCESS;
 }
+#ifndef FAKE_NOOLD
 EXPORT nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t h, nvmlProcessUtilizationSample_t *s, unsigned int *n,
 						    unsigned long long last)
 {
 	LOCKED(do_putil(h, s, n, last));
 }
+#endif
+
+#if defined(HAVE_NEW) && !defined(FAKE_CC32)
+/* The newer call (driver 550 and later), as nvml.h documents it: a strict
+ * struct version, INSUFFICIENT_SIZE with the count needed when the array is
+ * NULL or too small, NOT_FOUND when no process has a sample, NOT_SUPPORTED
+ * in MIG mode. "process_util" in "not_supported" removes both calls;
+ * "process_util_info" only this one. */
+static void fill_info(void *buf, size_t k, const struct psample *p)
+{
+	((nvmlProcessUtilizationInfo_v1_t *)buf)[k] =
+		(nvmlProcessUtilizationInfo_v1_t){p->ts, p->pid, p->sm, p->mem, p->enc, p->dec, 0, 0};
+}
+
+static nvmlReturn_t do_putil_info(nvmlDevice_t h, nvmlProcessesUtilizationInfo_v1_t *info)
+{
+	nvmlReturn_t r = dev_state(h);
+	if (r)
+		return r;
+	if (!info)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (info->version != nvmlProcessesUtilizationInfo_v1)
+		return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+	struct fdev *d = dev_of(h);
+	if ((r = refusal(d, "process_util")) || (r = refusal(d, "process_util_info")))
+		return r;
+	size_t k = 0;
+	unsigned room = info->procUtilArray ? info->processSamplesCount : 0;
+	if ((r = samples(d, info->lastSeenTimeStamp, false, &k, fill_info, info->procUtilArray, room)))
+		return r;
+	if (!info->procUtilArray || k > room) {
+		info->processSamplesCount = (unsigned)k;
+		return NVML_ERROR_INSUFFICIENT_SIZE;
+	}
+	info->processSamplesCount = (unsigned)k;
+	return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetProcessesUtilizationInfo(nvmlDevice_t h, nvmlProcessesUtilizationInfo_v1_t *info)
+{
+	LOCKED(do_putil_info(h, info));
+}
+#endif
 
 /* MIG */
 static nvmlReturn_t do_migmode(nvmlDevice_t h, unsigned int *cur, unsigned int *pend)
