@@ -3,6 +3,7 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 void xalloc_die(void)
@@ -49,4 +50,19 @@ char *xstrdup(const char *s)
 	size_t n = strlen(s) + 1;
 
 	return memcpy(xmalloc(n), s, n);
+}
+
+void *xmap_zeroed(size_t n)
+{
+	void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		xalloc_die();
+	return p;
+}
+
+void xunmap(void *p, size_t n)
+{
+	if (p)
+		munmap(p, n ? n : 1);
 }

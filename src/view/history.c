@@ -14,7 +14,7 @@
 
 struct history_gpu {
 	char *id;
-	uint8_t *ring;  /* HISTORY__COUNT rows of cap samples */
+	uint8_t *ring;  /* HISTORY__COUNT rows of cap samples, each stored plus one (0 is unknown) */
 	uint64_t seen;  /* the last push whose frame had this GPU */
 	uint64_t stamp; /* the last push that wrote a sample of its own */
 };
@@ -48,7 +48,7 @@ void history_free(struct history *h)
 		return;
 	for (size_t i = 0; i < h->ngpus; i++) {
 		free(h->gpus[i].id);
-		free(h->gpus[i].ring);
+		xunmap(h->gpus[i].ring, HISTORY__COUNT * h->cap);
 	}
 	free(h->gpus);
 	free(h);
@@ -100,11 +100,20 @@ static size_t add_gpu(struct history *h, const char *id)
 	}
 	struct history_gpu *g = &h->gpus[h->ngpus];
 	g->id = xstrdup(id);
-	g->ring = xmalloc(HISTORY__COUNT * h->cap);
-	memset(g->ring, HISTORY_UNKNOWN, HISTORY__COUNT * h->cap);
+	/* Zeroed memory reads unknown, and the pages of an hour's ring at a fast
+	 * interval stay untouched, and out of the resident set, until they are
+	 * written. */
+	g->ring = xmap_zeroed(HISTORY__COUNT * h->cap);
 	g->seen = g->stamp = 0;
 	index_insert(h, h->ngpus);
 	return h->ngpus++;
+}
+
+/* The ring stores a sample plus one, so that 0, what calloc gives, is
+ * unknown. */
+static uint8_t stored(uint8_t sample)
+{
+	return sample == HISTORY_UNKNOWN ? 0 : (uint8_t)(sample + 1);
 }
 
 /* v rounded and clamped to 0..254, or unknown when it is not finite. */
@@ -155,19 +164,19 @@ void history_push(struct history *h, const struct frame *f)
 			continue; /* of the same id twice in one frame, the first wins */
 		sample_gpu(g, v);
 		for (int m = 0; m < HISTORY__COUNT; m++)
-			s->ring[(size_t)m * h->cap + pos] = v[m];
+			s->ring[(size_t)m * h->cap + pos] = stored(v[m]);
 		s->stamp = s->seen = h->pushes;
 	}
 	for (size_t i = 0; i < h->ngpus; i++) {
 		struct history_gpu *s = &h->gpus[i];
 		if (s->stamp != h->pushes) {
 			for (int m = 0; m < HISTORY__COUNT; m++)
-				s->ring[(size_t)m * h->cap + pos] = HISTORY_UNKNOWN;
+				s->ring[(size_t)m * h->cap + pos] = 0;
 		}
 		if (h->pushes - s->seen >= h->cap) {
 			/* Absent for every sample held, so there is nothing left to chart. */
 			free(s->id);
-			free(s->ring);
+			xunmap(s->ring, HISTORY__COUNT * h->cap);
 			continue;
 		}
 		h->gpus[kept++] = *s;
@@ -209,6 +218,8 @@ size_t history_get(const struct history *h, const char *device_id, enum history_
 		return 0;
 	size_t count = n < h->len ? n : h->len;
 	ring_tail(h->gpus[slot].ring + (size_t)m * h->cap, h->cap, h->head, count, out);
+	for (size_t i = 0; i < count; i++)
+		out[i] = out[i] ? (uint8_t)(out[i] - 1) : HISTORY_UNKNOWN;
 	return count;
 }
 
@@ -220,11 +231,10 @@ void history_set_capacity(struct history *h, size_t capacity)
 	if (cap == h->cap)
 		return;
 	for (size_t i = 0; i < h->ngpus; i++) {
-		uint8_t *ring = xmalloc(HISTORY__COUNT * cap);
-		memset(ring, HISTORY_UNKNOWN, HISTORY__COUNT * cap);
+		uint8_t *ring = xmap_zeroed(HISTORY__COUNT * cap);
 		for (size_t m = 0; m < HISTORY__COUNT; m++)
 			ring_tail(h->gpus[i].ring + m * h->cap, h->cap, h->head, keep, ring + m * cap);
-		free(h->gpus[i].ring);
+		xunmap(h->gpus[i].ring, HISTORY__COUNT * h->cap);
 		h->gpus[i].ring = ring;
 	}
 	h->cap = cap;
