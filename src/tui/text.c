@@ -9,6 +9,24 @@
 #include "util/fmt.h"
 #include "util/utf8.h"
 
+/* wcwidth() of a character, remembered for the box-drawing, block and
+ * geometric characters (U+2500 to U+25FF) that bars and borders repeat on
+ * every frame. The dashboard draws from one thread. */
+static int char_width(uint32_t cp)
+{
+	static int8_t known[256];
+	static bool filled[256];
+
+	if (cp < 0x2500 || cp > 0x25ff)
+		return wcwidth((wchar_t)cp);
+	unsigned k = cp - 0x2500;
+	if (!filled[k]) {
+		known[k] = (int8_t)wcwidth((wchar_t)cp);
+		filled[k] = true;
+	}
+	return known[k];
+}
+
 /* Walks the safe text of s over at most w columns. Control characters,
  * escapes, reordering characters and invalid UTF-8 become U+FFFD, or '?'
  * outside UTF-8, and wide characters take two columns. Draws the text at
@@ -32,7 +50,7 @@ static int render(struct tui *t, int y, int x, const char *s, int w, bool draw)
 				cp = UTF8_REPLACEMENT;
 			if (!t->utf8 && cp >= 0x80)
 				cp = '?';
-			cw = cp < 0x80 ? 1 : wcwidth((wchar_t)cp);
+			cw = cp < 0x80 ? 1 : char_width(cp);
 			if (cw == 0)
 				continue; /* a combining mark; a cell holds one character,
 					   * so "é" written as e + U+0301 shows as "e" */
