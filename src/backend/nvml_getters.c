@@ -387,33 +387,6 @@ static nvmlReturn_t from_batch(const struct batch *b, size_t k, struct gpu *g)
 	return NVML_SUCCESS;
 }
 
-static size_t field_size(const struct field *f)
-{
-	switch (f->type) {
-	case FIELD_STR: return sizeof(const char *);
-	case FIELD_U64: return sizeof(uint64_t);
-	case FIELD_NUM: return sizeof(long double);
-	case FIELD_BOOL: return sizeof(bool);
-	case FIELD_ENUM: return sizeof(uint8_t);
-	case FIELD_FLAGS: return sizeof(uint32_t);
-	}
-	return 0;
-}
-
-/* Copies the held values of the slower cadences into g. They are newer than
- * what g may hold already: the power limit a lost GPU keeps from its
- * statics. */
-static void carry_held(const struct gpu *held, struct gpu *g)
-{
-	for (size_t i = 0; i < GPU_NFIELDS; i++) {
-		const struct field *f = &GPU_FIELDS[i];
-		if (!field_valid(held, f))
-			continue;
-		memcpy(field_ptr(g, f), field_cptr(held, f), field_size(f));
-		field_set_valid(g, f, true);
-	}
-}
-
 static void forget(struct gpu *held, const struct getter *e)
 {
 	field_set_valid(held, &GPU_FIELDS[e->field], false);
@@ -473,6 +446,8 @@ void nvml_getters_read(struct rd *rd, struct gpu *g, unsigned which)
 			nvml_took(rd, r);
 		}
 	}
+	/* The held values of the slower cadences are newer than what g may
+	 * hold already: the power limit a lost GPU keeps from its statics. */
 	if (which & G_POLL)
-		carry_held(&d->held, g);
+		gpu_copy_numbers(g, &d->held, ~UINT64_C(0));
 }

@@ -6,6 +6,7 @@
 #include <float.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 const char *const GPU_STATE_NAMES[GPU_STATE__COUNT] = {"ok", "lost", "suspended"};
 
@@ -144,6 +145,26 @@ void gpu_drop_readings(struct gpu *g)
 	for (size_t i = 0; i < GPU_NFIELDS; i++)
 		if (GPU_FIELDS[i].flags & FIELD_READING)
 			field_set_valid(g, &GPU_FIELDS[i], false);
+}
+
+void gpu_copy_numbers(struct gpu *dst, const struct gpu *src, uint64_t mask)
+{
+	for (size_t i = 0; i < GPU_NFIELDS; i++) {
+		const struct field *f = &GPU_FIELDS[i];
+		size_t n = 0;
+		if (!(mask >> f->bit & 1u) || !field_valid(src, f))
+			continue;
+		switch (f->type) {
+		case FIELD_U64: n = sizeof(uint64_t); break;
+		case FIELD_NUM: n = sizeof(long double); break;
+		case FIELD_BOOL: n = sizeof(bool); break;
+		case FIELD_ENUM: n = sizeof(uint8_t); break;
+		case FIELD_FLAGS: n = sizeof(uint32_t); break;
+		case FIELD_STR: continue;
+		}
+		memcpy(field_ptr(dst, f), field_cptr(src, f), n);
+		field_set_valid(dst, f, true);
+	}
 }
 
 bool gpu_pcie_link(const struct gpu *g, char *buf, size_t n)

@@ -109,6 +109,11 @@ struct frame;
 bool gpu_is_idle(const struct frame *f, size_t i);
 /* Clears every reading (FIELD_READING) of g, keeping identity and limits. */
 void gpu_drop_readings(struct gpu *g);
+/* Copies into dst every number, flag or bit set of src that is valid there
+ * and in `mask` (bit f for field f), replacing what dst held. It carries
+ * values a backend reads on a slower cadence into each poll's GPU. Strings
+ * are not copied: they live in a frame's arena. */
+void gpu_copy_numbers(struct gpu *dst, const struct gpu *src, uint64_t mask);
 /* Writes the PCIe link as "4x16" into buf of n bytes, or "" when its current
  * generation or width is unknown. When the link runs below its maxima they
  * follow, as in "3x8 (max 5x16)". A maximum that is not known is not
