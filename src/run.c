@@ -115,6 +115,7 @@ static int open_live(const struct config *cfg, struct inputs *src, const struct 
 		if (cfg->backends >> i & 1u)
 			all[n++] = backend_new(BACKEND_REGISTRY[i]);
 	src->sysstat = sysstat_new(cfg->procfs);
+	sysstat_set_rate_window(src->sysstat, env->rate_window_ns);
 	uint64_t iv = (uint64_t)(cfg->interval * 1000.0);
 	struct sampler_opts o = {
 		.clock = env->clock,
