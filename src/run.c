@@ -30,6 +30,7 @@
 #include "tui/tui.h"
 #include "util/buf.h"
 #include "util/msg.h"
+#include "util/ratewin.h"
 #include "util/readfile.h"
 #include "util/xalloc.h"
 
@@ -114,6 +115,7 @@ static int open_live(const struct config *cfg, struct inputs *src, const struct 
 		if (cfg->backends >> i & 1u)
 			all[n++] = backend_new(BACKEND_REGISTRY[i]);
 	src->sysstat = sysstat_new(cfg->procfs);
+	sysstat_set_rate_window(src->sysstat, env->rate_window_ns);
 	uint64_t iv = (uint64_t)(cfg->interval * 1000.0);
 	struct sampler_opts o = {
 		.clock = env->clock,
@@ -307,6 +309,10 @@ static void env_init(const struct config *cfg, struct backend_env *env)
 	*env = (struct backend_env){
 		.procfs = cfg->procfs, .sysfs = cfg->sysfs, .rootfs = cfg->rootfs, .clock = &CLOCK_SYSTEM,
 		.prometheus_url = cfg->prometheus, .prometheus_match = cfg->prometheus_match};
+	/* Rates need a window of at least the smaller of 100 ms and the
+	 * interval. --once's two samples are the interval apart, or 0.1 s,
+	 * which gives the same window as its default interval of 1 s. */
+	env->rate_window_ns = ratewin_min_ns(cfg->interval);
 	/* The dashboard alone, live and recording nothing, may ask for fresh
 	 * /proc figures of the processes on its screen only. */
 	if (cfg->mode == CLI_MODE_TUI && !cfg->log_path && !cfg->replay_path)

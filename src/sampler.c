@@ -229,6 +229,7 @@ struct sampler *sampler_new(struct backend **backends, size_t n, const struct sa
 		procinfo_set_want(w->pi, o->env ? o->env->want : NULL);
 		procinfo_set_rootfs(w->pi, o->env ? o->env->rootfs : NULL);
 		procinfo_set_tree(w->pi, !(o->env && o->env->no_tree));
+		procinfo_set_rate_window(w->pi, o->env ? o->env->rate_window_ns : 0);
 		w->nested = pidns_nested(o->env && o->env->procfs ? o->env->procfs : "/proc") == 1;
 		w->open = w->ever_open = backends[i]->priv != NULL;
 		w->open_backoff_ms = o->backoff_min_ms;
@@ -571,7 +572,7 @@ struct frame *sampler_compose(struct sampler *s, uint64_t t0, const uint64_t *bu
 	 * repeat them, since a CPU % over a tenth of a second says little and
 	 * reading costs the kernel. */
 	if (s->o.sysstat && (!s->sys_at || now - s->sys_at >= 900 || !(s->sys.valid >> SYS_F_CPU & 1))) {
-		s->sys_ok = sysstat_read(s->o.sysstat, &s->sys) == 0;
+		s->sys_ok = sysstat_read(s->o.sysstat, now * 1000000u, &s->sys) == 0;
 		s->sys_at = now ? now : 1;
 	}
 	if (s->sys_ok) {

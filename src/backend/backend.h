@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/frame.h"
 #include "util/clock.h"
@@ -22,6 +23,11 @@ struct backend_env {
 	const char *sysfs;  /* default "/sys" */
 	const char *rootfs; /* default "/", the host's root where container names are read; NULL for none */
 	const struct clock *clock;
+	/* The shortest window in ns from which a rate is taken, as
+	 * ratewin_min_ns() makes it from the poll interval; 0 allows any window
+	 * that is not empty. A backend that measures a rate between two of its
+	 * samples judges each window with ratewin_judge() (util/ratewin.h). */
+	uint64_t rate_window_ns;
 	struct pidwant *want; /* whose /proc figures are needed fresh, NULL for all */
 	bool no_tree;         /* no dashboard shows the process tree, so parents are not walked */
 	const char *prometheus_url;   /* --prometheus, the server's base URL */

@@ -37,6 +37,7 @@ struct drm_be {
 	int sysfs_fd;
 	char *procfs, *sysfs;
 	const struct clock *clock;
+	uint64_t rate_window_ns; /* the shortest window of a power or an engine's rate */
 	struct fdinfo *fdi;
 	struct drm_gpu *gpus;
 	size_t ngpus;
@@ -173,6 +174,7 @@ static int drm_open(struct backend *b, const struct backend_env *env, const stru
 	d->sysfs = dup_root(env->sysfs, "/sys");
 	d->procfs = dup_root(env->procfs, "/proc");
 	d->clock = env->clock ? env->clock : &CLOCK_SYSTEM;
+	d->rate_window_ns = env->rate_window_ns;
 	d->sysfs_fd = open(d->sysfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (d->sysfs_fd < 0) {
 		backend_fail(b, "no DRM card bound to %s under %s/class/drm", kind->what, d->sysfs);
@@ -188,6 +190,7 @@ static int drm_open(struct backend *b, const struct backend_env *env, const stru
 	 * one version. */
 	drm_sysfs_driver_version(d->sysfs_fd, d->procfs, d->gpus[0].desc, d->driver, sizeof(d->driver));
 	d->fdi = fdinfo_acquire(d->procfs);
+	fdinfo_set_rate_window(d->fdi, d->rate_window_ns);
 	return 0;
 }
 
@@ -282,12 +285,12 @@ static int drm_poll(struct backend *b, struct frame *f)
 		if (drm_sysfs_suspended(d->sysfs_fd, &g->card)) {
 			out->state = GPU_STATE_SUSPENDED;
 			gpu_set(out, GPU_F_STATE);
-			g->st.energy_known = false; /* no rate across a sleep */
+			g->st.energy.known = false; /* no rate across a sleep */
 			continue;
 		}
 		out->state = GPU_STATE_OK;
 		gpu_set(out, GPU_F_STATE);
-		drm_sysfs_read(d->sysfs_fd, &g->card, g->desc, &g->st, now_ns, out);
+		drm_sysfs_read(d->sysfs_fd, &g->card, g->desc, &g->st, now_ns, d->rate_window_ns, out);
 		if (g->st.perf_level[0])
 			set_str(f, out, GPU_F_PERF_LEVEL, g->st.perf_level);
 		if (g->st.integrated >= 0) {

@@ -130,12 +130,35 @@ enum drm_rpm drm_parse_runtime_status(const char *buf, size_t len)
 	return DRM_RPM_ACTIVE;
 }
 
-bool drm_power_from_energy(uint64_t uj0, uint64_t t0_ns, uint64_t uj1, uint64_t t1_ns, long double *watts)
+enum ratewin_verdict drm_power_from_energy(uint64_t uj0, uint64_t t0_ns, uint64_t uj1, uint64_t t1_ns,
+					   uint64_t min_ns, long double *watts)
 {
-	if (t1_ns <= t0_ns || uj1 < uj0)
-		return false;
+	if (uj1 < uj0)
+		return RATEWIN_AFRESH;
+	enum ratewin_verdict v = ratewin_judge(t0_ns, t1_ns, min_ns);
+	if (v != RATEWIN_RATE)
+		return v;
 	/* µJ per ns is kW, because it is (ΔµJ / 1e6) J over (Δns / 1e9) s. */
 	*watts = (long double)(uj1 - uj0) * 1000.0L / (long double)(t1_ns - t0_ns);
+	return RATEWIN_RATE;
+}
+
+bool drm_energy_sample(struct drm_energy *base, uint64_t uj, uint64_t now_ns, uint64_t min_ns, long double *watts)
+{
+	enum ratewin_verdict v = RATEWIN_AFRESH;
+	long double w = 0;
+
+	if (base->known)
+		v = drm_power_from_energy(base->uj, base->ns, uj, now_ns, min_ns, &w);
+	if (v == RATEWIN_SHORT)
+		return false;
+	base->known = true;
+	base->uj = uj;
+	base->ns = now_ns;
+	/* A megawatt is a counter that jumped, not a GPU. */
+	if (v != RATEWIN_RATE || !(w < 1e6L))
+		return false;
+	*watts = w;
 	return true;
 }
 

@@ -228,7 +228,7 @@ static void read_temps(int fd, const struct drm_card *c, const char *under, cons
 }
 
 static void read_power(int fd, const struct drm_card *c, const char *under, const struct drm_desc *d,
-		       struct drm_sysfs_state *st, uint64_t now_ns, struct gpu *g)
+		       struct drm_sysfs_state *st, uint64_t now_ns, uint64_t min_ns, struct gpu *g)
 {
 	long double v;
 	uint64_t uj;
@@ -245,13 +245,11 @@ static void read_power(int fd, const struct drm_card *c, const char *under, cons
 			got = read_u64(fd, c, under, *e, &uj);
 		if (got) {
 			put_num(g, GPU_F_ENERGY, &g->energy_j, (long double)uj / 1e6L);
-			if (st->energy_known && drm_power_from_energy(st->energy_uj, st->energy_ns, uj, now_ns, &v) &&
-			    v < 1e6L)
+			if (drm_energy_sample(&st->energy, uj, now_ns, min_ns, &v))
 				put_num(g, GPU_F_POWER, &g->power_w, v);
-			st->energy_uj = uj;
-			st->energy_ns = now_ns;
+		} else {
+			st->energy.known = false;
 		}
-		st->energy_known = got;
 	}
 	if (read_scaled(fd, c, under, d->power_cap, 1e6L, &v) && v > 0 && v < 1e6L)
 		put_num(g, GPU_F_POWER_LIMIT, &g->power_limit_w, v);
@@ -272,7 +270,7 @@ static void read_fan(int fd, const struct drm_card *c, const char *under, struct
 }
 
 static void read_hwmon(int fd, const struct drm_card *c, const struct drm_desc *d, struct drm_sysfs_state *st,
-		       uint64_t now_ns, struct gpu *g)
+		       uint64_t now_ns, uint64_t min_ns, struct gpu *g)
 {
 	char hw[sizeof(st->hwmon)], under[64];
 
@@ -281,7 +279,7 @@ static void read_hwmon(int fd, const struct drm_card *c, const struct drm_desc *
 		/* A new hwmon, after the driver bound again, has new labels and a new
 		 * counter. */
 		memcpy(st->hwmon, hw, sizeof(hw));
-		st->labels_read = st->energy_known = false;
+		st->labels_read = st->energy.known = false;
 	}
 	if (!hw[0])
 		return;
@@ -289,7 +287,7 @@ static void read_hwmon(int fd, const struct drm_card *c, const struct drm_desc *
 	if (!st->labels_read)
 		read_labels(fd, c, under, st);
 	read_temps(fd, c, under, d, st, g);
-	read_power(fd, c, under, d, st, now_ns, g);
+	read_power(fd, c, under, d, st, now_ns, min_ns, g);
 	read_fan(fd, c, under, g);
 	long double mv;
 	if (st->volt_ok && read_scaled(fd, c, under, d->voltage, 1, &mv) && mv >= 0 && mv < 1e6L)
@@ -336,7 +334,7 @@ static void read_integrated(int fd, const struct drm_card *c, const struct drm_d
 }
 
 void drm_sysfs_read(int sysfs_fd, const struct drm_card *c, const struct drm_desc *desc, struct drm_sysfs_state *st,
-		    uint64_t now_ns, struct gpu *g)
+		    uint64_t now_ns, uint64_t min_ns, struct gpu *g)
 {
 	uint64_t v;
 
@@ -347,7 +345,7 @@ void drm_sysfs_read(int sysfs_fd, const struct drm_card *c, const struct drm_des
 	read_memory(sysfs_fd, c, desc, g);
 	read_clocks(sysfs_fd, c, desc, g);
 	read_link(sysfs_fd, c, g);
-	read_hwmon(sysfs_fd, c, desc, st, now_ns, g);
+	read_hwmon(sysfs_fd, c, desc, st, now_ns, min_ns, g);
 	read_perf_level(sysfs_fd, c, desc, st);
 	if (!st->integrated_read)
 		read_integrated(sysfs_fd, c, desc, st);

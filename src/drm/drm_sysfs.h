@@ -11,6 +11,7 @@
 
 #include "drm/drm_card.h"
 #include "drm/drm_desc.h"
+#include "drm/drm_parse.h"
 #include "model/gpu.h"
 
 #define DRM_SYSFS_MAX_TEMPS 8
@@ -21,8 +22,7 @@ struct drm_sysfs_state {
 	bool label_known[DRM_SYSFS_MAX_TEMPS + 1];
 	char labels[DRM_SYSFS_MAX_TEMPS + 1][16];
 	char hwmon[24];   /* "hwmon4" of the last read, or "" when none */
-	bool energy_known;
-	uint64_t energy_uj, energy_ns;
+	struct drm_energy energy; /* the baseline of the power */
 	bool volt_ok;        /* in0 is the core voltage, labelled vddgfx or not labelled */
 	/* The forced performance level of the last read, such as "manual", or
 	 * "" for none or auto. The caller copies it into its frame. */
@@ -44,10 +44,13 @@ bool drm_sysfs_present(int sysfs_fd, const struct drm_card *c);
 /* Reads every file that desc names for card c into g, and the fields it could
  * not read stay unknown. The performance level goes into st->perf_level and
  * whether the GPU is integrated into st->integrated, not into g. now_ns is
- * the monotonic time of the poll, for energy rates. It opens files that wake
- * a suspended device, so call it only when drm_sysfs_suspended() said no. */
+ * the monotonic time of the poll, for energy rates, and min_ns the shortest
+ * window a power is taken from (util/ratewin.h): until the energy counter has
+ * been read that long ago, power is unknown and the older reading is kept. It
+ * opens files that wake a suspended device, so call it only when
+ * drm_sysfs_suspended() said no. */
 void drm_sysfs_read(int sysfs_fd, const struct drm_card *c, const struct drm_desc *desc, struct drm_sysfs_state *st,
-		    uint64_t now_ns, struct gpu *g);
+		    uint64_t now_ns, uint64_t min_ns, struct gpu *g);
 
 /* The driver's version for the record's driver string. It is sysfs
  * module/<module>/version when desc has a module and the file exists, else

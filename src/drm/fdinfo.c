@@ -12,6 +12,7 @@
 
 #include "drm/fdinfo_parse.h"
 #include "drm/fdinfo_scan.h"
+#include "util/ratewin.h"
 #include "util/xalloc.h"
 
 /* A busy share a little over the whole class is read jitter, because the
@@ -33,11 +34,12 @@ struct prev_engine {
 	uint64_t ns, cycles, total_cycles;
 };
 
-/* A client's last sample, the baseline of its next rates. */
+/* A client's baseline sample, from which its next rates are measured. */
 struct cstate {
 	struct ckey key;
 	unsigned pid;
 	uint64_t start_ticks;
+	uint64_t at_ns; /* the sweep that took it */
 	size_t nengines;
 	struct prev_engine engines[FDINFO_MAX_ENGINES];
 };
@@ -58,6 +60,7 @@ struct fdinfo {
 	struct fdinfo_scan *scan;
 	bool swept;
 	uint64_t last_ns;
+	uint64_t min_window_ns; /* the shortest window of a rate (fdinfo_set_rate_window) */
 	int last_rc;
 	struct fdinfo_client *clients;
 	size_t nclients, ccap;
@@ -118,6 +121,13 @@ void fdinfo_set_rescan(struct fdinfo *e, unsigned every)
 {
 	pthread_mutex_lock(&e->mu);
 	fdinfo_scan_set_rescan(e->scan, every);
+	pthread_mutex_unlock(&e->mu);
+}
+
+void fdinfo_set_rate_window(struct fdinfo *e, uint64_t min_ns)
+{
+	pthread_mutex_lock(&e->mu);
+	e->min_window_ns = min_ns;
 	pthread_mutex_unlock(&e->mu);
 }
 
@@ -268,11 +278,12 @@ static void fill_regions(struct fdinfo_client *c, const struct fdinfo_parsed *p)
 	}
 }
 
-static void save_state(struct cstate *s, const struct ckey *k, const struct fdinfo_scan_hit *h)
+static void save_state(struct cstate *s, const struct ckey *k, const struct fdinfo_scan_hit *h, uint64_t now_ns)
 {
 	s->key = *k;
 	s->pid = h->pid;
 	s->start_ticks = h->start_ticks;
+	s->at_ns = now_ns;
 	s->nengines = h->p.nengines;
 	for (size_t i = 0; i < h->p.nengines; i++) {
 		const struct fdinfo_parsed_engine *en = &h->p.engines[i];
@@ -297,8 +308,6 @@ static const struct ref *owner_of(const struct ref *r, size_t n)
 /* Turns the sweep's hits into clients at time now_ns. */
 static void build_clients(struct fdinfo *e, const struct fdinfo_scan_hit *hits, size_t nhits, uint64_t now_ns)
 {
-	uint64_t dt_ns = e->swept && now_ns > e->last_ns ? now_ns - e->last_ns : 0;
-
 	if (nhits > e->rcap) {
 		e->rcap = nhits;
 		e->refs_buf = xreallocarray(e->refs_buf, e->rcap, sizeof(*e->refs_buf));
@@ -337,6 +346,7 @@ static void build_clients(struct fdinfo *e, const struct fdinfo_scan_hit *hits, 
 		 * and so is one whose counters went back. */
 		if (old && (old->pid != h->pid || old->start_ticks != h->start_ticks || went_back(&h->p, old)))
 			old = NULL;
+		enum ratewin_verdict rv = old ? ratewin_judge(old->at_ns, now_ns, e->min_window_ns) : RATEWIN_AFRESH;
 		struct fdinfo_client *c = &e->clients[nc];
 		memset(c, 0, sizeof(*c));
 		c->pid = h->pid;
@@ -344,9 +354,16 @@ static void build_clients(struct fdinfo *e, const struct fdinfo_scan_hit *hits, 
 		memcpy(c->driver, h->p.driver, sizeof(c->driver));
 		memcpy(c->pdev, h->p.pdev, sizeof(c->pdev));
 		c->client_id = h->p.client_id;
-		fill_engines(c, &h->p, old, old ? dt_ns : 0);
+		/* Without a rate, only the kernel's own percentages of 5.14-5.18
+		 * are known. */
+		fill_engines(c, &h->p, rv == RATEWIN_RATE ? old : NULL, rv == RATEWIN_RATE ? now_ns - old->at_ns : 0);
 		fill_regions(c, &h->p);
-		save_state(&e->next_states[nc], &own->key, h);
+		/* A window too short for a rate keeps the older sample as the
+		 * baseline, so that the next sweep's window is long enough. */
+		if (rv == RATEWIN_SHORT)
+			e->next_states[nc] = *old;
+		else
+			save_state(&e->next_states[nc], &own->key, h, now_ns);
 		nc++;
 		i = j;
 	}

@@ -7,7 +7,9 @@
  * drm-client-id) on platform GPUs, with one owner per client. It turns engine
  * counters into percentages: ns deltas over wall time ÷ drm-engine-capacity,
  * and for xe cycles over total cycles. A client's first sample has no rate,
- * so its engines are unknown, never 0.
+ * so its engines are unknown, never 0, and so does a sample taken too soon
+ * after the client's baseline (fdinfo_set_rate_window), which then stays the
+ * baseline.
  *
  * It is thread-safe. The three DRM backends poll on their own workers and
  * share one engine per procfs (fdinfo_acquire), and a sweep asked for within
@@ -92,5 +94,12 @@ void fdinfo_last_stats(struct fdinfo *e, struct fdinfo_stats *out);
  * anything on kernels before 6.2, whose fd directories have size 0. An every
  * of 0 means no turns, for tests. It applies to every user of the engine. */
 void fdinfo_set_rescan(struct fdinfo *e, unsigned every);
+
+/* Engine rates come only from windows of at least min_ns between a client's
+ * baseline sample and the sweep (util/ratewin.h). A shorter window leaves the
+ * client's engines unknown and keeps its baseline, so that a later sweep
+ * measures over a window long enough. The default, 0, allows any window that
+ * is not empty. It applies to every user of the engine. */
+void fdinfo_set_rate_window(struct fdinfo *e, uint64_t min_ns);
 
 #endif

@@ -161,6 +161,11 @@ void procinfo_set_want(struct procinfo *pi, struct pidwant *want)
 	pi->nsnap = -1;
 }
 
+void procinfo_set_rate_window(struct procinfo *pi, uint64_t min_ns)
+{
+	pi->min_window_ns = min_ns;
+}
+
 void procinfo_end(struct procinfo *pi)
 {
 	for (size_t i = 0; i < PROCINFO_BUCKETS; i++) {

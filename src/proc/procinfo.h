@@ -36,6 +36,12 @@ void procinfo_set_want(struct procinfo *pi, struct pidwant *want);
 /* Container and pod names are read under rootfs, the host's root, which is
  * "/" or "/host" in a container, once per container. NULL means no names. */
 void procinfo_set_rootfs(struct procinfo *pi, const char *rootfs);
+/* A CPU % comes only from a window of at least min_ns between the baseline
+ * sample of a process's CPU time and a later one (util/ratewin.h). A shorter
+ * window leaves it unknown and keeps the baseline, so that a later poll
+ * measures over a window long enough. The default, 0, allows any window
+ * that is not empty. */
+void procinfo_set_rate_window(struct procinfo *pi, uint64_t min_ns);
 /* Ends a poll and forgets the pids not looked up since procinfo_begin. */
 void procinfo_end(struct procinfo *pi);
 /* The number of cached processes, for tests and benchmarks. */

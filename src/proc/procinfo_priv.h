@@ -92,6 +92,7 @@ struct procinfo {
 	unsigned long quick;    /* quick samples taken, for tests */
 	unsigned long idle;     /* of those, processes that had not run, with no statm read */
 	struct pidwant *want;   /* which pids need fresh figures, NULL for all */
+	uint64_t min_window_ns; /* the shortest window of a CPU % (procinfo_set_rate_window) */
 	/* Parents probed this poll with kill(2) and signal 0, so that
 	 * siblings cost one probe. */
 	struct {
@@ -106,7 +107,8 @@ struct procinfo {
 	long nsnap;             /* -1 for every pid */
 };
 
-/* A CPU rate from the CPU time used (ns) since the previous sample. */
+/* A CPU rate from the CPU time used (ns) since the baseline sample, which a
+ * window too short for a rate keeps (procinfo_set_rate_window). */
 void procinfo_cpu_sample(struct procinfo *pi, struct entry *e, uint64_t cpu_time_ns);
 /* The process's CPU time over all threads, in ns, from its CPU-time clock. */
 bool procinfo_read_clock(struct entry *e, unsigned pid, uint64_t *ns);

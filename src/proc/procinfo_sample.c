@@ -9,12 +9,21 @@
 
 #include "proc/procinfo_priv.h"
 #include "util/kvparse.h"
+#include "util/ratewin.h"
 
-/* A CPU rate from the CPU time used (ns) since the previous sample. */
+/* A CPU rate from the CPU time used (ns) since the baseline sample. A
+ * window shorter than pi->min_window_ns gives no rate and keeps the
+ * baseline, so that a later sample measures over a window long enough. */
 void procinfo_cpu_sample(struct procinfo *pi, struct entry *e, uint64_t cpu_time_ns)
 {
+	enum ratewin_verdict v = RATEWIN_AFRESH;
+
 	e->cpu_valid = false;
-	if (e->have_cpu && pi->now_ns > e->cpu_ns && cpu_time_ns >= e->cpu_time_ns) {
+	if (e->have_cpu && cpu_time_ns >= e->cpu_time_ns)
+		v = ratewin_judge(e->cpu_ns, pi->now_ns, pi->min_window_ns);
+	if (v == RATEWIN_SHORT)
+		return;
+	if (v == RATEWIN_RATE) {
 		double secs = (double)(pi->now_ns - e->cpu_ns) / 1e9;
 		e->cpu_pct = (double)(cpu_time_ns - e->cpu_time_ns) / 1e9 / secs * 100.0;
 		e->cpu_valid = e->cpu_pct >= 0 && e->cpu_pct <= 1e6;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "util/kvparse.h"
+#include "util/ratewin.h"
 #include "util/readfile.h"
 #include "util/xalloc.h"
 
@@ -21,8 +22,9 @@ struct sysstat {
 	int rootfd;             /* opened again while it cannot be */
 	bool hold;              /* a real procfs, so keep the files open */
 	int held[SS__COUNT];
-	uint64_t prev_total, prev_idle;
+	uint64_t prev_total, prev_idle, prev_ns; /* the baseline of the CPU %, and its time */
 	bool have_prev;
+	uint64_t min_window_ns; /* the shortest window of a CPU % */
 };
 
 struct sysstat *sysstat_new(const char *procfs)
@@ -48,6 +50,11 @@ void sysstat_free(struct sysstat *s)
 		close(s->rootfd);
 	free(s->root);
 	free(s);
+}
+
+void sysstat_set_rate_window(struct sysstat *s, uint64_t min_ns)
+{
+	s->min_window_ns = min_ns;
 }
 
 static ssize_t read_file(struct sysstat *s, int which, char *buf, size_t n)
@@ -131,7 +138,7 @@ static bool load1(const char *buf, size_t len, long double *out)
 	return true;
 }
 
-int sysstat_read(struct sysstat *s, struct system_stats *out)
+int sysstat_read(struct sysstat *s, uint64_t now_ns, struct system_stats *out)
 {
 	char buf[8192];
 	int got = 0;
@@ -147,7 +154,10 @@ int sysstat_read(struct sysstat *s, struct system_stats *out)
 		uint64_t total, idle;
 		kvparse_iter_init(&it, buf, kvparse_complete(buf, (size_t)r, 1024));
 		if (kvparse_next(&it, ' ', &kv) && kvparse_key_is(&kv, "cpu") && cpu_ticks(kv.val, kv.vlen, &idle, &total)) {
-			if (s->have_prev && total > s->prev_total && idle >= s->prev_idle) {
+			enum ratewin_verdict v = RATEWIN_AFRESH;
+			if (s->have_prev && total >= s->prev_total && idle >= s->prev_idle)
+				v = ratewin_judge(s->prev_ns, now_ns, s->min_window_ns);
+			if (v == RATEWIN_RATE && total > s->prev_total) {
 				double busy = (double)((total - s->prev_total) - (idle - s->prev_idle));
 				double pct = 100.0 * busy / (double)(total - s->prev_total);
 				if (pct >= 0 && pct <= 100) {
@@ -155,9 +165,14 @@ int sysstat_read(struct sysstat *s, struct system_stats *out)
 					out->valid |= UINT64_C(1) << SYS_F_CPU;
 				}
 			}
-			s->prev_total = total;
-			s->prev_idle = idle;
-			s->have_prev = true;
+			/* A window too short for a rate keeps the older reading, so
+			 * that the next one's window is long enough. */
+			if (v != RATEWIN_SHORT) {
+				s->prev_total = total;
+				s->prev_idle = idle;
+				s->prev_ns = now_ns;
+				s->have_prev = true;
+			}
 			got++;
 		}
 	}

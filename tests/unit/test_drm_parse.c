@@ -11,6 +11,7 @@
 
 #include "drm/drm_desc.h"
 #include "drm/drm_parse.h"
+#include "util/ratewin.h"
 
 #define S(s) s, sizeof(s) - 1
 
@@ -70,9 +71,55 @@ static void test_runtime_and_energy(void **state)
 	assert_int_equal(drm_parse_runtime_status(S("suspending\n")), DRM_RPM_SUSPENDED);
 	assert_int_equal(drm_parse_runtime_status(S("active\n")), DRM_RPM_ACTIVE);
 	assert_int_equal(drm_parse_runtime_status(S("suspendedx\n")), DRM_RPM_ACTIVE);
-	assert_true(drm_power_from_energy(1000000, 0, 3500000, 1000000000, &w) && w == 2.5L);
-	assert_false(drm_power_from_energy(5, 0, 4, 1000, &w)); /* backwards */
-	assert_false(drm_power_from_energy(5, 1000, 9, 1000, &w)); /* no time */
+	assert_int_equal(drm_power_from_energy(1000000, 0, 3500000, 1000000000, 0, &w), RATEWIN_RATE);
+	assert_true(w == 2.5L);
+	assert_int_equal(drm_power_from_energy(5, 0, 4, 1000, 0, &w), RATEWIN_AFRESH);    /* backwards */
+	assert_int_equal(drm_power_from_energy(5, 1000, 9, 1000, 0, &w), RATEWIN_AFRESH); /* no time */
+	assert_int_equal(drm_power_from_energy(5, 1000, 9, 999, 0, &w), RATEWIN_AFRESH);  /* the clock went back */
+	/* An xe card read twice 4 ms apart at detection: 0.95 J is 238 W over
+	 * the window, where the card draws 95 W. The window is too short for a
+	 * rate, and the reading at 1 s, against the first, says 95 W. */
+	uint64_t min = ratewin_min_ns(1.0);
+	w = -1;
+	assert_int_equal(drm_power_from_energy(1000000000, 0, 1000950000, 4000000, min, &w), RATEWIN_SHORT);
+	assert_true(w == -1); /* untouched */
+	assert_int_equal(drm_power_from_energy(1000000000, 0, 1095000000, 1000000000, min, &w), RATEWIN_RATE);
+	assert_true(w == 95.0L);
+	/* A counter that went back starts afresh even in a short window. */
+	assert_int_equal(drm_power_from_energy(1000, 0, 10, 4000000, min, &w), RATEWIN_AFRESH);
+	/* 100 ms at an interval of 1 s, and 50 ms at 0.05 s, carry a rate. */
+	assert_int_equal(drm_power_from_energy(0, 0, 1000, 100000000, min, &w), RATEWIN_RATE);
+	assert_int_equal(drm_power_from_energy(0, 0, 1000, 50000000, ratewin_min_ns(0.05), &w), RATEWIN_RATE);
+}
+
+/* The baseline of a card's power: detection's reading, a first poll 4 ms
+ * later that keeps it, a rate a second on, measured from detection's
+ * reading, and the next rate from that one's. */
+static void test_energy_baseline(void **state)
+{
+	struct drm_energy b = {0};
+	uint64_t min = ratewin_min_ns(1.0);
+	long double w = -1;
+	(void)state;
+	assert_false(drm_energy_sample(&b, 1000000000, 5000000000, min, &w)); /* detection */
+	assert_false(drm_energy_sample(&b, 1000950000, 5004000000, min, &w)); /* 238 W over 4 ms */
+	assert_true(w == -1);
+	assert_true(b.known && b.uj == 1000000000 && b.ns == 5000000000);
+	assert_true(drm_energy_sample(&b, 1095000000, 6000000000, min, &w));
+	assert_true(w == 95.0L); /* 95 J in 1 s, where the 4 ms reading would give 94.05 W over 0.996 s */
+	assert_true(b.uj == 1095000000 && b.ns == 6000000000);
+	assert_true(drm_energy_sample(&b, 1195000000, 7000000000, min, &w));
+	assert_true(w == 100.0L);
+	/* A counter that went back, after a driver reload: no power, and the
+	 * new reading is the baseline even 4 ms on. */
+	assert_false(drm_energy_sample(&b, 1000, 7004000000, min, &w));
+	assert_true(b.uj == 1000 && b.ns == 7004000000);
+	/* A jump of a megawatt or more is no power, and is passed over. */
+	assert_false(drm_energy_sample(&b, 1000 + 1000000000000ull, 8004000000, min, &w));
+	assert_true(b.uj == 1000 + 1000000000000ull);
+	/* Two readings of one instant: the newer one is the baseline. */
+	assert_false(drm_energy_sample(&b, 1000 + 1000000005000ull, 8004000000, min, &w));
+	assert_true(b.uj == 1000 + 1000000005000ull);
 }
 
 static void test_release(void **state)
@@ -102,7 +149,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dpm), cmocka_unit_test(test_link), cmocka_unit_test(test_scaled),
-		cmocka_unit_test(test_runtime_and_energy), cmocka_unit_test(test_release),
+		cmocka_unit_test(test_runtime_and_energy), cmocka_unit_test(test_energy_baseline),
+		cmocka_unit_test(test_release),
 		cmocka_unit_test(test_descriptors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,6 +24,7 @@
 #include "drm/fdinfo.h"
 #include "fdinfo_tree.h"
 #include "testutil.h"
+#include "util/ratewin.h"
 
 /* One drm_file under several fds (dup) and processes (fork): one client,
  * charged to the first process in pid order. */
@@ -136,6 +137,75 @@ static void test_backwards_and_bad_deltas(void **state)
 	ft_set_fdinfo(t, 100, 5, ft_amd64(11 * SEC + 930000000, SEC));
 	c = ft_one(e, 105 * SEC);
 	ft_assert_pct(&c, "gfx", 100);
+	fdinfo_release(e);
+	ft_free(t);
+}
+
+/* With the rate window of a 1 s interval, a sweep 4 ms after a client's
+ * first has no rate (4 ms busy in 4 ms would read 100 %) and keeps the
+ * first sample as the baseline, so that the sweep at 1 s measures from it:
+ * 0.5 s busy is 50 %, where the 4 ms sample as baseline would give 49.8 %.
+ * After a rate the baseline moves on; a counter that goes back in a short
+ * window restarts the client there. A client that appears later has a
+ * window of its own. */
+static void test_rate_window(void **state)
+{
+	(void)state;
+	struct ft_tree *t = ft_make();
+	ft_proc(t, 100, 5000, "app");
+	ft_fd(t, 100, 5, "/dev/dri/renderD128", ft_amd64(10 * SEC, SEC));
+	struct fdinfo *e = fdinfo_acquire(t->proc);
+	fdinfo_set_rate_window(e, ratewin_min_ns(1.0));
+	struct fdinfo_client c = ft_one(e, 100 * SEC);
+	ft_assert_unknown(&c, "gfx");
+	ft_set_fdinfo(t, 100, 5, ft_amd64(10 * SEC + 4000000, SEC));
+	c = ft_one(e, 100 * SEC + 4000000);
+	ft_assert_unknown(&c, "gfx");
+	ft_assert_unknown(&c, "dma");
+	ft_set_fdinfo(t, 100, 5, ft_amd64(10 * SEC + 500000000, SEC));
+	c = ft_one(e, 101 * SEC);
+	ft_assert_pct(&c, "gfx", 50);
+	ft_assert_pct(&c, "dma", 0);
+	/* 50 ms later: short, so the sample at 101 s stays the baseline. */
+	ft_set_fdinfo(t, 100, 5, ft_amd64(10 * SEC + 550000000, SEC));
+	c = ft_one(e, 101 * SEC + 50000000);
+	ft_assert_unknown(&c, "gfx");
+	ft_set_fdinfo(t, 100, 5, ft_amd64(10 * SEC + 600000000, SEC));
+	c = ft_one(e, 102 * SEC);
+	ft_assert_pct(&c, "gfx", 10);
+	/* gfx went back 10 ms after: a new baseline there, not the old one. */
+	ft_set_fdinfo(t, 100, 5, ft_amd64(SEC, SEC));
+	c = ft_one(e, 102 * SEC + 10000000);
+	ft_assert_unknown(&c, "gfx");
+	ft_set_fdinfo(t, 100, 5, ft_amd64(SEC + 200000000, SEC));
+	c = ft_one(e, 103 * SEC + 10000000);
+	ft_assert_pct(&c, "gfx", 20);
+	/* A second client appears 50 ms after that sample, while the first
+	 * client's window is short. 60 ms later the first client's window,
+	 * 110 ms from its baseline, is long enough, and the second's, 60 ms
+	 * from its first sample, is not. */
+	char other[1024];
+	snprintf(other, sizeof(other), "%s", ft_amd64(SEC, 0));
+	*strstr(other, "4187") = '5';
+	ft_proc(t, 200, 6000, "late");
+	ft_fd(t, 200, 4, "/dev/dri/renderD128", other);
+	ft_set_fdinfo(t, 100, 5, ft_amd64(SEC + 250000000, SEC));
+	struct fdinfo_client two[2];
+	assert_int_equal(fdinfo_sweep(e, 103 * SEC + 60000000, 0), 0);
+	assert_int_equal(fdinfo_clients(e, NULL, NULL, two, 2), 2);
+	ft_assert_unknown(&two[0], "gfx");
+	ft_assert_unknown(&two[1], "gfx");
+	ft_set_fdinfo(t, 100, 5, ft_amd64(SEC + 255000000, SEC));
+	snprintf(other, sizeof(other), "%s", ft_amd64(SEC + 50000000, 0));
+	*strstr(other, "4187") = '5';
+	ft_set_fdinfo(t, 200, 4, other);
+	assert_int_equal(fdinfo_sweep(e, 103 * SEC + 120000000, 0), 0);
+	assert_int_equal(fdinfo_clients(e, NULL, NULL, two, 2), 2);
+	const struct fdinfo_client *first = two[0].pid == 100 ? &two[0] : &two[1];
+	const struct fdinfo_client *late = two[0].pid == 100 ? &two[1] : &two[0];
+	assert_int_equal(late->pid, 200);
+	ft_assert_pct(first, "gfx", 50); /* 55 ms busy in the 110 ms since 103.01 s */
+	ft_assert_unknown(late, "gfx");
 	fdinfo_release(e);
 	ft_free(t);
 }
@@ -458,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_dedup_fork_dup),
 		cmocka_unit_test(test_owner_choice),
 		cmocka_unit_test(test_backwards_and_bad_deltas),
+		cmocka_unit_test(test_rate_window),
 		cmocka_unit_test(test_vanishing_and_pid_reuse),
 		cmocka_unit_test(test_not_clients),
 		cmocka_unit_test(test_ten_thousand_fds),

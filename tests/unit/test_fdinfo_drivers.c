@@ -15,6 +15,7 @@
 
 #include "drm/fdinfo.h"
 #include "fdinfo_tree.h"
+#include "util/ratewin.h"
 #include "testutil.h"
 
 static void test_amdgpu_two_samples(void **state)
@@ -142,6 +143,32 @@ static void test_xe_cycles(void **state)
 	ft_free(t);
 }
 
+/* xe's cycles need a window of wall time too: at detection the counters are
+ * read twice milliseconds apart, and the GPU's few cycles in between say
+ * nothing. With the window of a 1 s interval a sweep 3 ms after the first
+ * has no rate and keeps the first as the baseline, so the sweep at 1 s
+ * measures all its cycles against it. */
+static void test_xe_cycles_window(void **state)
+{
+	(void)state;
+	struct ft_tree *t = ft_make();
+	ft_proc(t, 400, 1, "blender");
+	ft_fd(t, 400, 9, "/dev/dri/renderD129", xe(1000, 0, 5000));
+	struct fdinfo *e = fdinfo_acquire(t->proc);
+	fdinfo_set_rate_window(e, ratewin_min_ns(1.0));
+	ft_one(e, SEC);
+	ft_set_fdinfo(t, 400, 9, xe(1010, 10, 5010)); /* 100 % over 3 ms */
+	struct fdinfo_client c = ft_one(e, SEC + 3000000);
+	ft_assert_unknown(&c, "rcs");
+	ft_assert_unknown(&c, "vcs");
+	ft_set_fdinfo(t, 400, 9, xe(1250, 500, 6000)); /* 250 of 1000 rcs cycles, 500 of 2 × 1000 vcs */
+	c = ft_one(e, 2 * SEC);
+	ft_assert_pct(&c, "rcs", 25);
+	ft_assert_pct(&c, "vcs", 25);
+	fdinfo_release(e);
+	ft_free(t);
+}
+
 static void test_msm_and_maxfreq(void **state)
 {
 	(void)state;
@@ -235,6 +262,7 @@ int main(void)
 		cmocka_unit_test(test_amdgpu_613_memory),
 		cmocka_unit_test(test_i915_capacity),
 		cmocka_unit_test(test_xe_cycles),
+		cmocka_unit_test(test_xe_cycles_window),
 		cmocka_unit_test(test_msm_and_maxfreq),
 		cmocka_unit_test(test_v3d),
 		cmocka_unit_test(test_legacy_515),

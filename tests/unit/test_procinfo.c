@@ -28,6 +28,7 @@
 #include "proc/pidwant.h"
 #include "proc/procinfo.h"
 #include "proc/sysstat.h"
+#include "util/ratewin.h"
 #include "util/readfile.h"
 #include "util/utf8.h"
 #include "testutil.h"
@@ -350,23 +351,95 @@ static void test_sysstat(void **state)
 	struct sysstat *s = sysstat_new(t->proc);
 	struct system_stats st;
 
-	assert_int_equal(sysstat_read(s, &st), 0);
+	assert_int_equal(sysstat_read(s, 1000000000, &st), 0);
 	assert_false(st.valid >> SYS_F_CPU & 1); /* one sample: no rate */
 	assert_int_equal(st.mem_total_bytes, 1024000);
 	assert_int_equal(st.mem_used_bytes, 600 * 1024);
 	assert_true(st.load_1m == 1.25);
 	/* 100 more ticks, 25 of them idle: 75 % busy. */
 	write_at(t->proc, "stat", "cpu  150 0 125 825 0 0 0 0 0 0\nbtime 1700000000\n");
-	assert_int_equal(sysstat_read(s, &st), 0);
+	assert_int_equal(sysstat_read(s, 2000000000, &st), 0);
 	assert_true(st.valid >> SYS_F_CPU & 1);
 	assert_true(st.cpu_pct > 74.9 && st.cpu_pct < 75.1);
+	sysstat_free(s);
+
+	/* With the rate window of a 1 s interval, a reading 5 ms after the
+	 * first has no CPU % however the ticks moved, and keeps the first as
+	 * the baseline: the reading at 1 s measures from it, 200 ticks of
+	 * which 50 idle. */
+	write_at(t->proc, "stat", "cpu  100 0 100 1000 0 0 0 0 0 0\nbtime 1700000000\n");
+	s = sysstat_new(t->proc);
+	sysstat_set_rate_window(s, ratewin_min_ns(1.0));
+	assert_int_equal(sysstat_read(s, 1000000000, &st), 0);
+	assert_false(st.valid >> SYS_F_CPU & 1);
+	write_at(t->proc, "stat", "cpu  102 0 100 1000 0 0 0 0 0 0\nbtime 1700000000\n");
+	assert_int_equal(sysstat_read(s, 1005000000, &st), 0);
+	assert_false(st.valid >> SYS_F_CPU & 1); /* 2 ticks in 5 ms: 100 %, a made-up number */
+	assert_int_equal(st.mem_total_bytes, 1024000); /* the rest is read */
+	write_at(t->proc, "stat", "cpu  200 0 150 1050 0 0 0 0 0 0\nbtime 1700000000\n");
+	assert_int_equal(sysstat_read(s, 2000000000, &st), 0);
+	assert_true(st.valid >> SYS_F_CPU & 1);
+	assert_true(st.cpu_pct > 74.9 && st.cpu_pct < 75.1);
+	/* The next window starts at that reading. */
+	write_at(t->proc, "stat", "cpu  210 0 150 1060 0 0 0 0 0 0\nbtime 1700000000\n");
+	assert_int_equal(sysstat_read(s, 2050000000, &st), 0);
+	assert_false(st.valid >> SYS_F_CPU & 1);
+	assert_int_equal(sysstat_read(s, 3000000000, &st), 0);
+	assert_true(st.valid >> SYS_F_CPU & 1);
+	assert_true(st.cpu_pct > 49.9 && st.cpu_pct < 50.1);
 	sysstat_free(s);
 	free_tree(t);
 
 	s = sysstat_new("/nonexistent-procfs");
-	assert_int_not_equal(sysstat_read(s, &st), 0);
+	assert_int_not_equal(sysstat_read(s, 0, &st), 0);
 	assert_int_equal(st.valid, 0);
 	sysstat_free(s);
+}
+
+/* One poll at now_ns of pid alone; its row's CPU % into *pct, or -1 when
+ * it is unknown. */
+static void poll_cpu(struct procinfo *pi, uint64_t now_ns, unsigned pid, double *pct)
+{
+	struct frame *f = frame_new();
+	struct gpu_process *p = frame_add_process(f);
+
+	procinfo_begin(pi, now_ns);
+	assert_true(procinfo_fill(pi, pid, f, p));
+	procinfo_end(pi);
+	*pct = process_has(p, PROC_F_CPU) ? p->cpu_pct : -1;
+	frame_unref(f);
+}
+
+/* With the rate window of a 1 s interval, a second sample 5 ms after the
+ * first has no CPU % (one tick there would read 200 %), and the first stays
+ * the baseline: the sample at 1 s measures a whole second of CPU against it,
+ * 100 %, where the 5 ms sample as baseline would give 99.5 %. After a rate
+ * the baseline moves on. */
+static void test_cpu_rate_window(void **state)
+{
+	(void)state;
+	struct tree *t = make_tree();
+	unsigned long long tck = (unsigned long long)sysconf(_SC_CLK_TCK);
+	struct procinfo *pi = procinfo_new(t->proc);
+	double pct;
+
+	procinfo_set_rate_window(pi, ratewin_min_ns(1.0));
+	put_proc(t, 88, "spin", 0, 500, 10, "spin\0", 5, 0);
+	poll_cpu(pi, 1000000000ull, 88, &pct);
+	assert_true(pct == -1); /* one sample */
+	put_proc(t, 88, "spin", 1, 500, 10, "spin\0", 5, 0);
+	poll_cpu(pi, 1005000000ull, 88, &pct);
+	assert_true(pct == -1); /* a window of 5 ms */
+	put_proc(t, 88, "spin", tck, 500, 10, "spin\0", 5, 0);
+	poll_cpu(pi, 2000000000ull, 88, &pct);
+	assert_true(pct > 99.99 && pct < 100.01);
+	/* Known processes with a rate are sampled about once a second, so the
+	 * next rate is at 3 s, from the sample at 2 s: half a second of CPU. */
+	put_proc(t, 88, "spin", tck * 3 / 2, 500, 10, "spin\0", 5, 0);
+	poll_cpu(pi, 3000000000ull, 88, &pct);
+	assert_true(pct > 49.99 && pct < 50.01);
+	procinfo_free(pi);
+	free_tree(t);
 }
 
 /* poll_two: a poll at second sec of pids 5 and 6; their rows in a, b
@@ -708,6 +781,7 @@ int main(void)
 		cmocka_unit_test(test_cache_and_cpu_rate),
 		cmocka_unit_test(test_gone_and_swept),
 		cmocka_unit_test(test_sysstat),
+		cmocka_unit_test(test_cpu_rate_window),
 		cmocka_unit_test(test_attribution_once),
 		cmocka_unit_test(test_attribution_unreadable),
 		cmocka_unit_test(test_nspid),
