@@ -77,18 +77,21 @@ bool drm_sysfs_present(int sysfs_fd, const struct drm_card *c)
 	return strcmp(base ? base + 1 : target, c->devname) == 0;
 }
 
-static void read_memory(int fd, const struct drm_card *c, const struct drm_desc *d, struct gpu *g)
+/* Memory in use into g, and with rare set the totals into rare. */
+static void read_memory(int fd, const struct drm_card *c, const struct drm_desc *d, struct gpu *g, struct gpu *rare)
 {
 	uint64_t v;
 
 	if (read_u64(fd, c, "device/", d->vram_used, &v))
 		put_num(g, GPU_F_MEM_USED, &g->mem_used_bytes, (long double)v);
-	if (read_u64(fd, c, "device/", d->vram_total, &v) && v > 0)
-		put_num(g, GPU_F_MEM_TOTAL, &g->mem_total_bytes, (long double)v);
 	if (read_u64(fd, c, "device/", d->gtt_used, &v))
 		put_num(g, GPU_F_GTT_USED, &g->gtt_used_bytes, (long double)v);
+	if (!rare)
+		return;
+	if (read_u64(fd, c, "device/", d->vram_total, &v) && v > 0)
+		put_num(rare, GPU_F_MEM_TOTAL, &rare->mem_total_bytes, (long double)v);
 	if (read_u64(fd, c, "device/", d->gtt_total, &v) && v > 0)
-		put_num(g, GPU_F_GTT_TOTAL, &g->gtt_total_bytes, (long double)v);
+		put_num(rare, GPU_F_GTT_TOTAL, &rare->gtt_total_bytes, (long double)v);
 }
 
 static void read_dpm(int fd, const struct drm_card *c, const char *rel, struct gpu *g, enum gpu_field cur,
@@ -107,7 +110,9 @@ static void read_dpm(int fd, const struct drm_card *c, const char *rel, struct g
 		put_num(g, max, maxv, (long double)dpm.max_mhz);
 }
 
-static void read_clocks(int fd, const struct drm_card *c, const struct drm_desc *d, struct gpu *g)
+/* The clocks into g; a DPM table gives the current and the highest level in
+ * one read. With rare set, the maximum frequency file into rare. */
+static void read_clocks(int fd, const struct drm_card *c, const struct drm_desc *d, struct gpu *g, struct gpu *rare)
 {
 	uint64_t v;
 
@@ -115,8 +120,8 @@ static void read_clocks(int fd, const struct drm_card *c, const struct drm_desc 
 	read_dpm(fd, c, d->dpm_mem, g, GPU_F_CLOCK_MEM, &g->clock_mem_mhz, GPU_F_CLOCK_MEM_MAX, &g->clock_mem_max_mhz);
 	if (read_u64(fd, c, "", d->freq_act, &v) && v <= 1000000)
 		put_num(g, GPU_F_CLOCK_GFX, &g->clock_gfx_mhz, (long double)v);
-	if (read_u64(fd, c, "", d->freq_max, &v) && v > 0 && v <= 1000000)
-		put_num(g, GPU_F_CLOCK_GFX_MAX, &g->clock_gfx_max_mhz, (long double)v);
+	if (rare && read_u64(fd, c, "", d->freq_max, &v) && v > 0 && v <= 1000000)
+		put_num(rare, GPU_F_CLOCK_GFX_MAX, &rare->clock_gfx_max_mhz, (long double)v);
 }
 
 /* The PCI core's link files, which every PCI GPU has; iGPUs print Unknown
@@ -197,8 +202,9 @@ static unsigned temp_channel(const struct drm_sysfs_state *st, const struct drm_
 	return m->channel <= DRM_SYSFS_MAX_TEMPS && !st->label_known[m->channel] ? m->channel : 0;
 }
 
+/* The temperatures into g, and with rare set the limits into rare. */
 static void read_temps(int fd, const struct drm_card *c, const char *under, const struct drm_desc *d,
-		       const struct drm_sysfs_state *st, struct gpu *g)
+		       const struct drm_sysfs_state *st, struct gpu *g, struct gpu *rare)
 {
 	for (size_t i = 0; i < DRM_DESC_MAX_TEMPS && d->temps[i].label; i++) {
 		const struct drm_temp_map *m = &d->temps[i];
@@ -216,19 +222,20 @@ static void read_temps(int fd, const struct drm_card *c, const char *under, cons
 			else
 				put_num(g, GPU_F_TEMP_MEM, &g->temp_mem_c, v);
 		}
-		if (m->target != DRM_TEMP_GPU)
+		if (m->target != DRM_TEMP_GPU || !rare)
 			continue;
 		snprintf(rel, sizeof(rel), "temp%u_crit", ch);
 		if (read_scaled(fd, c, under, rel, 1000, &v) && v > 0 && v < 1000)
-			put_num(g, GPU_F_TEMP_SLOWDOWN, &g->temp_slowdown_c, v);
+			put_num(rare, GPU_F_TEMP_SLOWDOWN, &rare->temp_slowdown_c, v);
 		snprintf(rel, sizeof(rel), "temp%u_emergency", ch);
 		if (read_scaled(fd, c, under, rel, 1000, &v) && v > 0 && v < 1000)
-			put_num(g, GPU_F_TEMP_SHUTDOWN, &g->temp_shutdown_c, v);
+			put_num(rare, GPU_F_TEMP_SHUTDOWN, &rare->temp_shutdown_c, v);
 	}
 }
 
+/* Power and energy into g, and with rare set the power cap into rare. */
 static void read_power(int fd, const struct drm_card *c, const char *under, const struct drm_desc *d,
-		       struct drm_sysfs_state *st, uint64_t now_ns, uint64_t min_ns, struct gpu *g)
+		       struct drm_sysfs_state *st, uint64_t now_ns, uint64_t min_ns, struct gpu *g, struct gpu *rare)
 {
 	long double v;
 	uint64_t uj;
@@ -251,8 +258,8 @@ static void read_power(int fd, const struct drm_card *c, const char *under, cons
 			st->energy.known = false;
 		}
 	}
-	if (read_scaled(fd, c, under, d->power_cap, 1e6L, &v) && v > 0 && v < 1e6L)
-		put_num(g, GPU_F_POWER_LIMIT, &g->power_limit_w, v);
+	if (rare && read_scaled(fd, c, under, d->power_cap, 1e6L, &v) && v > 0 && v < 1e6L)
+		put_num(rare, GPU_F_POWER_LIMIT, &rare->power_limit_w, v);
 }
 
 static void read_fan(int fd, const struct drm_card *c, const char *under, struct gpu *g)
@@ -269,8 +276,15 @@ static void read_fan(int fd, const struct drm_card *c, const char *under, struct
 		put_num(g, GPU_F_FAN_PCT, &g->fan_pct, (long double)pwm * 100.0L / (long double)max);
 }
 
+#define FAN_FIELDS (UINT64_C(1) << GPU_F_FAN_RPM | UINT64_C(1) << GPU_F_FAN_PCT)
+#define RARE_FIELDS                                                                                              \
+	(UINT64_C(1) << GPU_F_MEM_TOTAL | UINT64_C(1) << GPU_F_GTT_TOTAL | UINT64_C(1) << GPU_F_CLOCK_GFX_MAX |   \
+	 UINT64_C(1) << GPU_F_PCIE_GEN | UINT64_C(1) << GPU_F_PCIE_WIDTH | UINT64_C(1) << GPU_F_PCIE_GEN_MAX |     \
+	 UINT64_C(1) << GPU_F_PCIE_WIDTH_MAX | UINT64_C(1) << GPU_F_POWER_LIMIT |                                  \
+	 UINT64_C(1) << GPU_F_TEMP_SLOWDOWN | UINT64_C(1) << GPU_F_TEMP_SHUTDOWN)
+
 static void read_hwmon(int fd, const struct drm_card *c, const struct drm_desc *d, struct drm_sysfs_state *st,
-		       uint64_t now_ns, uint64_t min_ns, struct gpu *g)
+		       uint64_t now_ns, uint64_t min_ns, struct gpu *g, struct gpu *rare)
 {
 	char hw[sizeof(st->hwmon)], under[64];
 
@@ -280,15 +294,22 @@ static void read_hwmon(int fd, const struct drm_card *c, const struct drm_desc *
 		 * counter. */
 		memcpy(st->hwmon, hw, sizeof(hw));
 		st->labels_read = st->energy.known = false;
+		st->fan_next_ns = 0;
 	}
-	if (!hw[0])
+	if (!hw[0]) {
+		st->held.valid &= ~FAN_FIELDS;
 		return;
+	}
 	snprintf(under, sizeof(under), "device/hwmon/%s/", hw);
 	if (!st->labels_read)
 		read_labels(fd, c, under, st);
-	read_temps(fd, c, under, d, st, g);
-	read_power(fd, c, under, d, st, now_ns, min_ns, g);
-	read_fan(fd, c, under, g);
+	read_temps(fd, c, under, d, st, g, rare);
+	read_power(fd, c, under, d, st, now_ns, min_ns, g, rare);
+	if (now_ns >= st->fan_next_ns) {
+		st->held.valid &= ~FAN_FIELDS;
+		read_fan(fd, c, under, &st->held);
+		st->fan_next_ns = now_ns + DRM_SYSFS_FAN_NS;
+	}
 	long double mv;
 	if (st->volt_ok && read_scaled(fd, c, under, d->voltage, 1, &mv) && mv >= 0 && mv < 1e6L)
 		put_num(g, GPU_F_VOLTAGE, &g->voltage_mv, mv);
@@ -342,13 +363,24 @@ void drm_sysfs_read(int sysfs_fd, const struct drm_card *c, const struct drm_des
 		put_num(g, GPU_F_UTIL, &g->util_pct, (long double)v);
 	if (read_u64(sysfs_fd, c, "device/", desc->mem_util, &v) && v <= 100)
 		put_num(g, GPU_F_MEM_UTIL, &g->mem_util_pct, (long double)v);
-	read_memory(sysfs_fd, c, desc, g);
-	read_clocks(sysfs_fd, c, desc, g);
-	read_link(sysfs_fd, c, g);
-	read_hwmon(sysfs_fd, c, desc, st, now_ns, min_ns, g);
-	read_perf_level(sysfs_fd, c, desc, st);
+	/* The rare files are read into st->held, cleared first, so that a file
+	 * that has gone leaves its field unknown. */
+	struct gpu *rare = NULL;
+	if (now_ns >= st->rare_next_ns) {
+		rare = &st->held;
+		rare->valid &= ~RARE_FIELDS;
+		st->rare_next_ns = now_ns + DRM_SYSFS_RARE_NS;
+	}
+	read_memory(sysfs_fd, c, desc, g, rare);
+	read_clocks(sysfs_fd, c, desc, g, rare);
+	if (rare)
+		read_link(sysfs_fd, c, rare);
+	read_hwmon(sysfs_fd, c, desc, st, now_ns, min_ns, g, rare);
+	if (rare)
+		read_perf_level(sysfs_fd, c, desc, st);
 	if (!st->integrated_read)
 		read_integrated(sysfs_fd, c, desc, st);
+	gpu_copy_numbers(g, &st->held, RARE_FIELDS | FAN_FIELDS);
 }
 
 void drm_sysfs_driver_version(int sysfs_fd, const char *procfs, const struct drm_desc *desc, char *out, size_t n)

@@ -16,6 +16,14 @@
 
 #define DRM_SYSFS_MAX_TEMPS 8
 
+/* The cadences of the files that change over seconds or rarely, as for NVML
+ * (docs/drm-fdinfo.md): the fan every 5 s; the memory and GTT totals, the
+ * maximum frequency, the PCIe link, the power cap and the temperature limits
+ * every 10 s. What they read is held between reads and carried into every
+ * poll's GPU. */
+#define DRM_SYSFS_FAN_NS 5000000000ull
+#define DRM_SYSFS_RARE_NS 10000000000ull
+
 /* What a card's reader keeps between polls, zeroed at first. */
 struct drm_sysfs_state {
 	bool labels_read; /* hwmon temperature labels, read once while awake */
@@ -31,6 +39,9 @@ struct drm_sysfs_state {
 	 * is read once, while awake. */
 	signed char integrated;
 	bool integrated_read;
+	/* The values of the slower cadences, and when each is due again. */
+	struct gpu held;
+	uint64_t fan_next_ns, rare_next_ns;
 };
 
 /* True when the card's device is runtime-suspended. Only
