@@ -161,9 +161,27 @@ static struct gpu *put_identity(struct frame *f, struct nvml_dev *d, size_t inde
 	return g;
 }
 
+/* A GPU whose driver gives the energy counter but no power reading gets its
+ * power from the counter, over a window that carries a rate, by the rule
+ * DRM's hwmon counters follow. */
+static void power_from_energy(const struct nvml *n, struct nvml_dev *d, struct gpu *g, uint64_t now_ms)
+{
+	long double w;
+
+	if (gpu_has(g, GPU_F_POWER) || !gpu_has(g, GPU_F_ENERGY) || !(g->energy_j >= 0)) {
+		d->energy.known = false;
+		return;
+	}
+	uint64_t uj = (uint64_t)(g->energy_j * 1e6L + 0.5L);
+	if (drm_energy_sample(&d->energy, uj, now_ms * UINT64_C(1000000), n->rate_window_ns, &w) &&
+	    field_set_number(g, &GPU_FIELDS[GPU_F_POWER], w))
+		gpu_set(g, GPU_F_POWER);
+}
+
 static void read_gpu(struct nvml *n, struct nvml_dev *d, struct gpu *g, struct rd *rd)
 {
 	nvml_getters_read(rd, g, NVML_READ_POLL);
+	power_from_energy(n, d, g, rd->now_ms);
 	/* Sizes and limits stay known for a GPU that gets lost later. */
 	if (gpu_has(g, GPU_F_MEM_TOTAL)) {
 		d->statics.mem_total_bytes = g->mem_total_bytes;
@@ -404,6 +422,7 @@ static int nvml_open(struct backend *b, const struct backend_env *env)
 	/* The sampler reads /proc for NVML's rows; the backend takes only the
 	 * clock, for its cadences. */
 	n->clock = env && env->clock ? env->clock : &CLOCK_SYSTEM;
+	n->rate_window_ns = env ? env->rate_window_ns : 0;
 	pthread_mutex_init(&n->mu, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "backend/nvml_lib.h"
+#include "drm/drm_parse.h"
 #include "model/frame.h"
 #include "util/clock.h"
 
@@ -54,6 +55,7 @@ struct nvml_dev {
 	unsigned putil_quiet;
 	bool putil_quiet_said;
 	unsigned long long last_seen; /* newest process-utilisation sample */
+	struct drm_energy energy;     /* the baseline of a power from the energy counter */
 	char id[128];           /* the device_id first reported, kept for the backend's life */
 	/* A MIG GPU's instances are read through a nvml_dev of one poll, so
 	 * which of their getters answered "never" is kept here, per slot. */
@@ -77,6 +79,7 @@ struct nvml_slow_dev {
 struct nvml {
 	struct nvml_lib lib;
 	const struct clock *clock; /* the cadences' time */
+	uint64_t rate_window_ns;   /* the shortest window a rate is taken from (util/ratewin.h) */
 	struct nvml_dev *dev;
 	size_t ndev;
 	unsigned counted;    /* nvmlDeviceGetCount at enumeration, refused GPUs included */

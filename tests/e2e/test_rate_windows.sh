@@ -117,4 +117,27 @@ nvml modern "$T/spin.json" --once --json
 expect_rc 0 "cpu --once: runs"
 check "cpu --once: the spinner's CPU % is measured, about one core" above "$T/out" 1 processes.0.cpu_pct 20
 check "cpu --once: the host CPU % is measured" num "$T/out" 1 system.cpu_pct
+# --- NVML: power from the energy counter where no power reading answers --
+# The fake's counter moves 250 J a poll. On the real clock the first record
+# has no power (its window is detection's), the later ones a measured power.
+scenario "$T/energy.json" <<JSON
+{"fast_pcie":1,"gpus":[{"name":"A","uuid":"GPU-a","not_supported":["power"],
+ "energy_mj":{"start":1000000,"step":250000}}]}
+JSON
+nvml modern "$T/energy.json" --json --count 3 --interval 1
+expect_rc 0 "nvml energy: 3 records"
+expect_get "$T/out" 1 gpus.0.power_w absent "nvml energy: no power in the first record"
+check "nvml energy: the first record has the counter" num "$T/out" 1 gpus.0.energy_j
+check "nvml energy: the third record has a power" above "$T/out" 3 gpus.0.power_w 0
+# On the virtual clock every window is the interval: 250 J over 1 s.
+GPUR_VIRTUAL_CLOCK_MS=1700000000000 nvml modern "$T/energy.json" --json --count 4 --interval 1
+expect_get "$T/out" 1 gpus.0.power_w absent "nvml energy, virtual clock: no power over an empty window"
+expect_get "$T/out" 3 gpus.0.power_w 250 "nvml energy, virtual clock: 250 J a second is 250 W"
+# A power reading, where there is one, is the driver's own.
+scenario "$T/power.json" <<JSON
+{"fast_pcie":1,"gpus":[{"name":"A","uuid":"GPU-a","power_mw":245000,"energy_mj":{"start":1,"step":250000}}]}
+JSON
+nvml modern "$T/power.json" --json --count 1
+expect_get "$T/out" 1 gpus.0.power_w 245 "nvml: the driver's power reading, even in the first record"
+
 finish
