@@ -10,6 +10,7 @@
 struct pidwant {
 	pthread_mutex_t mu;
 	bool all;
+	bool no_tree; /* the parents are not wanted */
 	size_t n;
 	unsigned pids[PIDWANT_MAX]; /* untouched pages cost no memory */
 };
@@ -63,6 +64,25 @@ long pidwant_snapshot(struct pidwant *w, unsigned **buf, size_t *cap)
 	}
 	pthread_mutex_unlock(&w->mu);
 	return n;
+}
+
+void pidwant_tree(struct pidwant *w, bool on)
+{
+	pthread_mutex_lock(&w->mu);
+	w->no_tree = !on;
+	pthread_mutex_unlock(&w->mu);
+}
+
+bool pidwant_tree_wanted(struct pidwant *w)
+{
+	bool on;
+
+	if (!w)
+		return true;
+	pthread_mutex_lock(&w->mu);
+	on = !w->no_tree;
+	pthread_mutex_unlock(&w->mu);
+	return on;
 }
 
 bool pidwant_has(const unsigned *pids, long n, unsigned pid)

@@ -28,5 +28,10 @@ void pidwant_set(struct pidwant *w, const unsigned *pids, size_t n);
 long pidwant_snapshot(struct pidwant *w, unsigned **buf, size_t *cap);
 /* Whether pid is in a snapshot of n >= 0 sorted pids. */
 bool pidwant_has(const unsigned *pids, long n, unsigned pid);
+/* Whether the processes' parents are wanted: they are, until told
+ * otherwise, and the dashboard wants them only while its process tree is
+ * open, so that a user who never opens it pays no parent probes. */
+void pidwant_tree(struct pidwant *w, bool on);
+bool pidwant_tree_wanted(struct pidwant *w);
 
 #endif

@@ -147,6 +147,15 @@ void procinfo_begin(struct procinfo *pi, uint64_t now_ns)
 	pi->now_ns = now_ns;
 	pi->nparents = 0;
 	pi->nsnap = pidwant_snapshot(pi->want, &pi->snap, &pi->snap_cap);
+	bool no_tree = pi->no_tree_fixed || !pidwant_tree_wanted(pi->want);
+	if (pi->no_tree && !no_tree) {
+		/* The tree is shown again: every known process is read in full
+		 * at once, for its parent as it is now. */
+		for (size_t b = 0; b < PROCINFO_BUCKETS; b++)
+			for (struct entry *e = pi->tab[b]; e; e = e->next)
+				e->full_ns = UINT64_MAX; /* due now: see recent_enough() */
+	}
+	pi->no_tree = no_tree;
 }
 
 void procinfo_set_rootfs(struct procinfo *pi, const char *rootfs)
@@ -210,7 +219,7 @@ unsigned long procinfo_parent_probes(const struct procinfo *pi)
 
 void procinfo_set_tree(struct procinfo *pi, bool on)
 {
-	pi->no_tree = !on;
+	pi->no_tree = pi->no_tree_fixed = !on;
 }
 
 unsigned long procinfo_tree_walks(const struct procinfo *pi)

@@ -16,6 +16,14 @@ void tui_want_update(struct tui *t)
 
 	if (!w->set || t->frozen)
 		return;
+	/* Parents cost a probe per poll, so they are wanted only while the
+	 * process tree is open. */
+	bool tree = t->mode == TUI_MODE_TREE;
+	if (!w->tree_sent || tree != w->tree) {
+		pidwant_tree(w->set, tree);
+		w->tree = tree;
+		w->tree_sent = true;
+	}
 	long got = proctable_wanted(t->frame, t->table.view, t->table.nview, t->table.top,
 				    t->table.rows > 0 ? (size_t)t->table.rows : 0, t->set.sort, pids,
 				    sizeof(pids) / sizeof(pids[0]));
@@ -35,6 +43,8 @@ void tui_want_update(struct tui *t)
 
 void tui_want_fini(struct tui_want *w)
 {
-	if (w->set)
+	if (w->set) {
 		pidwant_all(w->set);
+		pidwant_tree(w->set, true);
+	}
 }

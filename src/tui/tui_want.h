@@ -15,6 +15,7 @@ struct tui_want {
 	size_t n;
 	bool all;  /* every pid was asked for */
 	bool sent; /* something was asked */
+	bool tree, tree_sent; /* the parents were asked for, and whether that was said */
 };
 
 /* Tells the sampler whose /proc figures the screen needs: the rows shown, or

@@ -32,16 +32,16 @@ scenario_for() {
 }
 
 # row_get FILE PID KEY: KEY of PID's row in the record (absent: no such key or row).
+# The row's index comes from one read of the rows' pids, in order ("pid"
+# with its quotes is no other key), not from one jsonget per row.
 row_get() {
-	local n i
-	n=$(get "$1" 1 processes.length)
-	for ((i = 0; i < n; i++)); do
-		if [ "$(get "$1" 1 "processes.$i.pid")" = "$2" ]; then
-			get "$1" 1 "processes.$i.$3"
-			return
-		fi
-	done
-	echo absent
+	local i
+	i=$(get "$1" 1 processes | grep -o '"pid":[0-9]*' | awk -F: -v p="$2" '$2 == p { print NR - 1; exit }')
+	if [ -n "$i" ]; then
+		get "$1" 1 "processes.$i.$3"
+	else
+		echo absent
+	fi
 }
 
 # expect_row FILE WHAT PID CONTAINER POD UNIT CONTAINER_PID ("absent": unknown)

@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "model/frame.h"
+#include "proc/pidwant.h"
 #include "proc/procinfo.h"
 
 /* One poll of procinfo at t for pid alone: its row into *out (its strings
@@ -313,9 +314,67 @@ static void test_real_proc_reparent(void **state)
 	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0), 0);
 }
 
+/* The dashboard wants parents only while its process tree is open: until
+ * then no parent is probed and none walked; once it opens, the next poll
+ * reads every process in full for its parent as it is, and the polls after
+ * it probe the parent again. */
+static void test_real_proc_tree_on_demand(void **state)
+{
+	(void)state;
+	int hold[2];
+	assert_int_equal(pipe(hold), 0);
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		char c;
+		close(hold[1]);
+		while (read(hold[0], &c, 1) > 0)
+			;
+		_exit(0);
+	}
+	close(hold[0]);
+	struct pidwant *w = pidwant_get();
+	struct procinfo *pi = procinfo_new("/proc");
+	procinfo_set_want(pi, w);
+	pidwant_tree(w, false);
+	uint64_t t = 1000000000000ull;
+	unsigned long walks = 0;
+	for (int round = 0; round < 6; round++, t += 1000000000ull) {
+		if (round == 3)
+			pidwant_tree(w, true);
+		struct frame *f = frame_new();
+		procinfo_begin(pi, t);
+		struct gpu_process *row = frame_add_process(f);
+		assert_true(procinfo_fill(pi, (unsigned)child, f, row));
+		procinfo_end(pi);
+		if (round == 2) {
+			assert_int_equal(procinfo_parent_probes(pi), 0);
+			assert_int_equal(procinfo_tree_walks(pi), 0);
+			assert_int_equal(procinfo_quick_samples(pi), 2);
+		}
+		if (round == 3) {
+			/* Read in full and walked, with its parent. */
+			assert_int_equal(procinfo_quick_samples(pi), 2);
+			assert_true(procinfo_tree_walks(pi) >= 1);
+			assert_true(row->nparents >= 1);
+			assert_int_equal(row->parents[0].pid, (uint64_t)getpid());
+			walks = procinfo_tree_walks(pi);
+		}
+		frame_unref(f);
+	}
+	assert_int_equal(procinfo_parent_probes(pi), 2); /* rounds 4 and 5 */
+	assert_int_equal(procinfo_quick_samples(pi), 4);
+	assert_int_equal(procinfo_tree_walks(pi), walks);
+	procinfo_free(pi);
+	pidwant_tree(w, true);
+	close(hold[1]);
+	waitpid(child, NULL, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_real_proc_tree_on_demand),
 		cmocka_unit_test(test_real_proc_quick),
 		cmocka_unit_test(test_real_proc_idle),
 		cmocka_unit_test(test_real_proc_reparent),
