@@ -582,6 +582,13 @@ static bool recent_enough(struct procinfo *pi, struct entry *e, unsigned pid)
 	 * rate, is always taken. */
 	if (e->cpu_valid && pi->now_ns >= e->cpu_ns && pi->now_ns - e->cpu_ns < PROCINFO_MIN_SAMPLE_NS)
 		return true;
+	/* An idle process on gpur's own procfs, whose held statm proved it
+	 * alive at its last sample, is sampled every 2 s (procinfo_priv.h).
+	 * Its pid cannot have been reused meanwhile unless it left the GPU's
+	 * lists, and then its entry was swept. */
+	if (e->cpu_valid && e->statmfd >= 0 && e->idle_runs >= PROCINFO_IDLE_RUNS && pi->now_ns >= e->cpu_ns &&
+	    pi->now_ns - e->cpu_ns < PROCINFO_IDLE_SAMPLE_NS)
+		return true;
 	/* A process that is not wanted fresh, being off the dashboard's screen
 	 * with nothing else reading, and that has a rate already keeps its
 	 * last figures (pidwant.h). */

@@ -18,6 +18,12 @@
 #define PROCINFO_MAX_FDS 1024
 #define PROCINFO_FULL_NS 30000000000ull /* a full stat read at least this often */
 #define PROCINFO_RSS_NS 5000000000ull  /* RSS read at least this often, run or not */
+/* A process whose CPU clock stood still at its last PROCINFO_IDLE_RUNS
+ * samples is sampled once per PROCINFO_IDLE_SAMPLE_NS, its 0 % held between:
+ * an idle notebook or a stopped job costs a clock read every 2 s, not every
+ * poll. Once its clock moves it is sampled every poll again. */
+#define PROCINFO_IDLE_RUNS 3
+#define PROCINFO_IDLE_SAMPLE_NS 1900000000ull
 #define PROCINFO_PARENTS 16            /* parents probed per poll that are remembered */
 #define PROCINFO_PID_MAX 4194304u /* the kernel's PID_MAX_LIMIT */
 #define PROCINFO_NSPID_MAX 33     /* pid namespaces nest 32 deep below the first */
@@ -47,6 +53,7 @@ struct entry {
 	uint64_t start_ms;
 	bool have_start;
 	uint64_t cpu_time_ns, cpu_ns; /* the previous sample's CPU time used, and when it was taken */
+	unsigned idle_runs;           /* samples in a row at which the CPU clock had not moved */
 	bool have_cpu;
 	double cpu_pct;
 	bool cpu_valid;

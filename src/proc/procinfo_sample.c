@@ -23,6 +23,10 @@ void procinfo_cpu_sample(struct procinfo *pi, struct entry *e, uint64_t cpu_time
 		v = ratewin_judge(e->cpu_ns, pi->now_ns, pi->min_window_ns);
 	if (v == RATEWIN_SHORT)
 		return;
+	if (e->have_cpu && cpu_time_ns == e->cpu_time_ns)
+		e->idle_runs += e->idle_runs < UINT32_MAX;
+	else
+		e->idle_runs = 0;
 	if (v == RATEWIN_RATE) {
 		double secs = (double)(pi->now_ns - e->cpu_ns) / 1e9;
 		e->cpu_pct = (double)(cpu_time_ns - e->cpu_time_ns) / 1e9 / secs * 100.0;

@@ -234,6 +234,49 @@ static void test_real_proc_idle(void **state)
 	close(ack);
 }
 
+/* A process idle at its last three samples is sampled every 2 s, not every
+ * poll, its 0 % held between; once it has run it is sampled every poll
+ * again. Polls here are 1 s apart. */
+static void test_real_proc_idle_cadence(void **state)
+{
+	(void)state;
+	int go, ack;
+	pid_t child = fork_child(blocker, &go, &ack);
+	clockid_t clk;
+	assert_int_equal(clock_getcpuclockid(child, &clk), 0);
+	wait_blocked(child, clk);
+	struct procinfo *pi = procinfo_new("/proc");
+	uint64_t t = 1000000000000ull;
+	struct gpu_process p[10];
+	unsigned long quick[10];
+	for (int round = 0; round < 10; round++, t += 1000000000ull) {
+		if (round == 6) {
+			char c;
+			assert_int_equal(write(go, "g", 1), 1);
+			assert_int_equal(read(ack, &c, 1), 1);
+			wait_blocked(child, clk);
+		}
+		assert_true(sample_one(pi, t, child, &p[round]));
+		quick[round] = procinfo_quick_samples(pi);
+	}
+	/* Round 0 reads stat; 1, 2, 3 sample idle; 4 holds; 5 samples; 6
+	 * holds though it ran; 7 samples and sees it ran; 8 and 9 sample. */
+	assert_int_equal(quick[3], 3);
+	assert_int_equal(quick[4], 3);
+	assert_int_equal(quick[5], 4);
+	assert_int_equal(quick[6], 4);
+	assert_true(p[6].cpu_pct == 0.0);
+	assert_int_equal(quick[7], 5);
+	assert_true(p[7].cpu_pct > 0);
+	assert_int_equal(quick[8], 6);
+	assert_int_equal(quick[9], 7);
+	procinfo_free(pi);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	close(go);
+	close(ack);
+}
+
 /* The parents shown by the dashboard: between full reads each parent is
  * probed once a poll, whatever its number of children; when it has exited
  * (its children reparented, here to this test as their subreaper), the
@@ -339,7 +382,8 @@ static void test_real_proc_tree_on_demand(void **state)
 	pidwant_tree(w, false);
 	uint64_t t = 1000000000000ull;
 	unsigned long walks = 0;
-	for (int round = 0; round < 6; round++, t += 1000000000ull) {
+	/* Polls 2 s apart, so that the idle child is sampled at each. */
+	for (int round = 0; round < 6; round++, t += 2000000000ull) {
 		if (round == 3)
 			pidwant_tree(w, true);
 		struct frame *f = frame_new();
@@ -375,6 +419,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_proc_tree_on_demand),
+		cmocka_unit_test(test_real_proc_idle_cadence),
 		cmocka_unit_test(test_real_proc_quick),
 		cmocka_unit_test(test_real_proc_idle),
 		cmocka_unit_test(test_real_proc_reparent),
