@@ -180,6 +180,9 @@ static void power_from_energy(const struct nvml *n, struct nvml_dev *d, struct g
 
 static void read_gpu(struct nvml *n, struct nvml_dev *d, struct gpu *g, struct rd *rd)
 {
+	/* The limit kept in the statics is for a GPU that gets lost; a GPU
+	 * that answers carries the held one, or none when its read failed. */
+	field_set_valid(g, &GPU_FIELDS[GPU_F_POWER_LIMIT], false);
 	nvml_getters_read(rd, g, NVML_READ_POLL);
 	power_from_energy(n, d, g, rd->now_ms);
 	/* Sizes and limits stay known for a GPU that gets lost later. */

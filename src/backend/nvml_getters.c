@@ -379,6 +379,8 @@ static nvmlReturn_t from_batch(const struct batch *b, size_t k, struct gpu *g)
 	const struct getter *e = &GETTERS[k];
 	long long t;
 
+	if (!b->asked[k])
+		return NVML_ERROR_UNKNOWN; /* not in the call, which a caller's mistake would be */
 	if (b->r[k] != NVML_SUCCESS)
 		return b->r[k];
 	if (!field_number(&b->v[k], &t))

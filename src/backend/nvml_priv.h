@@ -54,6 +54,8 @@ struct nvml_dev {
 	 * believed. */
 	unsigned putil_quiet;
 	bool putil_quiet_said;
+	bool putil_shared;       /* some sample gave a process an SM share ... */
+	uint64_t putil_share_ms; /* ... last at this time */
 	unsigned long long last_seen; /* newest process-utilisation sample */
 	struct drm_energy energy;     /* the baseline of a power from the energy counter */
 	char id[128];           /* the device_id first reported, kept for the backend's life */
@@ -75,6 +77,9 @@ struct nvml_slow_dev {
 #define NVML_PUTIL_QUIET_POLLS 3
 /* A GPU at this utilisation or more is busy: some process has a share. */
 #define NVML_PUTIL_BUSY_PCT 10
+/* How long the old call may give no process a share on a busy GPU before
+ * its zeros are not believed: more than a driver's sample period. */
+#define NVML_PUTIL_SILENT_MS 1000
 
 struct nvml {
 	struct nvml_lib lib;

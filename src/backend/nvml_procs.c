@@ -180,24 +180,24 @@ static void check_stride(struct nvml *n, enum nvml_plist which, unsigned count)
 	n->stride_fixed[which] = true;
 }
 
-/* Merges one process list, compute, graphics or MPS, into pr, and returns
- * a digest of its pids (0 for none), by which a change of the list is
- * seen. */
-static uint64_t read_plist(struct rd *rd, enum nvml_plist which, struct prows *pr)
+/* Merges one process list, compute, graphics or MPS, into pr. Returns
+ * whether the list answered, with *digest a digest of its pids (0 for none)
+ * by which a change of the list is seen. */
+static bool read_plist(struct rd *rd, enum nvml_plist which, struct prows *pr, uint64_t *digest)
 {
 	struct nvml *n = rd->n;
 	struct sized_call c = {.plist = n->lib.plist[which], .h = rd->h};
 	unsigned count;
-	uint64_t digest = 0;
 
+	*digest = 0;
 	if (!c.plist || rd->fatal != NV_OK || (rd->d->plist_never >> which & 1u))
-		return 0;
+		return false;
 	nvmlReturn_t r = sized(n, &c, &count);
 	if (r != NVML_SUCCESS) {
 		if (nvml_never(r))
 			rd->d->plist_never |= 1u << which;
 		nvml_took(rd, r);
-		return 0;
+		return false;
 	}
 	check_stride(n, which, count);
 	size_t stride = n->lib.plist_stride[which];
@@ -211,7 +211,7 @@ static uint64_t read_plist(struct rd *rd, enum nvml_plist which, struct prows *p
 			continue; /* not a pid, so a stride this build does not know */
 		/* A sum of mixed pids, so that the order of the list does not
 		 * matter. */
-		digest += (uint64_t)pid * UINT64_C(0x9E3779B97F4A7C15) + 1;
+		*digest += (uint64_t)pid * UINT64_C(0x9E3779B97F4A7C15) + 1;
 		struct prow *p = prow_get(pr, pid);
 		if (which == NVML_PLIST_GRAPHICS)
 			p->graphics = true;
@@ -222,7 +222,7 @@ static uint64_t read_plist(struct rd *rd, enum nvml_plist which, struct prows *p
 			p->mem_known = true;
 		}
 	}
-	return digest;
+	return true;
 }
 
 /* Whether the MPS list is to be asked in this poll: while it lists
@@ -279,23 +279,30 @@ static nvmlReturn_t ask_putil(struct rd *rd, const struct sized_call *c, struct 
 		} else {
 			memcpy(&sample, n->pbuf + i * sizeof(sample), sizeof(sample));
 		}
+		/* Any process's SM share, listed or not, shows the call
+		 * answering under load. */
+		if (sample.timeStamp > d->last_seen && sample.smUtil > 0 && sample.smUtil <= 100) {
+			d->putil_shared = true;
+			d->putil_share_ms = rd->now_ms;
+		}
 		take_sample(pr, d, &sample, &newest);
 	}
 	d->last_seen = newest;
 	return NVML_SUCCESS;
 }
 
-/* Whether the old call's answer contradicts the GPU: busy, yet no process
- * with an SM share. Blackwell's drivers answer so under load, where the
- * newer call answers; so do others when polled faster than they sample. */
-static bool putil_contradicts(const struct prows *pr, const struct gpu *g)
+/* Whether the old call's answers contradict the GPU: busy, yet no process
+ * given an SM share for NVML_PUTIL_SILENT_MS or ever. Blackwell's drivers
+ * answer so under load, where the newer call answers. A poll faster than
+ * the driver samples finds nothing new now and then, which the time allows
+ * for. */
+static bool putil_contradicts(const struct rd *rd, const struct gpu *g)
 {
+	const struct nvml_dev *d = rd->d;
+
 	if (!g || !gpu_has(g, GPU_F_UTIL) || g->util_pct < NVML_PUTIL_BUSY_PCT)
 		return false;
-	for (size_t k = 0; k < pr->n; k++)
-		if (pr->v[k].have_sample && pr->v[k].s.smUtil > 0)
-			return false;
-	return true;
+	return !d->putil_shared || rd->now_ms - d->putil_share_ms >= NVML_PUTIL_SILENT_MS;
 }
 
 /* Reads per-process utilisation: from nvmlDeviceGetProcessesUtilizationInfo
@@ -330,7 +337,7 @@ static void read_putil(struct rd *rd, struct prows *pr, const struct gpu *g)
 	}
 	if (r != NVML_SUCCESS)
 		return;
-	if (old && putil_contradicts(pr, g)) {
+	if (old && putil_contradicts(rd, g)) {
 		if (++d->putil_quiet >= NVML_PUTIL_QUIET_POLLS && !d->putil_quiet_said) {
 			nvml_note(n, "nvml: GPU %zu is busy but nvmlDeviceGetProcessUtilization gives no process a share; "
 				     "per-process utilisation is unknown while that lasts",
@@ -382,17 +389,19 @@ void nvml_device_processes(struct rd *rd, struct frame *f, size_t index, bool ut
 {
 	struct nvml_dev *d = rd->d;
 	struct prows pr = {0};
-	uint64_t compute = read_plist(rd, NVML_PLIST_COMPUTE, &pr);
+	uint64_t compute, graphics, mps;
 
-	read_plist(rd, NVML_PLIST_GRAPHICS, &pr);
+	read_plist(rd, NVML_PLIST_COMPUTE, &pr, &compute);
+	read_plist(rd, NVML_PLIST_GRAPHICS, &pr, &graphics);
 	if (mps_due(rd, compute)) {
-		size_t before = pr.n;
-		bool listed = read_plist(rd, NVML_PLIST_MPS, &pr) != 0;
-		/* A pid already listed as compute adds no row, so count by the
-		 * digest rather than by new rows. */
-		d->mps_busy = listed || pr.n > before;
-		if (!d->mps_busy)
-			d->mps_next_ms = rd->now_ms + NVML_MPS_IDLE_MS;
+		if (read_plist(rd, NVML_PLIST_MPS, &pr, &mps)) {
+			/* A pid already listed as compute adds no row, so judge
+			 * by the digest rather than by new rows. */
+			d->mps_busy = mps != 0;
+			d->mps_next_ms = d->mps_busy ? 0 : rd->now_ms + NVML_MPS_IDLE_MS;
+		} else {
+			d->mps_next_ms = 0; /* no answer: asked again next poll */
+		}
 	}
 	if (util)
 		read_putil(rd, &pr, index < f->ngpus ? &f->gpus[index] : NULL);

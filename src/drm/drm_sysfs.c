@@ -283,6 +283,9 @@ static void read_fan(int fd, const struct drm_card *c, const char *under, struct
 	 UINT64_C(1) << GPU_F_PCIE_WIDTH_MAX | UINT64_C(1) << GPU_F_POWER_LIMIT |                                  \
 	 UINT64_C(1) << GPU_F_TEMP_SLOWDOWN | UINT64_C(1) << GPU_F_TEMP_SHUTDOWN)
 
+#define HWMON_RARE_FIELDS \
+	(UINT64_C(1) << GPU_F_POWER_LIMIT | UINT64_C(1) << GPU_F_TEMP_SLOWDOWN | UINT64_C(1) << GPU_F_TEMP_SHUTDOWN)
+
 static void read_hwmon(int fd, const struct drm_card *c, const struct drm_desc *d, struct drm_sysfs_state *st,
 		       uint64_t now_ns, uint64_t min_ns, struct gpu *g, struct gpu *rare)
 {
@@ -294,12 +297,13 @@ static void read_hwmon(int fd, const struct drm_card *c, const struct drm_desc *
 		 * counter. */
 		memcpy(st->hwmon, hw, sizeof(hw));
 		st->labels_read = st->energy.known = false;
-		st->fan_next_ns = 0;
+		/* What the old hwmon gave is not this one's: read it again at
+		 * once (the rest of the rare files at the next poll). */
+		st->held.valid &= ~(FAN_FIELDS | HWMON_RARE_FIELDS);
+		st->fan_next_ns = st->rare_next_ns = 0;
 	}
-	if (!hw[0]) {
-		st->held.valid &= ~FAN_FIELDS;
+	if (!hw[0])
 		return;
-	}
 	snprintf(under, sizeof(under), "device/hwmon/%s/", hw);
 	if (!st->labels_read)
 		read_labels(fd, c, under, st);

@@ -17,10 +17,10 @@
 #define DRM_SYSFS_MAX_TEMPS 8
 
 /* The cadences of the files that change over seconds or rarely, as for NVML
- * (docs/drm-fdinfo.md): the fan every 5 s; the memory and GTT totals, the
- * maximum frequency, the PCIe link, the power cap and the temperature limits
- * every 10 s. What they read is held between reads and carried into every
- * poll's GPU. */
+ * (README, "AMD, Intel and other DRM GPUs"): the fan every 5 s; the memory
+ * and GTT totals, the maximum frequency, the PCIe link, the power cap, the
+ * temperature limits and the forced performance level every 10 s. What they
+ * read is held between reads and carried into every poll's GPU. */
 #define DRM_SYSFS_FAN_NS 5000000000ull
 #define DRM_SYSFS_RARE_NS 10000000000ull
 

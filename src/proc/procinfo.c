@@ -148,13 +148,10 @@ void procinfo_begin(struct procinfo *pi, uint64_t now_ns)
 	pi->nparents = 0;
 	pi->nsnap = pidwant_snapshot(pi->want, &pi->snap, &pi->snap_cap);
 	bool no_tree = pi->no_tree_fixed || !pidwant_tree_wanted(pi->want);
-	if (pi->no_tree && !no_tree) {
-		/* The tree is shown again: every known process is read in full
-		 * at once, for its parent as it is now. */
-		for (size_t b = 0; b < PROCINFO_BUCKETS; b++)
-			for (struct entry *e = pi->tab[b]; e; e = e->next)
-				e->full_ns = UINT64_MAX; /* due now: see recent_enough() */
-	}
+	/* The tree is shown again: in this poll every process is read in full,
+	 * on the screen or not, for its parent as it is now, since the tree
+	 * lists a process's children from their parents. */
+	pi->tree_refresh = pi->no_tree && !no_tree;
 	pi->no_tree = no_tree;
 }
 
@@ -573,7 +570,7 @@ static void walk_tree(struct procinfo *pi, struct entry *e, unsigned ppid)
  * sample of the CPU clock and a held statm keeps them up to date. */
 static bool recent_enough(struct procinfo *pi, struct entry *e, unsigned pid)
 {
-	if (e->gone || !e->name)
+	if (e->gone || !e->name || pi->tree_refresh)
 		return false;
 	/* A known process with a CPU rate is sampled at most once per
 	 * PROCINFO_MIN_SAMPLE_NS, and faster polls show its last CPU % and
@@ -584,8 +581,8 @@ static bool recent_enough(struct procinfo *pi, struct entry *e, unsigned pid)
 		return true;
 	/* An idle process on gpur's own procfs, whose held statm proved it
 	 * alive at its last sample, is sampled every 2 s (procinfo_priv.h).
-	 * Its pid cannot have been reused meanwhile unless it left the GPU's
-	 * lists, and then its entry was swept. */
+	 * One that exits meanwhile shows its held 0 % until the next sample
+	 * or until the GPU's lists drop it and its entry is swept. */
 	if (e->cpu_valid && e->statmfd >= 0 && e->idle_runs >= PROCINFO_IDLE_RUNS && pi->now_ns >= e->cpu_ns &&
 	    pi->now_ns - e->cpu_ns < PROCINFO_IDLE_SAMPLE_NS)
 		return true;

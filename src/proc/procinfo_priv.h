@@ -95,6 +95,7 @@ struct procinfo {
 	unsigned long tree_walks;   /* parent chains walked, for tests */
 	bool no_tree;               /* parents are not walked, because nothing shows them */
 	bool no_tree_fixed;         /* no dashboard at all shows them (procinfo_set_tree) */
+	bool tree_refresh;          /* the tree opened: this poll reads every process in full */
 	unsigned nfds, max_fds; /* stat descriptors held, and the bound (0 for none) */
 	bool own;               /* the procfs of gpur's own PID namespace, whose pids CPU clocks name */
 	unsigned long quick;    /* quick samples taken, for tests */

@@ -83,16 +83,16 @@ nvml modern "$T/fresh.json" --json --count 40 --interval 1
 expect_rc 0 "40 polls"
 for ((r = 1; r <= 40; r++)); do
 	line=""
-	for f in temp_c fan_pct power_limit_w ecc_errors_uncorrected pcie_gen clock_mem_mhz pstate fan_rpm; do
+	for f in temp_c fan_pct power_limit_w ecc_errors_uncorrected pcie_gen clock_mem_mhz pstate fan_rpm pcie_width; do
 		line="$line $(get "$T/out" "$r" "gpus.0.$f")"
 	done
 	echo "$line"
 done > "$T/fresh.tsv"
 bad=$(awk '{ t = $1; lim = $3 - 100; mclk = $6 - 5000
-	if ($2 == "absent" || $3 == "absent" || $4 == "absent" || $5 == "absent" || $6 == "absent" || $8 == "absent") { print NR ": a field is missing"; next }
+	if ($2 == "absent" || $3 == "absent" || $4 == "absent" || $5 == "absent" || $6 == "absent" || $8 == "absent" || $9 == "absent") { print NR ": a field is missing"; next }
 	if (t - $2 > 5 || t - ($8 - 1000) > 5) print NR ": fan " t - $2 " polls old"
 	if (t - lim > 10 || t - $4 > 10 || t - $5 > 10 || t - mclk > 10) print NR ": a rare field over 10 polls old"
-	if (NR > 1 && $7 != prev && (mclk != t || $5 != t)) print NR ": the P-state moved and the clock or link was not read"
+	if (NR > 1 && $7 != prev && (mclk != t || $5 != t || $9 != t)) print NR ": the P-state moved and the clock or link was not read"
 	prev = $7 }' "$T/fresh.tsv")
 check "every slow field within its bound in every record${bad:+: $bad}" test -z "$bad"
 check "the fan is not read every poll" awk '{ if ($1 != $2) n++ } END { exit !(n > 0) }' "$T/fresh.tsv"

@@ -358,61 +358,70 @@ static void test_real_proc_reparent(void **state)
 }
 
 /* The dashboard wants parents only while its process tree is open: until
- * then no parent is probed and none walked; once it opens, the next poll
- * reads every process in full for its parent as it is, and the polls after
- * it probe the parent again. */
+ * then no parent is probed and none walked; once it opens, that poll reads
+ * every process in full, on the screen or not (the tree lists a process's
+ * children from their parents), and the polls after it probe the parent
+ * again. Child A is on the screen, child B is not. */
 static void test_real_proc_tree_on_demand(void **state)
 {
 	(void)state;
 	int hold[2];
+	pid_t kid[2];
 	assert_int_equal(pipe(hold), 0);
-	pid_t child = fork();
-	assert_true(child >= 0);
-	if (child == 0) {
-		char c;
-		close(hold[1]);
-		while (read(hold[0], &c, 1) > 0)
-			;
-		_exit(0);
+	for (int i = 0; i < 2; i++) {
+		kid[i] = fork();
+		assert_true(kid[i] >= 0);
+		if (kid[i] == 0) {
+			char c;
+			close(hold[1]);
+			while (read(hold[0], &c, 1) > 0)
+				;
+			_exit(0);
+		}
 	}
 	close(hold[0]);
 	struct pidwant *w = pidwant_get();
+	const unsigned shown = (unsigned)kid[0];
 	struct procinfo *pi = procinfo_new("/proc");
 	procinfo_set_want(pi, w);
+	pidwant_set(w, &shown, 1);
 	pidwant_tree(w, false);
 	uint64_t t = 1000000000000ull;
-	unsigned long walks = 0;
-	/* Polls 2 s apart, so that the idle child is sampled at each. */
-	for (int round = 0; round < 6; round++, t += 2000000000ull) {
-		if (round == 3)
+	for (int round = 0; round < 6; round++, t += round < 4 ? 1000000000ull : 2000000000ull) {
+		if (round == 4)
 			pidwant_tree(w, true);
 		struct frame *f = frame_new();
+		struct gpu_process *row[2];
 		procinfo_begin(pi, t);
-		struct gpu_process *row = frame_add_process(f);
-		assert_true(procinfo_fill(pi, (unsigned)child, f, row));
+		for (int i = 0; i < 2; i++) {
+			row[i] = frame_add_process(f);
+			assert_true(procinfo_fill(pi, (unsigned)kid[i], f, row[i]));
+		}
 		procinfo_end(pi);
-		if (round == 2) {
+		if (round == 3) {
 			assert_int_equal(procinfo_parent_probes(pi), 0);
 			assert_int_equal(procinfo_tree_walks(pi), 0);
-			assert_int_equal(procinfo_quick_samples(pi), 2);
 		}
-		if (round == 3) {
-			/* Read in full and walked, with its parent. */
-			assert_int_equal(procinfo_quick_samples(pi), 2);
-			assert_true(procinfo_tree_walks(pi) >= 1);
-			assert_true(row->nparents >= 1);
-			assert_int_equal(row->parents[0].pid, (uint64_t)getpid());
-			walks = procinfo_tree_walks(pi);
+		if (round == 4) {
+			/* Both read in full and walked, with their parent. */
+			assert_int_equal(procinfo_tree_walks(pi), 2);
+			for (int i = 0; i < 2; i++) {
+				assert_true(row[i]->nparents >= 1);
+				assert_int_equal(row[i]->parents[0].pid, (uint64_t)getpid());
+			}
 		}
 		frame_unref(f);
 	}
-	assert_int_equal(procinfo_parent_probes(pi), 2); /* rounds 4 and 5 */
-	assert_int_equal(procinfo_quick_samples(pi), 4);
-	assert_int_equal(procinfo_tree_walks(pi), walks);
+	/* Round 5, 2 s on: A, on the screen, sampled quickly with its parent
+	 * probed; B keeps its figures. */
+	assert_int_equal(procinfo_parent_probes(pi), 1);
+	assert_int_equal(procinfo_tree_walks(pi), 2);
 	procinfo_free(pi);
 	pidwant_tree(w, true);
+	pidwant_all(w);
 	close(hold[1]);
-	waitpid(child, NULL, 0);
+	for (int i = 0; i < 2; i++)
+		waitpid(kid[i], NULL, 0);
 }
 
 int main(void)
