@@ -120,4 +120,44 @@ scenario "$T/flaky.json" <<JSON
 JSON
 nvml modern "$T/flaky.json" --json --count 3 --interval 1
 expect_get "$T/out" last gpus.0.fan_pct absent "a fan that answers UNKNOWN is unknown"
+# 5. The MPS list, while it lists nobody, is asked every 10 s and in any poll
+# whose compute list changed; while it lists somebody, every poll. A client
+# of an idle MPS server appears within 10 s; a new compute process (the MPS
+# server starting) makes the same poll ask it.
+spawn_sleeper
+SRV=$SLEEPER
+spawn_sleeper
+CL1=$SLEEPER
+spawn_sleeper
+CL2=$SLEEPER
+scenario "$T/mps.json" <<JSON
+{"fast_pcie":1,"gpus":[{"name":"A","uuid":"GPU-a","util":50,"processes":[
+ {"pid":$SRV,"type":"compute","mem":1048576},
+ {"pid":$CL1,"type":"mps","mem":2097152,"polls":[15,25]},
+ {"pid":$CL2,"type":"mps","mem":2097152,"polls":[40,1000]},
+ {"pid":$PIDS,"type":"compute","mem":1048576,"polls":[40,1000]}]}]}
+JSON
+FAKE_NVML_CALLS=$T/mps.calls nvml modern "$T/mps.json" --json --count 50 --interval 1
+expect_rc 0 "MPS: 50 polls"
+# first RECORD PID: the first record listing PID (0: none).
+first() {
+	local r n i
+	for ((r = 1; r <= 50; r++)); do
+		n=$(get "$T/out" "$r" processes.length)
+		for ((i = 0; i < n; i++)); do
+			[ "$(get "$T/out" "$r" "processes.$i.pid")" = "$1" ] && { echo "$r"; return; }
+		done
+	done
+	echo 0
+}
+c1=$(first "$CL1")
+c2=$(first "$CL2")
+cn=$(first "${PIDS[0]}")
+check "an MPS client of an idle list appears within 10 s (record $c1, listed from poll 15)" \
+	test "$c1" -ge 14 -a "$c1" -le 26
+check "an MPS client that comes with a new compute process is listed with it, the list idle since poll 25 (records $c2, $cn)" \
+	test "$c2" -gt 30 -a "$c2" -eq "$cn"
+mps=$(awk '$1 ~ /^nvmlDeviceGetMPSComputeRunningProcesses/ && $2 == "0" { n += $3 } END { print n + 0 }' "$T/mps.calls")
+check "the MPS list asked rarely while empty, every poll while used ($mps calls in 51 polls)" \
+	test "$mps" -ge 15 -a "$mps" -le 30
 finish
