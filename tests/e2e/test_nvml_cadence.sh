@@ -114,12 +114,18 @@ check "nvmlDeviceGetPowerUsage asked every poll" \
 	test "$(awk '$1 == "nvmlDeviceGetPowerUsage" && $2 == "0" { print $3 }' "$T/old.calls")" -ge 20
 
 # 4. A slow field that fails for a moment is unknown until it answers again,
-# never the value from before.
+# never the value from before: the fan and the limit answer, then fail
+# (UNKNOWN) from poll 10 to 24, which covers a read of each, then answer.
 scenario "$T/flaky.json" <<JSON
-{"fast_pcie":1,"gpus":[{"name":"A","uuid":"GPU-a","fan_pct":40,"errors":{"fan":999}}]}
+{"fast_pcie":1,"gpus":[{"name":"A","uuid":"GPU-a","fan_pct":40,"power_limit_mw":300000,"power_mw":1000,
+ "errors_at":{"fan":[10,25,999],"power_limit":[10,25,999],"field:190":[10,25,999]}}]}
 JSON
-nvml modern "$T/flaky.json" --json --count 3 --interval 1
-expect_get "$T/out" last gpus.0.fan_pct absent "a fan that answers UNKNOWN is unknown"
+nvml modern "$T/flaky.json" --json --count 40 --interval 1
+for f in fan_pct power_limit_w; do
+	seq=$(for ((r = 1; r <= 40; r++)); do get "$T/out" "$r" "gpus.0.$f"; done | uniq | tr '\n' ' ')
+	check "$f: known, then unknown while it fails, then known again ($seq)" \
+		test "$(echo "$seq" | awk '{ print $1 == $3 && $2 == "absent" && NF == 3 }')" = 1
+done
 # 5. The MPS list, while it lists nobody, is asked every 10 s and in any poll
 # whose compute list changed; while it lists somebody, every poll. A client
 # of an idle MPS server appears within 10 s; a new compute process (the MPS

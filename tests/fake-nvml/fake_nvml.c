@@ -209,6 +209,12 @@ static unsigned long long sample_index(void)
 
 /* A scenario value: a number, an array indexed by sample (cycling), or a
  * counter {"start": S, "step": D} worth S + D * sample. */
+long long jint_at(json_t *a, size_t i)
+{
+	json_t *v = json_array_get(a, i);
+	return json_is_integer(v) ? json_integer_value(v) : 0;
+}
+
 bool value_at(json_t *v, unsigned long long *out)
 {
 	if (json_is_object(v)) {
@@ -234,7 +240,14 @@ nvmlReturn_t refusal(const struct fdev *d, const char *key)
 	if (unsupported(d, key))
 		return NVML_ERROR_NOT_SUPPORTED;
 	json_t *e = json_object_get(json_object_get(S.gpus[d->gpu].j, "errors"), key);
-	return json_is_integer(e) ? (nvmlReturn_t)json_integer_value(e) : NVML_SUCCESS;
+	if (json_is_integer(e))
+		return (nvmlReturn_t)json_integer_value(e);
+	/* "errors_at": {key: [FROM, TO, CODE]}: that code at polls FROM <= poll < TO. */
+	json_t *w = json_object_get(json_object_get(S.gpus[d->gpu].j, "errors_at"), key);
+	if (json_is_array(w) && json_array_size(w) == 3 && S.polls >= (unsigned long)jint_at(w, 0) &&
+	    S.polls < (unsigned long)jint_at(w, 1))
+		return (nvmlReturn_t)jint_at(w, 2);
+	return NVML_SUCCESS;
 }
 
 bool unsupported(const struct fdev *d, const char *key)

@@ -82,6 +82,8 @@ extern struct fake_state S HIDDEN;
 
 /* Scenario helpers (called with S.mu held). */
 long long jint(json_t *o, const char *key, long long dflt) HIDDEN;
+/* Element i of array a as an integer, 0 when it is not one. */
+long long jint_at(json_t *a, size_t i) HIDDEN;
 bool value_at(json_t *v, unsigned long long *out) HIDDEN;
 bool unsupported(const struct fdev *d, const char *key) HIDDEN;
 /* What the scenario makes getter `key` answer for d: NOT_SUPPORTED when it
