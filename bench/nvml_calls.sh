@@ -66,31 +66,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# 64 real processes behind the fake's process lists.
-while ((${#pids[@]} < 64)); do
-	sleep 3600 &
-	pids+=($!)
-done
+bench_sleepers
 
 # The scenario of bench/tui.sh: 8 GPUs, processes p, p+8, ... on GPU p.
-{
-	printf '{"driver":"550.54.15","cuda":12040,"fast_pcie":1,"cycle_ms":100,"gpus":['
-	for ((g = 0; g < ngpus; g++)); do
-		((g)) && printf ','
-		printf '{"name":"NVIDIA H100 80GB HBM3","uuid":"GPU-%08x-0000-0000-0000-000000000000","pci":"0000:%02x:00.0",' "$g" "$((g + 0x18))"
-		printf '"util":[50,60,70],"mem_util":20,"mem_total":85520809984,"mem_used":[1000000000,2000000000],"temp":60,"temp_mem":70,'
-		printf '"temp_slowdown":87,"temp_shutdown":92,"power_mw":400000,"power_limit_mw":700000,"energy_mj":{"start":1,"step":400000},'
-		printf '"fan_pct":30,"clock_gfx":1800,"clock_gfx_max":1980,"clock_mem":2619,"clock_mem_max":2619,"enc":0,"dec":0,'
-		printf '"pcie_gen":5,"pcie_width":16,"pcie_gen_max":5,"pcie_width_max":16,"pcie_rx_kbs":1000,"pcie_tx_kbs":1000,'
-		printf '"ecc_uncorrected":0,"pstate":0,"throttle":0,"processes":['
-		for ((p = g; p < 64; p += ngpus)); do
-			((p != g)) && printf ','
-			printf '{"pid":%d,"type":"compute","mem":1073741824,"sm":[10,20],"mem_util":5}' "${pids[p]}"
-		done
-		printf ']}'
-	done
-	printf ']}\n'
-} > "$tmp/scenario.json"
+bench_scenario "$tmp/scenario.json"
 
 # running PID: PID is a process that has not exited.
 running() {
@@ -105,30 +84,9 @@ running() {
 count() {
 	local name=$1 ready=$2
 	shift 2
-	local run="$tmp/run.sh" pidf="$tmp/pid" calls="$tmp/calls-$name" pid i
-	rm -f "$pidf" "$calls"
-	{
-		echo '#!/bin/bash'
-		# shellcheck disable=SC2016 # expanded by the wrapper
-		printf 'echo $$ > %q\nexec env -i TERM="$TERM" PATH=%q HOME=%q LANG=C.UTF-8 FAKE_NVML_CALLS=%q' \
-			"$pidf" "$PATH" "$tmp" "$calls"
-		printf ' %q' "$@"
-		echo
-	} > "$run"
-	chmod +x "$run"
-	tmx -u start-server \; set -g status off \; set -g exit-empty off \; \
-		new-session -d -s bench -x 200 -y 60 "$run"
-	sock_path=$(tmx display -p '#{socket_path}')
-	for ((i = 0; i < 100; i++)); do
-		[[ -s $pidf ]] && break
-		sleep 0.05
-	done
-	pid=$(cat "$pidf")
-	# Started: the first frame is on the screen (20 s at most).
-	for ((i = 0; i < 400; i++)); do
-		tmx capture-pane -p -t bench 2> /dev/null | grep -qE "$ready" && break
-		sleep 0.05
-	done
+	local calls="$tmp/calls-$name" i
+	rm -f "$calls"
+	bench_pane "$ready" "FAKE_NVML_CALLS=$calls" "$@"
 	sleep "$duration"
 	tmx capture-pane -p -t bench > "$tmp/screen-$name.txt" 2> /dev/null || true
 	if ! grep -qE "$ready" "$tmp/screen-$name.txt"; then

@@ -37,6 +37,8 @@ command -v tmux > /dev/null || { echo "tui.sh: tmux is not installed" >&2; exit 
 nvtop=${NVTOP:-$(command -v nvtop || true)}
 [[ $nvtop == none ]] && nvtop=""
 
+# shellcheck source=bench/lib.sh
+. "$(dirname "$(realpath "$0")")/lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpur-tui.XXXXXX")
 sock="gpur-bench-$$"
 pids=()
@@ -51,31 +53,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# 64 real processes behind the fake's process lists.
-while ((${#pids[@]} < 64)); do
-	sleep 3600 &
-	pids+=($!)
-done
+bench_sleepers
 
 # The scenario: 8 GPUs, processes p, p+8, ... on GPU p.
-{
-	printf '{"driver":"550.54.15","cuda":12040,"fast_pcie":1,"cycle_ms":100,"gpus":['
-	for ((g = 0; g < 8; g++)); do
-		((g)) && printf ','
-		printf '{"name":"NVIDIA H100 80GB HBM3","uuid":"GPU-%08x-0000-0000-0000-000000000000","pci":"0000:%02x:00.0",' "$g" "$((g + 0x18))"
-		printf '"util":[50,60,70],"mem_util":20,"mem_total":85520809984,"mem_used":[1000000000,2000000000],"temp":60,"temp_mem":70,'
-		printf '"temp_slowdown":87,"temp_shutdown":92,"power_mw":400000,"power_limit_mw":700000,"energy_mj":{"start":1,"step":400000},'
-		printf '"fan_pct":30,"clock_gfx":1800,"clock_gfx_max":1980,"clock_mem":2619,"clock_mem_max":2619,"enc":0,"dec":0,'
-		printf '"pcie_gen":5,"pcie_width":16,"pcie_gen_max":5,"pcie_width_max":16,"pcie_rx_kbs":1000,"pcie_tx_kbs":1000,'
-		printf '"ecc_uncorrected":0,"pstate":0,"throttle":0,"processes":['
-		for ((p = g; p < 64; p += 8)); do
-			((p != g)) && printf ','
-			printf '{"pid":%d,"type":"compute","mem":1073741824,"sm":[10,20],"mem_util":5}' "${pids[p]}"
-		done
-		printf ']}'
-	done
-	printf ']}\n'
-} > "$tmp/scenario.json"
+bench_scenario "$tmp/scenario.json"
 
 # CPU ns of all threads of PID.
 cpu_ns() {
@@ -88,29 +69,7 @@ now_ns() { date +%s%N; }
 measure() {
 	local name=$1 interval=$2 ready=$3
 	shift 3
-	local run="$tmp/run.sh" pidf="$tmp/pid" pid i
-	rm -f "$pidf"
-	{
-		echo '#!/bin/bash'
-		# shellcheck disable=SC2016 # expanded by the wrapper
-		printf 'echo $$ > %q\nexec env -i TERM="$TERM" PATH=%q HOME=%q LANG=C.UTF-8' "$pidf" "$PATH" "$tmp"
-		printf ' %q' "$@"
-		echo
-	} > "$run"
-	chmod +x "$run"
-	tmx -u start-server \; set -g status off \; set -g exit-empty off \; \
-		new-session -d -s bench -x 200 -y 60 "$run"
-	sock_path=$(tmx display -p '#{socket_path}')
-	for ((i = 0; i < 100; i++)); do
-		[[ -s $pidf ]] && break
-		sleep 0.05
-	done
-	pid=$(cat "$pidf")
-	# Started: the first frame is on the screen (20 s at most).
-	for ((i = 0; i < 400; i++)); do
-		tmx capture-pane -p -t bench 2> /dev/null | grep -qE "$ready" && break
-		sleep 0.05
-	done
+	bench_pane "$ready" "" "$@"
 	local c0 t0 c1 t1 hwm
 	c0=$(cpu_ns "$pid")
 	t0=$(now_ns)
