@@ -185,81 +185,6 @@ static void load(void)
 }
 
 
-long long jint(json_t *o, const char *key, long long dflt)
-{
-	json_t *v = json_object_get(o, key);
-	return json_is_integer(v) ? json_integer_value(v) : dflt;
-}
-
-/* Which sample values show: the poll (nvmlDeviceGetCount calls, from 0),
- * or with "cycle_ms": N in the scenario the time since the library was
- * loaded in steps of N ms, so that programs that poll differently (the
- * benchmark's nvtop and gpur) see the same readings at the same time. */
-static unsigned long long sample_index(void)
-{
-	long long cycle = jint(S.root, "cycle_ms", 0);
-	if (cycle > 0) {
-		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		long long now = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-		return (unsigned long long)((now - S.loaded_ms) / cycle);
-	}
-	return S.polls ? S.polls - 1 : 0;
-}
-
-/* A scenario value: a number, an array indexed by sample (cycling), or a
- * counter {"start": S, "step": D} worth S + D * sample. */
-long long jint_at(json_t *a, size_t i)
-{
-	json_t *v = json_array_get(a, i);
-	return json_is_integer(v) ? json_integer_value(v) : 0;
-}
-
-bool value_at(json_t *v, unsigned long long *out)
-{
-	if (json_is_object(v)) {
-		unsigned long long poll = sample_index();
-		*out = (unsigned long long)jint(v, "start", 0) + (unsigned long long)jint(v, "step", 0) * poll;
-		return true;
-	}
-	if (json_is_array(v) && json_array_size(v))
-		v = json_array_get(v, sample_index() % json_array_size(v));
-	if (json_is_integer(v)) {
-		*out = (unsigned long long)json_integer_value(v);
-		return true;
-	}
-	if (json_is_real(v)) {
-		*out = (unsigned long long)json_real_value(v);
-		return true;
-	}
-	return false;
-}
-
-nvmlReturn_t refusal(const struct fdev *d, const char *key)
-{
-	if (unsupported(d, key))
-		return NVML_ERROR_NOT_SUPPORTED;
-	json_t *e = json_object_get(json_object_get(S.gpus[d->gpu].j, "errors"), key);
-	if (json_is_integer(e))
-		return (nvmlReturn_t)json_integer_value(e);
-	/* "errors_at": {key: [FROM, TO, CODE]}: that code at polls FROM <= poll < TO. */
-	json_t *w = json_object_get(json_object_get(S.gpus[d->gpu].j, "errors_at"), key);
-	if (json_is_array(w) && json_array_size(w) == 3 && S.polls >= (unsigned long)jint_at(w, 0) &&
-	    S.polls < (unsigned long)jint_at(w, 1))
-		return (nvmlReturn_t)jint_at(w, 2);
-	return NVML_SUCCESS;
-}
-
-bool unsupported(const struct fdev *d, const char *key)
-{
-	json_t *ns = json_object_get(S.gpus[d->gpu].j, "not_supported");
-	size_t i;
-	json_t *v;
-
-	json_array_foreach(ns, i, v) if (json_is_string(v) && !strcmp(json_string_value(v), key)) return true;
-	return false;
-}
-
 /* "begin CALL MS" / "end CALL MS" (wall clock, ms) to $FAKE_NVML_HANG_LOG:
  * tests see when a hang began and whether it ever ended (a process that
  * exits during the hang never writes "end"). */
@@ -420,7 +345,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int i, nvmlDevice_t *
 
 #ifdef HAVE_GETTERS
 /* Reads scenario key `key` of the device (a MIG instance's own key first). */
-static nvmlReturn_t get_u64(nvmlDevice_t h, const char *key, const char *ns, unsigned long long *out)
+nvmlReturn_t get_u64(nvmlDevice_t h, const char *key, const char *ns, unsigned long long *out)
 {
 	nvmlReturn_t r = dev_state(h);
 	if (r)
@@ -629,73 +554,6 @@ static nvmlReturn_t do_tempv(nvmlDevice_t h, nvmlTemperature_t *t)
 }
 EXPORT nvmlReturn_t nvmlDeviceGetTemperatureV(nvmlDevice_t h, nvmlTemperature_t *t) { LOCKED(do_tempv(h, t)); }
 
-/* The field ids this fake's driver knows, each read from a scenario key and
- * refused through the same "not_supported"/"errors" key as its getter. */
-static const struct {
-	unsigned id;
-	const char *key, *ns;
-	int type;
-} FIELDS[] = {
-	{NVML_FI_DEV_ECC_DBE_VOL_TOTAL, "ecc_uncorrected", "ecc", NVML_VALUE_TYPE_UNSIGNED_LONG_LONG},
-	{NVML_FI_DEV_MEMORY_TEMP, "temp_mem", "temp_mem", NVML_VALUE_TYPE_UNSIGNED_INT},
-	{NVML_FI_DEV_TOTAL_ENERGY_CONSUMPTION, "energy_mj", "energy", NVML_VALUE_TYPE_UNSIGNED_LONG_LONG},
-	{NVML_FI_DEV_POWER_AVERAGE, "power_mw", "power", NVML_VALUE_TYPE_UNSIGNED_INT},
-	{NVML_FI_DEV_POWER_CURRENT_LIMIT, "power_limit_mw", "power_limit", NVML_VALUE_TYPE_UNSIGNED_INT},
-};
-
-/* Fills one requested field. The call as a whole succeeds; each field has
- * its own answer, as NVIDIA documents: NOT_SUPPORTED where the device lacks
- * it (or "field:ID" is in "not_supported"), the code of "errors": {"field:ID":
- * code} or of its getter's key, and INVALID_ARGUMENT for an id this driver
- * does not know (the R535-era cc32 variant knows none from 185 on, so the
- * power getters must be fallen back to). */
-static void fill_field(nvmlDevice_t h, nvmlFieldValue_t *v)
-{
-	struct fdev *d = dev_of(h);
-	char key[32];
-	unsigned long long x;
-	struct timespec now;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	v->timestamp = (long long)now.tv_sec * 1000000 + now.tv_nsec / 1000;
-	v->latencyUsec = 3;
-	v->nvmlReturn = NVML_ERROR_INVALID_ARGUMENT;
-	snprintf(key, sizeof(key), "field:%u", v->fieldId);
-#ifdef FAKE_CC32
-	if (v->fieldId >= 185)
-		return;
-#endif
-	for (size_t k = 0; k < sizeof(FIELDS) / sizeof(FIELDS[0]); k++) {
-		if (FIELDS[k].id != v->fieldId)
-			continue;
-		nvmlReturn_t r = refusal(d, key);
-		if (r == NVML_SUCCESS)
-			r = get_u64(h, FIELDS[k].key, FIELDS[k].ns, &x);
-		v->nvmlReturn = r;
-		if (r != NVML_SUCCESS)
-			return;
-		v->valueType = FIELDS[k].type;
-		if (FIELDS[k].type == NVML_VALUE_TYPE_UNSIGNED_INT)
-			v->value.uiVal = (unsigned)x;
-		else
-			v->value.ullVal = x;
-		return;
-	}
-	v->nvmlReturn = NVML_ERROR_NOT_SUPPORTED;
-}
-
-static nvmlReturn_t do_fields(nvmlDevice_t h, int n, nvmlFieldValue_t *v)
-{
-	nvmlReturn_t r = dev_state(h);
-	if (r)
-		return r;
-	if (!v || n <= 0)
-		return NVML_ERROR_INVALID_ARGUMENT;
-	for (int i = 0; i < n; i++)
-		fill_field(h, &v[i]);
-	return NVML_SUCCESS;
-}
-EXPORT nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t h, int n, nvmlFieldValue_t *v) { LOCKED(do_fields(h, n, v)); }
 
 static nvmlReturn_t do_rpm(nvmlDevice_t h, nvmlFanSpeedInfo_t *f)
 {

@@ -1,6 +1,8 @@
 /* fake_nvml_priv: the fake NVML's state and helpers, shared by its files
- * (fake_nvml.c: the scenario, init and device getters; fake_nvml_procs.c:
- * process lists, utilisation samples and MIG). */
+ * (fake_nvml.c: loading, init and device getters; fake_nvml_scenario.c:
+ * reading the scenario; fake_nvml_fields.c: field values; fake_nvml_procs.c:
+ * process lists, utilisation samples and MIG; fake_nvml_world.c: the machine
+ * around the GPUs). */
 #ifndef GPUR_FAKE_NVML_PRIV_H
 #define GPUR_FAKE_NVML_PRIV_H
 
@@ -94,6 +96,9 @@ void calls_count(const struct fdev *d) HIDDEN;
 void calls_begin(const char *fn) HIDDEN;
 void calls_end(void) HIDDEN;
 nvmlReturn_t dev_state(nvmlDevice_t h) HIDDEN;
+/* Scenario key `key` of device h (a MIG instance's own key first), refused
+ * through getter key `ns` (fake_nvml.c). */
+nvmlReturn_t get_u64(nvmlDevice_t h, const char *key, const char *ns, unsigned long long *out) HIDDEN;
 struct fdev *dev_of(nvmlDevice_t h) HIDDEN;
 /* The scenario's machine around the GPUs, moved on one poll (fake_nvml_world.c). */
 void world_tick(void) HIDDEN;
