@@ -74,10 +74,15 @@ static void gpu_event(struct frame *out, const char *kind, size_t idx, const cha
 static void compose_child(struct composite *s, size_t bi, const struct composite_child *kid, struct frame *out,
 			  bool *placed)
 {
-	const struct frame *src = kid->last;
+	struct frame *src = kid->last;
 	enum composite_mode mode = kid->mode;
 	size_t map[FRAME_MAX_GPUS];
 
+	/* The child's frame is read-only once polled, so out holds a reference
+	 * to it and points into its strings and parents, which saves copying
+	 * every string of every row on every poll. */
+	if (mode != COMPOSITE_LOST)
+		frame_pin(out, src);
 	if (mode != COMPOSITE_LOST && src) {
 		for (size_t g = 0; g < src->ngpus; g++) {
 			size_t at = map[g] = slot_find(s, bi, &src->gpus[g]);
@@ -86,7 +91,7 @@ static void compose_child(struct composite *s, size_t bi, const struct composite
 			while (out->ngpus <= at)
 				frame_add_gpu(out);
 			struct gpu *dst = &out->gpus[at];
-			frame_copy_gpu(out, dst, &src->gpus[g]);
+			*dst = src->gpus[g]; /* its strings are src's, pinned */
 			if (mode == COMPOSITE_IDENT)
 				gpu_drop_readings(dst);
 			placed[at] = true;
@@ -100,7 +105,7 @@ static void compose_child(struct composite *s, size_t bi, const struct composite
 			struct gpu_process *dst = frame_add_process(out);
 			if (!dst)
 				break;
-			frame_copy_process(out, dst, row);
+			*dst = *row;
 			dst->gpu_index = map[row->gpu_index];
 		}
 	}
@@ -113,7 +118,7 @@ static void compose_child(struct composite *s, size_t bi, const struct composite
 			struct event *dst = frame_add_event(out);
 			if (!dst)
 				break;
-			frame_copy_event(out, dst, ev);
+			*dst = *ev;
 			if (event_has(ev, EVENT_F_GPU_INDEX))
 				dst->gpu_index = map[ev->gpu_index];
 		}

@@ -20,7 +20,7 @@ enum composite_mode {
 
 struct composite_child {
 	const char *name;         /* backend name */
-	const struct frame *last; /* the child's last successful result, or NULL */
+	struct frame *last;       /* the child's last successful result, or NULL */
 	enum composite_mode mode;
 };
 
@@ -30,7 +30,9 @@ struct composite *composite_new(void);
 void composite_free(struct composite *c);
 /* Adds the children's GPUs, rows and events to out, which may already hold
  * events, plus gpu_lost and gpu_back events for state changes since the last
- * call, and sets out's backend, driver and cuda. */
+ * call, and sets out's backend, driver and cuda. out pins each child's frame
+ * it takes from (frame_pin()) and shares its strings instead of copying
+ * them. */
 void composite_compose(struct composite *c, const struct composite_child *kids, size_t n, struct frame *out);
 
 #endif

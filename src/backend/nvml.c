@@ -488,6 +488,7 @@ static int nvml_poll(struct backend *b, struct frame *f)
 		backend_fail(b, "nvmlDeviceGetCount failed: %s", nvml_lib_strerror(L, r, msg, sizeof(msg)));
 		return -ENODEV;
 	}
+	nvml_slow_tick(n);
 	for (size_t i = 0; i < n->ndev; i++) {
 		struct nvml_dev *d = &n->dev[i];
 		struct gpu *g = put_identity(f, d, i);

@@ -102,6 +102,11 @@ struct nvml {
 	pthread_cond_t cv;
 	pthread_t slow;
 	bool slow_running, stop, hold, busy;
+	/* The poll asks for a round (kick) once slow_due_ns, on CLOCK_MONOTONIC,
+	 * has passed, so the thread is woken by a running thread and never by
+	 * a timer of its own. */
+	bool kick;
+	uint64_t slow_due_ns;
 	uint64_t gen; /* bumps when slow_dev is rebuilt, so that stale results are dropped */
 	struct nvml_slow_dev *slow_dev;
 	size_t nslow;
@@ -146,7 +151,8 @@ __attribute__((format(printf, 2, 3))) void nvml_note(struct nvml *n, const char 
 void nvml_getters_read(struct rd *rd, struct gpu *g, unsigned which);
 /* In nvml_slow.c: PCIe throughput, at ~20 ms a call, on a thread of its own. */
 /* Reads a first round now, so that the first frames have it, and then one
- * every NVML_SLOW_PERIOD_MS on a thread. */
+ * on a thread whenever a poll calls nvml_slow_tick() at least
+ * NVML_SLOW_PERIOD_MS after the last round ended. */
 void nvml_slow_start(struct nvml *n);
 void nvml_slow_stop(struct nvml *n);
 /* Waits until the thread is outside NVML and keeps it out, as is needed
@@ -156,6 +162,8 @@ void nvml_slow_hold(struct nvml *n);
 void nvml_slow_release(struct nvml *n);
 /* Device i got lost, and is not read again until re-initialisation. */
 void nvml_slow_skip(struct nvml *n, size_t i);
+/* Called once per poll: starts a round when one is due. */
+void nvml_slow_tick(struct nvml *n);
 /* Copies device i's latest throughput into g. */
 void nvml_slow_get(struct nvml *n, size_t i, struct gpu *g);
 

@@ -2,7 +2,6 @@
  * for ~20 ms per call. It is read on a thread of its own every few seconds,
  * so the poll never waits for it. The thread owns n->slow_dev, under n->mu,
  * and touches nothing else of the backend. */
-#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,22 +72,34 @@ static void round_once(struct nvml *n)
 	pthread_mutex_unlock(&n->mu);
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The thread sleeps until a poll kicks it (nvml_slow_tick()), at most once
+ * per NVML_SLOW_PERIOD_MS. A wake-up by a timer of its own would cost more
+ * than its round on an idle machine, where the CPU must leave its idle
+ * state for it; being woken by the polling thread, already running, costs
+ * a small part of that. */
 static void *slow_main(void *arg)
 {
 	struct nvml *n = arg;
-	struct timespec dl;
 
 	pthread_mutex_lock(&n->mu);
 	while (!n->stop) {
-		clock_gettime(CLOCK_MONOTONIC, &dl);
-		dl.tv_sec += NVML_SLOW_PERIOD_MS / 1000;
-		while (!n->stop && pthread_cond_timedwait(&n->cv, &n->mu, &dl) != ETIMEDOUT)
-			;
+		while (!n->stop && !n->kick)
+			pthread_cond_wait(&n->cv, &n->mu);
 		if (n->stop)
 			break;
+		n->kick = false;
 		pthread_mutex_unlock(&n->mu);
 		round_once(n);
 		pthread_mutex_lock(&n->mu);
+		n->slow_due_ns = mono_ns() + NVML_SLOW_PERIOD_MS * UINT64_C(1000000);
 	}
 	pthread_mutex_unlock(&n->mu);
 	return NULL;
@@ -102,6 +113,8 @@ void nvml_slow_start(struct nvml *n)
 	sync_devices(n);
 	pthread_mutex_unlock(&n->mu);
 	round_once(n);
+	n->kick = false;
+	n->slow_due_ns = mono_ns() + NVML_SLOW_PERIOD_MS * UINT64_C(1000000);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	n->slow_running = pthread_create(&n->slow, NULL, slow_main, n) == 0;
@@ -145,6 +158,16 @@ void nvml_slow_skip(struct nvml *n, size_t i)
 	pthread_mutex_lock(&n->mu);
 	if (i < n->nslow)
 		n->slow_dev[i].skip = true;
+	pthread_mutex_unlock(&n->mu);
+}
+
+void nvml_slow_tick(struct nvml *n)
+{
+	pthread_mutex_lock(&n->mu);
+	if (n->slow_running && !n->kick && !n->busy && mono_ns() >= n->slow_due_ns) {
+		n->kick = true;
+		pthread_cond_broadcast(&n->cv);
+	}
 	pthread_mutex_unlock(&n->mu);
 }
 

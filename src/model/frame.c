@@ -47,10 +47,32 @@ struct frame *frame_ref(struct frame *f)
 	return f;
 }
 
+/* Drops the references frame_pin() took; the nodes go with the arena. */
+static void unpin_all(struct frame *f)
+{
+	for (struct frame_pin *p = f->pins; p; p = p->next)
+		frame_unref(p->f);
+	f->pins = NULL;
+}
+
+void frame_pin(struct frame *f, struct frame *other)
+{
+	if (!other || other == f)
+		return;
+	for (struct frame_pin *p = f->pins; p; p = p->next)
+		if (p->f == other)
+			return;
+	struct frame_pin *p = arena_alloc(&f->arena, sizeof(*p));
+	p->f = frame_ref(other);
+	p->next = f->pins;
+	f->pins = p;
+}
+
 void frame_unref(struct frame *f)
 {
 	if (!f || atomic_fetch_sub(&f->refs, 1) != 1)
 		return;
+	unpin_all(f);
 	arena_fini(&f->arena);
 	free(f->gpus);
 	free(f->procs);
@@ -60,6 +82,7 @@ void frame_unref(struct frame *f)
 
 void frame_reset(struct frame *f)
 {
+	unpin_all(f);
 	arena_fini(&f->arena);
 	f->valid = 0;
 	f->ts_ms = 0;

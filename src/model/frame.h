@@ -42,6 +42,12 @@ struct gpu_seen {
 	struct gpu g;
 };
 
+/* A frame whose strings another frame points into (frame_pin()). */
+struct frame_pin {
+	struct frame *f;
+	struct frame_pin *next;
+};
+
 struct frame {
 	uint64_t valid; /* bit (1 << enum frame_field) */
 	uint64_t ts_ms; /* wall clock, ms since the epoch, an integer (FIELD_U64) and never a fraction */
@@ -67,6 +73,9 @@ struct frame {
 	 * array is in the arena. The frame pipeline fills it for lost or
 	 * suspended GPUs. */
 	struct gpu_seen *seen;
+	/* Frames this one holds a reference to, because its elements point
+	 * into their strings (frame_pin()); the nodes are in the arena. */
+	struct frame_pin *pins;
 	atomic_int refs;
 };
 
@@ -108,6 +117,13 @@ struct event *frame_backend_event(struct frame *f, const char *kind, const char 
 /* Returns a copy of s in the frame's arena, or NULL when s is NULL. */
 const char *frame_str(struct frame *f, const char *s);
 const char *frame_strn(struct frame *f, const char *s, size_t n);
+
+/* Holds a reference to other until f is freed or reset, so that f's
+ * elements may point into other's strings and parents: a GPU, process or
+ * event of other copied by value (struct assignment) into f then stays
+ * valid without duplicating its strings. Published frames are read-only, so
+ * other's strings never change. other NULL or f itself is a no-op. */
+void frame_pin(struct frame *f, struct frame *other);
 
 /* Deep-copies src's recorded content into dst, which is reset first. */
 void frame_copy(struct frame *dst, const struct frame *src);

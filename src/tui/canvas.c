@@ -85,8 +85,13 @@ void canvas_begin(struct canvas *c, int rows, int cols)
 		c->cols = cols;
 		c->repaint = true;
 	}
-	for (size_t i = 0; i < n; i++)
+	/* One row is blanked cell by cell and copied to the others, which is
+	 * several times cheaper than a loop over the whole screen. */
+	size_t w = (size_t)(cols > 0 ? cols : 0);
+	for (size_t i = 0; i < w && i < n; i++)
 		c->cells[i] = BLANK;
+	for (size_t at = w; w && at < n; at += w)
+		memcpy(c->cells + at, c->cells, w * sizeof(*c->cells));
 	c->cur = 0;
 }
 
@@ -128,10 +133,52 @@ void canvas_put(struct canvas *c, int y, int x, uint32_t ch, int w)
 		row[x + 1] = (struct canvas_cell){CANVAS_TAIL, c->cur};
 }
 
+/* Clips a run of n one-column cells from (y, x) to the canvas and clears
+ * the halves of wide characters it cuts at its two ends, which is what n
+ * calls of canvas_put() do, since each call clears its right neighbour's
+ * tail before the next one writes there. Returns the row and sets *x and
+ * *n to the part inside, or returns NULL when none is. */
+static struct canvas_cell *run_begin(struct canvas *c, int y, int *x, int *n)
+{
+	int a = *x, b = *x + *n; /* [a, b) */
+
+	if (y < 0 || y >= c->rows || *n <= 0)
+		return NULL;
+	a = a < 0 ? 0 : a;
+	b = b > c->cols ? c->cols : b;
+	if (a >= b)
+		return NULL;
+	struct canvas_cell *row = c->cells + (size_t)y * (size_t)c->cols;
+	if (row[a].ch == CANVAS_TAIL && a > 0)
+		row[a - 1] = BLANK;
+	if (b < c->cols && row[b].ch == CANVAS_TAIL)
+		row[b] = BLANK;
+	*n = b - a;
+	*x = a;
+	return row;
+}
+
 void canvas_hline(struct canvas *c, int y, int x, uint32_t ch, int n)
 {
+	struct canvas_cell *row = run_begin(c, y, &x, &n);
+
+	if (!row)
+		return;
+	struct canvas_cell cell = {ch, c->cur};
 	for (int i = 0; i < n; i++)
-		canvas_put(c, y, x + i, ch, 1);
+		row[x + i] = cell;
+}
+
+void canvas_put_ascii(struct canvas *c, int y, int x, const char *s, int n)
+{
+	int from = x;
+	struct canvas_cell *row = run_begin(c, y, &x, &n);
+
+	if (!row)
+		return;
+	s += x - from;
+	for (int i = 0; i < n; i++)
+		row[x + i] = (struct canvas_cell){(unsigned char)s[i], c->cur};
 }
 
 void canvas_vline(struct canvas *c, int y, int x, uint32_t ch, int n)
@@ -307,9 +354,9 @@ const struct buf *canvas_render(struct canvas *c)
 		if (!c->repaint) {
 			if (memcmp(row, old, (size_t)cols * sizeof(*row)) == 0)
 				continue;
-			while (a < cols && memcmp(&row[a], &old[a], sizeof(*row)) == 0)
+			while (a < cols && same_cell(&row[a], &old[a]))
 				a++;
-			while (b > a && memcmp(&row[b], &old[b], sizeof(*row)) == 0)
+			while (b > a && same_cell(&row[b], &old[b]))
 				b--;
 		}
 		if (c->repaint)

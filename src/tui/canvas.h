@@ -89,6 +89,10 @@ void canvas_attr(struct canvas *c, attr_t a, bool on);
  * does not fit. ch must be safe to show. */
 void canvas_put(struct canvas *c, int y, int x, uint32_t ch, int w);
 void canvas_hline(struct canvas *c, int y, int x, uint32_t ch, int n);
+/* Writes the n bytes of s, printable ASCII, from (y, x) in the current
+ * attributes, as n calls of canvas_put() would; what falls outside the
+ * canvas is dropped. */
+void canvas_put_ascii(struct canvas *c, int y, int x, const char *s, int n);
 void canvas_vline(struct canvas *c, int y, int x, uint32_t ch, int n);
 
 #endif

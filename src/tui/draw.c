@@ -294,7 +294,6 @@ static void draw_footer(struct tui *t, int y)
 	enum key_foot kinds[2];
 	size_t nkinds = 0;
 	struct key_hint hints[32];
-	char buf[600];
 
 	tui_attr(t, TC_SEL, true);
 	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
@@ -308,9 +307,18 @@ static void draw_footer(struct tui *t, int y)
 		kinds[nkinds++] = t->st.stepped  ? KEYS_FOOT_STEPPED /* live on the virtual clock */
 				  : t->st.replay ? KEYS_FOOT_REPLAY
 						 : KEYS_FOOT_LIVE;
-		size_t n = keys_hints(tui_screen_mode(t), kinds, nkinds, t->utf8, hints, sizeof(hints) / sizeof(hints[0]));
-		keys_join(hints, n, "  ", NULL, buf, sizeof(buf));
-		tui_text(t, y, 0, buf, t->cols);
+		unsigned mode = (unsigned)tui_screen_mode(t);
+		if (!t->foot.valid || t->foot.mode != mode || t->foot.utf8 != t->utf8 || t->foot.nkinds != nkinds ||
+		    memcmp(t->foot.kinds, kinds, nkinds * sizeof(kinds[0])) != 0) {
+			size_t n = keys_hints((enum tui_mode)mode, kinds, nkinds, t->utf8, hints, sizeof(hints) / sizeof(hints[0]));
+			keys_join(hints, n, "  ", NULL, t->foot.text, sizeof(t->foot.text));
+			t->foot.valid = true;
+			t->foot.mode = mode;
+			t->foot.utf8 = t->utf8;
+			t->foot.nkinds = nkinds;
+			memcpy(t->foot.kinds, kinds, nkinds * sizeof(kinds[0]));
+		}
+		tui_text(t, y, 0, t->foot.text, t->cols);
 	}
 	tui_attr(t, TC_SEL, false);
 }

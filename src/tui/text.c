@@ -42,7 +42,18 @@ static int render(struct tui *t, int y, int x, const char *s, int w, bool draw)
 		uint32_t cp = (unsigned char)s[i];
 		int cw = 1;
 		if (cp >= 0x20 && cp < 0x7f) {
-			i++; /* printable ASCII, which is most of what is drawn */
+			/* A run of printable ASCII, which is most of what is
+			 * drawn, goes to the canvas in one piece. */
+			if (cols >= w)
+				break;
+			size_t n = 1;
+			for (unsigned char c; cols + (int)n < w && (c = (unsigned char)s[i + n]) >= 0x20 && c < 0x7f;)
+				n++;
+			if (draw)
+				canvas_put_ascii(&t->canvas, y, x + cols, s + i, (int)n);
+			i += n;
+			cols += (int)n;
+			continue;
 		} else {
 			size_t rest = strnlen(s + i, 4);
 			i += utf8_decode(s + i, rest, &cp);

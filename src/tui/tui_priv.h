@@ -102,6 +102,15 @@ struct tui {
 	uint64_t seq;
 	uint64_t counted_seq; /* the last frame counted in history, events and session */
 	bool frozen;          /* p, screen updates paused */
+	/* The footer's key hints as last joined, and what they were joined
+	 * for, since they change only with the mode. */
+	struct {
+		bool valid, utf8;
+		unsigned mode;
+		enum key_foot kinds[2];
+		size_t nkinds;
+		char text[600];
+	} foot;
 	struct feed_status st;
 	struct settings set;
 	bool set_dirty;

@@ -203,6 +203,7 @@ struct sort_ctx {
 	enum proctable_col col;
 	bool reverse;
 	uint64_t now_ms;
+	const struct sort_key *keys; /* by frame position, made once per sort */
 };
 
 static int row_cmp(const void *pa, const void *pb, void *arg)
@@ -210,8 +211,7 @@ static int row_cmp(const void *pa, const void *pb, void *arg)
 	const struct sort_ctx *ctx = arg;
 	size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
 	const struct gpu_process *a = &ctx->f->procs[ia], *b = &ctx->f->procs[ib];
-	char sa[SORT_SCRATCH], sb[SORT_SCRATCH];
-	struct sort_key ka = sort_key(a, ctx->col, ctx->now_ms, sa), kb = sort_key(b, ctx->col, ctx->now_ms, sb);
+	struct sort_key ka = ctx->keys[ia], kb = ctx->keys[ib];
 	int d = 0;
 
 	if (ka.known != kb.known)
@@ -293,7 +293,7 @@ size_t proctable_view(const struct frame *f, const struct proctable_opts *o, siz
 	/* An out-of-range column (a bad caller) sorts by PID rather than reading
 	 * past the table. */
 	struct sort_ctx ctx = {f, (unsigned)o->sort < PROCTABLE__COUNT ? o->sort : PROCTABLE_PID,
-			       o->reverse, o->now_ms};
+			       o->reverse, o->now_ms, NULL};
 
 	if (cap == 0)
 		return 0;
@@ -307,7 +307,18 @@ size_t proctable_view(const struct frame *f, const struct proctable_opts *o, siz
 		}
 		all[n++] = i;
 	}
+	/* Each row's key is made once, not at every comparison. A key's text
+	 * may live in its row's share of the scratch, which only the container
+	 * column uses. */
+	struct sort_key *keys = xreallocarray(NULL, f->nprocs ? f->nprocs : 1, sizeof(*keys));
+	bool texts = ctx.col == PROCTABLE_CONTAINER;
+	char *scratch = xreallocarray(NULL, texts && n ? n : 1, SORT_SCRATCH);
+	for (size_t j = 0; j < n; j++)
+		keys[all[j]] = sort_key(&f->procs[all[j]], ctx.col, ctx.now_ms, scratch + (texts ? j * SORT_SCRATCH : 0));
+	ctx.keys = keys;
 	qsort_r(all, n, sizeof(*all), row_cmp, &ctx);
+	free(keys);
+	free(scratch);
 	if (all != rows) {
 		memcpy(rows, all, cap * sizeof(*rows));
 		free(all);

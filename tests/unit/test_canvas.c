@@ -171,6 +171,52 @@ static void test_wide(void **state)
 	canvas_fini(&c);
 }
 
+/* Draws wide characters at every other position of row 1, so that any run
+ * starting or ending anywhere cuts one in half. */
+static void wide_row(struct canvas *c)
+{
+	canvas_begin(c, 3, 12);
+	canvas_attr(c, A_BOLD, true);
+	for (int x = 0; x + 1 < 12; x += 2)
+		canvas_put(c, 1, x, 0x4E2D, 2);
+	canvas_attr(c, A_BOLD, false);
+}
+
+/* A run written at once (canvas_put_ascii, canvas_hline) leaves the same
+ * cells as the same characters put one at a time: the halves of wide
+ * characters it cuts are cleared, and what falls outside the canvas, left,
+ * right, above or below, is dropped. */
+static void test_runs(void **state)
+{
+	(void)state;
+	static const char text[] = "abcdefghijklmnop";
+	struct canvas a, b;
+
+	init(&a, true);
+	init(&b, true);
+	for (int y = -1; y <= 3; y++)
+		for (int x = -3; x <= 13; x++)
+			for (int n = 0; n <= 15; n += 3) {
+				wide_row(&a);
+				wide_row(&b);
+				canvas_attr(&a, A_DIM, true);
+				canvas_attr(&b, A_DIM, true);
+				canvas_put_ascii(&a, y, x, text, n);
+				for (int i = 0; i < n; i++)
+					canvas_put(&b, y, x + i, (unsigned char)text[i], 1);
+				assert_memory_equal(a.cells, b.cells, 3 * 12 * sizeof(*a.cells));
+
+				wide_row(&a);
+				wide_row(&b);
+				canvas_hline(&a, y, x, 0x2500, n);
+				for (int i = 0; i < n; i++)
+					canvas_put(&b, y, x + i, 0x2500, 1);
+				assert_memory_equal(a.cells, b.cells, 3 * 12 * sizeof(*a.cells));
+			}
+	canvas_fini(&a);
+	canvas_fini(&b);
+}
+
 /* The bottom-right cell is written only where the terminal does not
  * scroll for it. */
 static void test_corner(void **state)
@@ -255,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_changes),
 		cmocka_unit_test(test_attributes),
 		cmocka_unit_test(test_wide),
+		cmocka_unit_test(test_runs),
 		cmocka_unit_test(test_corner),
 		cmocka_unit_test(test_repaint),
 	};
