@@ -185,7 +185,73 @@ typedef struct {
 	nvmlValue_t value;
 } nvmlFieldValue_t;
 
+/* GPM (GPU performance monitoring, Hopper and newer, driver R520+). A
+ * sample is an opaque buffer from nvmlGpmSampleAlloc(); nvmlGpmMetricsGet()
+ * computes metrics over two samples of one device taken more than 100 ms
+ * apart. The metrics array grew from 98 to 210 to 333 entries across driver
+ * releases while NVML_GPM_METRICS_GET_VERSION stayed 1: a caller sizes it
+ * for the largest and asks for numMetrics of them, and a driver writes only
+ * those. */
+typedef struct nvmlGpmSample_st *nvmlGpmSample_t;
+
+#define NVML_GPM_METRIC_GRAPHICS_UTIL 1
+#define NVML_GPM_METRIC_SM_UTIL 2
+#define NVML_GPM_METRIC_SM_OCCUPANCY 3
+#define NVML_GPM_METRIC_ANY_TENSOR_UTIL 5
+#define NVML_GPM_METRIC_DRAM_BW_UTIL 10
+#define NVML_GPM_METRIC_FP64_UTIL 11
+#define NVML_GPM_METRIC_FP32_UTIL 12
+#define NVML_GPM_METRIC_FP16_UTIL 13
+#define NVML_GPM_METRIC_PCIE_TX_PER_SEC 20 /* MiB/s */
+#define NVML_GPM_METRIC_PCIE_RX_PER_SEC 21
+#define NVML_GPM_METRIC_NVLINK_TOTAL_RX_PER_SEC 60 /* MiB/s, all links */
+#define NVML_GPM_METRIC_NVLINK_TOTAL_TX_PER_SEC 61
+/* The array sizes of nvmlGpmMetricsGet_t.metrics that drivers have used. */
+#define NVML_GPM_METRIC_MAX_R520 98
+#define NVML_GPM_METRIC_MAX_R535 210
+#define NVML_GPM_METRIC_MAX 333
+
+typedef struct {
+	unsigned int metricId;   /* in */
+	nvmlReturn_t nvmlReturn; /* out: this metric's own answer */
+	double value;            /* out: valid only when nvmlReturn is NVML_SUCCESS */
+	struct {
+		char *shortName, *longName, *unit; /* out: the driver's, or NULL */
+	} metricInfo;
+} nvmlGpmMetric_t;
+
+typedef struct {
+	unsigned int version;    /* NVML_GPM_METRICS_GET_VERSION */
+	unsigned int numMetrics; /* how many of metrics[] to compute */
+	nvmlGpmSample_t sample1, sample2;
+	nvmlGpmMetric_t metrics[NVML_GPM_METRIC_MAX];
+} nvmlGpmMetricsGet_t;
+#define NVML_GPM_METRICS_GET_VERSION 1
+
+typedef struct {
+	unsigned int version; /* NVML_GPM_SUPPORT_VERSION */
+	unsigned int isSupportedDevice;
+} nvmlGpmSupport_t;
+#define NVML_GPM_SUPPORT_VERSION 1
+
+/* Events. XID errors arrive through an event set on which a thread waits;
+ * eventData is the XID (999 for one the driver does not know), and the
+ * instance ids are 0xFFFFFFFF when the error is not a MIG instance's. */
+typedef struct nvmlEventSet_st *nvmlEventSet_t;
+#define nvmlEventTypeXidCriticalError 0x0000000000000008ULL
+#define NVML_EVENT_NO_INSTANCE 0xFFFFFFFFu
+typedef struct {
+	nvmlDevice_t device;
+	unsigned long long eventType;
+	unsigned long long eventData;
+	unsigned int gpuInstanceId;
+	unsigned int computeInstanceId;
+} nvmlEventData_t;
+
 _Static_assert(sizeof(nvmlFieldValue_t) == 40, "nvmlFieldValue_t is 40 bytes");
+_Static_assert(sizeof(nvmlGpmMetric_t) == 40, "nvmlGpmMetric_t is 40 bytes");
+_Static_assert(sizeof(nvmlGpmMetricsGet_t) == 24 + 40 * NVML_GPM_METRIC_MAX, "nvmlGpmMetricsGet_t");
+_Static_assert(sizeof(nvmlEventData_t) == 32, "nvmlEventData_t is 32 bytes");
 _Static_assert(sizeof(nvmlTemperature_t) == 12 && nvmlTemperature_v1 == 0x0100000C, "nvmlTemperature_v1");
 _Static_assert(sizeof(nvmlFanSpeedInfo_t) == 12 && nvmlFanSpeedInfo_v1 == 0x0100000C, "nvmlFanSpeedInfo_v1");
 _Static_assert(sizeof(nvmlPciInfo_t) == 68, "nvmlPciInfo_t is 68 bytes");
