@@ -45,6 +45,7 @@ struct config {
 	const char *procfs, *sysfs;
 	const char *rootfs;     /* the host's root, for container and pod names, "/" by default */
 	bool read_only, no_color;
+	bool no_gpm;            /* --no-gpm: NVML's GPM is never called */
 	const char *hostname;   /* NULL for NODE_NAME, else gethostname */
 	bool help, version;
 	enum completions_shell completions; /* --completions SHELL, or COMPLETIONS_NONE when not given */

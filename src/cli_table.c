@@ -465,7 +465,7 @@ const struct cli_option CLI_TABLE[CLI_OPT_END] = {
 		.summary = "play a recording back: a file, a rotated set or a directory",
 		.parse = parse_text, FIELD(replay_path), .what = "empty file name",
 		.complete = COMPLETIONS_ARG_FILE,
-		.rules = {{CLI_RULE_EXCLUDES, {CLI_OPT_BACKEND, CLI_OPT_PROCFS, CLI_OPT_SYSFS, CLI_OPT_ROOTFS},
+		.rules = {{CLI_RULE_EXCLUDES, {CLI_OPT_BACKEND, CLI_OPT_PROCFS, CLI_OPT_SYSFS, CLI_OPT_ROOTFS, CLI_OPT_NO_GPM},
 			   .why = NO_HARDWARE}},
 	},
 	[CLI_OPT_FROM] = {
@@ -607,6 +607,13 @@ const struct cli_option CLI_TABLE[CLI_OPT_END] = {
 		.summary = "host name in records and the Hostname label",
 		.parse = parse_hostname, FIELD(hostname),
 		.complete = COMPLETIONS_ARG_TEXT,
+	},
+	[CLI_OPT_NO_GPM] = {
+		.name = "no-gpm",
+		.help = "never use NVML's GPM (SM, tensor and DRAM activity), which\n"
+			"shares its counters with DCGM's profiling",
+		.summary = "never use NVML's GPM",
+		.parse = parse_flag, FIELD(no_gpm),
 	},
 	[CLI_OPT_NO_COLOR] = {
 		.name = "no-color",

@@ -320,6 +320,7 @@ static void env_init(const struct config *cfg, struct backend_env *env)
 	/* Only the dashboard's tree shows parents, which are not recorded,
 	 * so other modes do not walk them. */
 	env->no_tree = cfg->mode != CLI_MODE_TUI;
+	env->no_gpm = cfg->no_gpm;
 	env->prometheus_wait = cfg->mode == CLI_MODE_TUI;
 }
 

@@ -30,6 +30,7 @@ struct backend_env {
 	uint64_t rate_window_ns;
 	struct pidwant *want; /* whose /proc figures are needed fresh, NULL for all */
 	bool no_tree;         /* no dashboard shows the process tree, so parents are not walked */
+	bool no_gpm;          /* --no-gpm: NVML's GPM is never called */
 	const char *prometheus_url;   /* --prometheus, the server's base URL */
 	const char *prometheus_match; /* --prometheus-match, a selector, or NULL */
 	/* Set by the dashboard. A Prometheus that does not answer at start is

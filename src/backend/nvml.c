@@ -194,7 +194,12 @@ static void read_gpu(struct nvml *n, struct nvml_dev *d, struct gpu *g, struct r
 		d->statics.power_limit_w = g->power_limit_w;
 		gpu_set(&d->statics, GPU_F_POWER_LIMIT);
 	}
-	nvml_slow_get(n, (size_t)(d - n->dev), g);
+	size_t i = (size_t)(d - n->dev);
+	char who[160];
+	snprintf(who, sizeof(who), "GPU %zu (%s)", i, d->have_name ? d->name : "NVIDIA");
+	if (nvml_gpm_read(rd, i, -1, d->h, d->h, g, who))
+		nvml_slow_by_gpm(n, i);
+	nvml_slow_get(n, i, g);
 }
 
 /* The MIG instances of d, each a GPU of its own after its parent. */
@@ -239,6 +244,9 @@ static void read_mig(struct nvml *n, struct nvml_dev *d, struct frame *f, struct
 		g->state = GPU_STATE_OK;
 		gpu_set(g, GPU_F_STATE);
 		nvml_getters_read(&rd, g, NVML_READ_MEMORY);
+		char who[160];
+		snprintf(who, sizeof(who), "MIG instance %u of GPU %zu", i, (size_t)(d - n->dev));
+		(void)nvml_gpm_read(&rd, (size_t)(d - n->dev), (int)i, d->h, mh, g, who);
 		size_t index = f->ngpus - 1;
 		nvml_device_processes(&rd, f, index, false);
 		d->mig_never[i] = mig.never;
@@ -393,6 +401,8 @@ static void nvml_close(struct backend *b)
 		return;
 	nvml_slow_stop(n);
 	if (n->lib.dl)
+		nvml_gpm_reset(n);
+	if (n->lib.dl)
 		n->lib.shutdown();
 	nvml_lib_close(&n->lib);
 	pthread_mutex_destroy(&n->mu);
@@ -426,6 +436,7 @@ static int nvml_open(struct backend *b, const struct backend_env *env)
 	 * clock, for its cadences. */
 	n->clock = env && env->clock ? env->clock : &CLOCK_SYSTEM;
 	n->rate_window_ns = env ? env->rate_window_ns : 0;
+	n->no_gpm = env && env->no_gpm;
 	pthread_mutex_init(&n->mu, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -463,6 +474,7 @@ static int nvml_reinit(struct backend *b)
 
 	/* No call into NVML from the slow thread across shutdown and init. */
 	nvml_slow_hold(n);
+	nvml_gpm_reset(n);
 	n->lib.shutdown();
 	int rc = 0;
 	if (init_library(n, err, sizeof(err)) != 0 || enumerate(n, err, sizeof(err)) != 0) {

@@ -58,6 +58,13 @@ static const struct nvml_sym SYMS[] = {
 	    "nvmlDeviceGetCurrentClocksThrottleReasons"),
 	SYM(get_process_utilization, false, "nvmlDeviceGetProcessUtilization"),
 	SYM(get_processes_utilization_info, false, "nvmlDeviceGetProcessesUtilizationInfo"),
+	SYM(gpm_query_device_support, false, "nvmlGpmQueryDeviceSupport"),
+	SYM(gpm_sample_alloc, false, "nvmlGpmSampleAlloc"),
+	SYM(gpm_sample_free, false, "nvmlGpmSampleFree"),
+	SYM(gpm_sample_get, false, "nvmlGpmSampleGet"),
+	SYM(gpm_mig_sample_get, false, "nvmlGpmMigSampleGet"),
+	SYM(gpm_metrics_get, false, "nvmlGpmMetricsGet"),
+	SYM(get_gpu_instance_id, false, "nvmlDeviceGetGpuInstanceId"),
 };
 
 /* For the process lists, the entry size depends on which symbol

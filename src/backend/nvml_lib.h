@@ -57,6 +57,14 @@ struct nvml_lib {
 	nvmlReturn_t (*get_process_utilization)(nvmlDevice_t, nvmlProcessUtilizationSample_t *, unsigned int *,
 						unsigned long long);
 	nvmlReturn_t (*get_processes_utilization_info)(nvmlDevice_t, nvmlProcessesUtilizationInfo_v1_t *);
+	/* GPM; all of them or none is used (nvml_gpm.c). */
+	nvmlReturn_t (*gpm_query_device_support)(nvmlDevice_t, nvmlGpmSupport_t *);
+	nvmlReturn_t (*gpm_sample_alloc)(nvmlGpmSample_t *);
+	nvmlReturn_t (*gpm_sample_free)(nvmlGpmSample_t);
+	nvmlReturn_t (*gpm_sample_get)(nvmlDevice_t, nvmlGpmSample_t);
+	nvmlReturn_t (*gpm_mig_sample_get)(nvmlDevice_t, unsigned int, nvmlGpmSample_t);
+	nvmlReturn_t (*gpm_metrics_get)(nvmlGpmMetricsGet_t *);
+	nvmlReturn_t (*get_gpu_instance_id)(nvmlDevice_t, unsigned int *);
 	/* Process lists; plist_stride is the entry size of the resolved symbol. */
 	nvmlReturn_t (*plist[NVML_PLIST__COUNT])(nvmlDevice_t, unsigned int *, void *);
 	size_t plist_stride[NVML_PLIST__COUNT];

@@ -72,6 +72,7 @@ struct nvml_slow_dev {
 	bool unsupported; /* both counters answered NOT_SUPPORTED */
 	bool have_rx, have_tx;
 	uint64_t rx, tx;  /* bytes/s */
+	bool gpm;         /* GPM gives its PCIe rates, so it is not sampled here */
 };
 
 #define NVML_PUTIL_QUIET_POLLS 3
@@ -110,6 +111,14 @@ struct nvml {
 	uint64_t gen; /* bumps when slow_dev is rebuilt, so that stale results are dropped */
 	struct nvml_slow_dev *slow_dev;
 	size_t nslow;
+	/* GPM (nvml_gpm.c): a state per GPU and MIG instance that used it,
+	 * the metrics request, which is large, and whether the note saying why
+	 * there is none was given. */
+	bool no_gpm; /* --no-gpm */
+	struct nvml_gpm *gpm;
+	size_t ngpm;
+	nvmlGpmMetricsGet_t *gpm_get;
+	bool gpm_said;
 	/* Scratch. */
 	unsigned char *pbuf;
 	size_t pbuf_cap;
@@ -162,6 +171,8 @@ void nvml_slow_hold(struct nvml *n);
 void nvml_slow_release(struct nvml *n);
 /* Device i got lost, and is not read again until re-initialisation. */
 void nvml_slow_skip(struct nvml *n, size_t i);
+/* GPM gives device i's PCIe rates: the thread samples it no more. */
+void nvml_slow_by_gpm(struct nvml *n, size_t i);
 /* Called once per poll: starts a round when one is due. */
 void nvml_slow_tick(struct nvml *n);
 /* Copies device i's latest throughput into g. */
@@ -171,5 +182,17 @@ void nvml_slow_get(struct nvml *n, size_t i, struct gpu *g);
  * into f as rows of GPU `index`. With util set it also reads per-process
  * utilisation, judged against the GPU's own utilisation in f. */
 void nvml_device_processes(struct rd *rd, struct frame *f, size_t index, bool util);
+
+/* In nvml_gpm.c. Whether the library has GPM's calls. */
+bool nvml_gpm_available(const struct nvml_lib *L);
+/* Reads the GPM metrics of device dev (slot -1, handle h) or of its MIG
+ * slot (handle h of the instance, parent the GPU) into out, where GPM
+ * works; who names the device in the note said once when it does not.
+ * Returns true when the PCIe rates came with them. */
+bool nvml_gpm_read(struct rd *rd, size_t dev, int slot, nvmlDevice_t parent, nvmlDevice_t h, struct gpu *out,
+		   const char *who);
+/* Frees every sample, as must be done before nvmlShutdown and when the
+ * devices are enumerated again. */
+void nvml_gpm_reset(struct nvml *n);
 
 #endif

@@ -45,7 +45,7 @@ static void round_once(struct nvml *n)
 	size_t nd = n->nslow;
 	nvmlDevice_t *hs = xcalloc(nd ? nd : 1, sizeof(*hs));
 	for (size_t i = 0; i < nd; i++)
-		hs[i] = n->slow_dev[i].skip || n->slow_dev[i].unsupported ? NULL : n->slow_dev[i].h;
+		hs[i] = n->slow_dev[i].skip || n->slow_dev[i].unsupported || n->slow_dev[i].gpm ? NULL : n->slow_dev[i].h;
 	pthread_mutex_unlock(&n->mu);
 
 	for (size_t i = 0; i < nd; i++) {
@@ -171,10 +171,18 @@ void nvml_slow_tick(struct nvml *n)
 	pthread_mutex_unlock(&n->mu);
 }
 
+void nvml_slow_by_gpm(struct nvml *n, size_t i)
+{
+	pthread_mutex_lock(&n->mu);
+	if (i < n->nslow)
+		n->slow_dev[i].gpm = true;
+	pthread_mutex_unlock(&n->mu);
+}
+
 void nvml_slow_get(struct nvml *n, size_t i, struct gpu *g)
 {
 	pthread_mutex_lock(&n->mu);
-	if (i < n->nslow && !n->slow_dev[i].skip) {
+	if (i < n->nslow && !n->slow_dev[i].skip && !n->slow_dev[i].gpm) {
 		const struct nvml_slow_dev *d = &n->slow_dev[i];
 		if (d->have_rx) {
 			g->pcie_rx_bytes_per_s = d->rx;

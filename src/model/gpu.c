@@ -24,6 +24,7 @@ const char *const GPU_THROTTLE_NAMES[GPU_THROTTLE__COUNT] = {
  * unit, memory in MiB and energy in mJ. docs/exporter.md lists every
  * metric. */
 #define G(name) FIELD_PROM(name, 1, GAUGE)
+#define RATIO(name) FIELD_PROM(name, 0.01, GAUGE)
 #define MIB (1.0 / 1048576.0)
 
 const struct field GPU_FIELDS[] = {
@@ -91,10 +92,32 @@ const struct field GPU_FIELDS[] = {
 	 GPU_THROTTLE_NAMES, GPU_THROTTLE__COUNT, R, G("gpur_throttle"), "active clock throttle reasons"},
 	{"integrated", FIELD_BOOL, GPU_F_INTEGRATED, offsetof(struct gpu, integrated), 0, 0, 0, NULL, 0, 0,
 	 G("gpur_gpu_integrated"), "an integrated GPU or APU sharing host memory"},
-	PCT("video_pct", video_pct, GPU_F_VIDEO, G("gpur_gpu_video_util_percent"),
+	PCT("video_pct", act.video_pct, GPU_F_VIDEO, G("gpur_gpu_video_util_percent"),
 	    "unified video engine utilisation (%)"),
 	NUM("voltage_mv", voltage_mv, GPU_F_VOLTAGE, 0, 1e6, R, G("gpur_gpu_voltage_millivolts"), "core voltage (mV)"),
 	STR("perf_level", perf_level, GPU_F_PERF_LEVEL, 64, R, "forced performance level (AMD DPM; auto is absent)"),
+	/* GPM's profiling metrics, exported as dcgm-exporter's DCGM_FI_PROF_*
+	 * families: activities as ratios 0-1, NVLink in bytes/s. */
+	PCT("gr_active_pct", act.gr_pct, GPU_F_GR_ACTIVE, RATIO("DCGM_FI_PROF_GR_ENGINE_ACTIVE"),
+	    "graphics or compute engine active (%; exported as a ratio 0-1)"),
+	PCT("sm_active_pct", act.sm_pct, GPU_F_SM_ACTIVE, RATIO("DCGM_FI_PROF_SM_ACTIVE"),
+	    "SMs busy (%; exported as a ratio 0-1)"),
+	PCT("sm_occupancy_pct", act.sm_occupancy_pct, GPU_F_SM_OCCUPANCY, RATIO("DCGM_FI_PROF_SM_OCCUPANCY"),
+	    "resident warps of the SMs' maximum (%; exported as a ratio 0-1)"),
+	PCT("tensor_active_pct", act.tensor_pct, GPU_F_TENSOR_ACTIVE, RATIO("DCGM_FI_PROF_PIPE_TENSOR_ACTIVE"),
+	    "tensor pipes active (%; exported as a ratio 0-1)"),
+	PCT("dram_active_pct", act.dram_pct, GPU_F_DRAM_ACTIVE, RATIO("DCGM_FI_PROF_DRAM_ACTIVE"),
+	    "DRAM bandwidth used of the maximum (%; exported as a ratio 0-1)"),
+	PCT("fp64_active_pct", act.fp64_pct, GPU_F_FP64_ACTIVE, RATIO("DCGM_FI_PROF_PIPE_FP64_ACTIVE"),
+	    "FP64 pipes active, not tensor (%; exported as a ratio 0-1)"),
+	PCT("fp32_active_pct", act.fp32_pct, GPU_F_FP32_ACTIVE, RATIO("DCGM_FI_PROF_PIPE_FP32_ACTIVE"),
+	    "FP32 pipes active, not tensor (%; exported as a ratio 0-1)"),
+	PCT("fp16_active_pct", act.fp16_pct, GPU_F_FP16_ACTIVE, RATIO("DCGM_FI_PROF_PIPE_FP16_ACTIVE"),
+	    "FP16 pipes active, not tensor (%; exported as a ratio 0-1)"),
+	NUM("nvlink_rx_bytes_per_s", act.nvlink_rx_bytes_per_s, GPU_F_NVLINK_RX, 0, FIELD_U64_MAX, R,
+	    G("DCGM_FI_PROF_NVLINK_RX_BYTES"), "NVLink receive, all links (bytes/s)"),
+	NUM("nvlink_tx_bytes_per_s", act.nvlink_tx_bytes_per_s, GPU_F_NVLINK_TX, 0, FIELD_U64_MAX, R,
+	    G("DCGM_FI_PROF_NVLINK_TX_BYTES"), "NVLink transmit, all links (bytes/s)"),
 };
 const size_t GPU_NFIELDS = sizeof(GPU_FIELDS) / sizeof(GPU_FIELDS[0]);
 

@@ -45,7 +45,25 @@ enum gpu_field {
 	GPU_F_ENC, GPU_F_DEC, GPU_F_PCIE_GEN, GPU_F_PCIE_WIDTH, GPU_F_PCIE_GEN_MAX,
 	GPU_F_PCIE_WIDTH_MAX, GPU_F_PCIE_RX, GPU_F_PCIE_TX, GPU_F_ECC_UNCORRECTED, GPU_F_THROTTLE,
 	GPU_F_INTEGRATED, GPU_F_VIDEO, GPU_F_VOLTAGE, GPU_F_PERF_LEVEL,
+	/* What the chip's units are doing (NVML's GPM, Hopper and newer). */
+	GPU_F_GR_ACTIVE, GPU_F_SM_ACTIVE, GPU_F_SM_OCCUPANCY, GPU_F_TENSOR_ACTIVE, GPU_F_DRAM_ACTIVE,
+	GPU_F_FP64_ACTIVE, GPU_F_FP32_ACTIVE, GPU_F_FP16_ACTIVE, GPU_F_NVLINK_RX, GPU_F_NVLINK_TX,
 	GPU_F__COUNT
+};
+
+/* What the engines and units are doing, each a share of the time or of
+ * the maximum over the poll's window. Where an engine or unit is not
+ * measured, its field is unknown: util_pct says any kernel ran, not how
+ * much of the chip worked. */
+struct gpu_activity {
+	long double video_pct;       /* a unified video engine's busy % (AMD VCN, Intel's video class) */
+	long double gr_pct;          /* graphics or compute engine active (GPM GRAPHICS_UTIL) */
+	long double sm_pct;          /* SMs busy (GPM SM_UTIL) */
+	long double sm_occupancy_pct; /* resident warps of the maximum (GPM SM_OCCUPANCY) */
+	long double tensor_pct;      /* tensor pipes active (GPM ANY_TENSOR_UTIL) */
+	long double dram_pct;        /* DRAM bandwidth of the maximum (GPM DRAM_BW_UTIL) */
+	long double fp64_pct, fp32_pct, fp16_pct; /* non-tensor FP pipes active */
+	long double nvlink_rx_bytes_per_s, nvlink_tx_bytes_per_s; /* all links */
 };
 
 /* A PCIe link: generation and lanes, now and at most. */
@@ -75,7 +93,7 @@ struct gpu {
 	long double ecc_errors_uncorrected;
 	uint32_t throttle; /* bit (1 << enum gpu_throttle) = active */
 	bool integrated;            /* an integrated GPU or APU, sharing host memory */
-	long double video_pct;      /* a unified video engine's busy % (AMD VCN, Intel's video class) */
+	struct gpu_activity act;    /* engines and units */
 	long double voltage_mv;     /* core voltage (amdgpu hwmon in0_input) */
 	const char *perf_level;     /* AMD's forced DPM level ("manual", "high"...); "auto" is absent */
 };

@@ -176,7 +176,7 @@ static void put_details(struct buf *out, const struct gpu *g, bool utf8)
 	if (link[0])
 		buf_printf(out, "PCIe %s  ", link);
 	if (gpu_has(g, GPU_F_VIDEO))
-		buf_printf(out, "VID %.0f %%  ", field_num_whole(g->video_pct));
+		buf_printf(out, "VID %.0f %%  ", field_num_whole(g->act.video_pct));
 	if (gpu_has(g, GPU_F_PERF_LEVEL) && g->perf_level && *g->perf_level) {
 		buf_puts(out, "DPM ");
 		put_text(out, g->perf_level, utf8, 32, false);

@@ -15,6 +15,8 @@ static bool known(const struct gpu *g, enum gpu_field f)
 	return gpu_has(g, f);
 }
 
+static void put_pct(struct tui_line *l, bool known, double v);
+
 static double mem_pct(const struct gpu *g)
 {
 	if (!known(g, GPU_F_MEM_USED) || !known(g, GPU_F_MEM_TOTAL) || g->mem_total_bytes == 0)
@@ -119,6 +121,31 @@ static int draw_temp(struct tui *t, const struct gpu *g, int y, int x)
 	return cols;
 }
 
+/* Draws SM and tensor activity (GPM) after the utilisation where either is
+ * known: "SM  45% TENSOR  30% " when wide, "SM45% T30% " at 80 columns.
+ * Returns the columns taken. */
+static int draw_activity(struct tui *t, const struct gpu *g, int y, int x, bool wide)
+{
+	char sm[16], tc[16], buf[64];
+
+	if (!known(g, GPU_F_SM_ACTIVE) && !known(g, GPU_F_TENSOR_ACTIVE))
+		return 0;
+	if (wide) {
+		fmt_pct(sm, sizeof(sm), g, GPU_F_SM_ACTIVE, g->act.sm_pct);
+		fmt_pct(tc, sizeof(tc), g, GPU_F_TENSOR_ACTIVE, g->act.tensor_pct);
+		tui_join(buf, sizeof(buf), (const char *const[]){"SM", sm, " TENSOR", tc, " ", NULL});
+	} else {
+		struct tui_line l;
+		tui_line_init(&l, buf, sizeof(buf));
+		tui_line_put(&l, "SM");
+		put_pct(&l, known(g, GPU_F_SM_ACTIVE), field_num_whole(g->act.sm_pct));
+		tui_line_put(&l, " T");
+		put_pct(&l, known(g, GPU_F_TENSOR_ACTIVE), field_num_whole(g->act.tensor_pct));
+		tui_line_put(&l, " ");
+	}
+	return tui_text(t, y, x, buf, (int)strlen(buf));
+}
+
 /* Draws the power, " 641/700W", with the limit beside it when wide. */
 static void fmt_power(char *buf, size_t n, const struct gpu *g, bool wide)
 {
@@ -169,6 +196,7 @@ void tui_gpu_draw_line(struct tui *t, const struct frame *f, size_t i, int y, in
 	}
 	fmt_pct(buf, sizeof(buf), g, GPU_F_UTIL, g->util_pct);
 	cx += tui_text(t, y, cx, buf, 5) + 1;
+	cx += draw_activity(t, g, y, cx, w >= 100);
 	double mp = mem_pct(g);
 	if (barw) {
 		tui_bar(t, y, cx, barw, mp, mp > 90 ? TC_CRIT : TC_BAR);
@@ -274,8 +302,24 @@ static void put_engines(struct tui_line *l, const struct gpu *g)
 		/* One engine for both, AMD's VCN, goes beside ENC and DEC when
 		 * those are known too. */
 		tui_line_put(l, "VID ");
-		put_pct(l, true, field_num_whole(g->video_pct));
+		put_pct(l, true, field_num_whole(g->act.video_pct));
 		tui_line_put(l, "  ");
+	}
+	if (known(g, GPU_F_SM_OCCUPANCY)) {
+		tui_line_put(l, "OCC ");
+		put_pct(l, true, field_num_whole(g->act.sm_occupancy_pct));
+		tui_line_put(l, "  ");
+	}
+	if (known(g, GPU_F_DRAM_ACTIVE)) {
+		tui_line_put(l, "DRAM ");
+		put_pct(l, true, field_num_whole(g->act.dram_pct));
+		tui_line_put(l, "  ");
+	}
+	if (known(g, GPU_F_NVLINK_RX) || known(g, GPU_F_NVLINK_TX)) {
+		char a[24], b[24];
+		tui_size(a, sizeof(a), known(g, GPU_F_NVLINK_RX), field_num_u64(g->act.nvlink_rx_bytes_per_s));
+		tui_size(b, sizeof(b), known(g, GPU_F_NVLINK_TX), field_num_u64(g->act.nvlink_tx_bytes_per_s));
+		tui_line_puts(l, (const char *const[]){"NVL RX ", a, "/s TX ", b, "/s  ", NULL});
 	}
 	if (known(g, GPU_F_PSTATE)) {
 		tui_line_put(l, "P");

@@ -162,7 +162,20 @@ static unsigned key_idle(struct tui *t, int ch)
 static unsigned key_chart(struct tui *t, int ch)
 {
 	(void)ch;
-	t->set.chart = (enum history_metric)((t->set.chart + 1) % HISTORY__COUNT);
+	enum history_metric m = t->set.chart;
+	/* SM and tensor activity are skipped where no GPU shown has them
+	 * (GPM), so that c does not stop at an empty chart. */
+	for (int k = 0; k < HISTORY__COUNT; k++) {
+		m = (enum history_metric)((m + 1) % HISTORY__COUNT);
+		enum gpu_field need = m == HISTORY_SM ? GPU_F_SM_ACTIVE : m == HISTORY_TENSOR ? GPU_F_TENSOR_ACTIVE
+											 : GPU_F__COUNT;
+		bool any = need == GPU_F__COUNT;
+		for (size_t i = 0; !any && t->frame && i < t->frame->ngpus; i++)
+			any = gpu_has(&t->frame->gpus[i], need);
+		if (any)
+			break;
+	}
+	t->set.chart = m;
 	t->set_dirty = true;
 	return KEYS_REDRAW;
 }

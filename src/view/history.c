@@ -141,6 +141,10 @@ static void sample_gpu(const struct gpu *g, uint8_t out[HISTORY__COUNT])
 		out[HISTORY_TEMP] = to_sample(g->temp_c); /* 41.5 C is 42, not 41 */
 	if (gpu_has(g, GPU_F_POWER) && gpu_has(g, GPU_F_POWER_LIMIT) && g->power_limit_w > 0)
 		out[HISTORY_POWER] = to_sample(g->power_w * 100 / g->power_limit_w);
+	if (gpu_has(g, GPU_F_SM_ACTIVE))
+		out[HISTORY_SM] = to_sample(g->act.sm_pct);
+	if (gpu_has(g, GPU_F_TENSOR_ACTIVE))
+		out[HISTORY_TENSOR] = to_sample(g->act.tensor_pct);
 }
 
 void history_push(struct history *h, const struct frame *f)
@@ -246,6 +250,7 @@ const char *history_metric_name(enum history_metric m)
 {
 	static const char *const names[HISTORY__COUNT] = {
 		[HISTORY_UTIL] = "util", [HISTORY_MEM] = "mem", [HISTORY_TEMP] = "temp", [HISTORY_POWER] = "power",
+		[HISTORY_SM] = "sm", [HISTORY_TENSOR] = "tensor",
 	};
 
 	return (unsigned)m < HISTORY__COUNT ? names[m] : "?";

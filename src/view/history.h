@@ -9,7 +9,8 @@
 
 #include "model/frame.h"
 
-enum history_metric { HISTORY_UTIL, HISTORY_MEM, HISTORY_TEMP, HISTORY_POWER, HISTORY__COUNT };
+/* SM and tensor activity come from NVML's GPM, where a GPU has it. */
+enum history_metric { HISTORY_UTIL, HISTORY_MEM, HISTORY_TEMP, HISTORY_POWER, HISTORY_SM, HISTORY_TENSOR, HISTORY__COUNT };
 
 /* A sample that was not measured, because the field was unknown or the GPU
  * was lost, suspended or absent from that frame. It is never 0. */

@@ -209,7 +209,7 @@ static void parse_line(struct load_state *st, struct settings *s, unsigned line,
 				break;
 		}
 		if (m == HISTORY__COUNT)
-			load_error(st, line, "chart: expected util, mem, temp or power, not \"%s\"", quote(val, vlen, q));
+			load_error(st, line, "chart: expected util, mem, temp, power, sm or tensor, not \"%s\"", quote(val, vlen, q));
 		else
 			s->chart = (enum history_metric)m;
 	} else if (word_is(key, klen, "group")) {

@@ -46,9 +46,11 @@ expect_get "$T/out" 1 processes.2.name absent "host pid 1 does not get the names
 expect_get "$T/out" 1 processes.2.user absent "nor its user"
 expect_get "$T/out" 1 processes.0.cmdline absent "no command line"
 expect_get "$T/out" 1 processes.0.gpu_mem_bytes 1048576 "the GPU side of the row stays"
-expect_get "$T/out" 1 events.0.kind note "a note says why"
-check "the note names the fix" sh -c "\"$JSONGET\" '$T/out' 1 events.0.detail | grep -q 'docker run --pid=host, hostPID: true, or --procfs'"
-check "the note counts the processes" sh -c "\"$JSONGET\" '$T/out' 1 events.0.detail | grep -q '^3 of 3 GPU processes'"
+# The backend may give notes of its own (GPM's, say), so the note is found
+# by what it says, not by its position.
+check "a note says why" grep -q '"kind":"note"' "$T/out"
+check "the note names the fix" grep -q 'docker run --pid=host, hostPID: true, or --procfs' "$T/out"
+check "the note counts the processes" grep -q '"detail":"3 of 3 GPU processes' "$T/out"
 
 in_ns --once
 expect_rc 0 "in a PID namespace: the --once table"
@@ -64,7 +66,7 @@ if command -v setpriv > /dev/null; then
 		"$GPUR" < /dev/null > "$T/out" 2> "$T/err"
 	expect_rc 0 "in a PID namespace, not root"
 	expect_get "$T/out" 1 processes.2.name absent "not root: host pid 1 still has no name"
-	check "not root: the note says why" sh -c "\"$JSONGET\" '$T/out' 1 events.0.detail | grep -q 'PID namespace'"
+	check "not root: the note says why" grep -q '"detail":"[^"]*PID namespace' "$T/out"
 fi
 
 # Several polls: the note once, not every poll.

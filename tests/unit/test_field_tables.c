@@ -30,6 +30,9 @@ static const char *const DESIGN_GPU_KEYS[] = {
 	"gtt_used_bytes", "gtt_total_bytes", "temp_junction_c",
 	/* Issue 20: the original gpur's fields that had no key of ours. */
 	"integrated", "video_pct", "voltage_mv", "perf_level",
+	/* Issue 23: GPM's profiling metrics. */
+	"gr_active_pct", "sm_active_pct", "sm_occupancy_pct", "tensor_active_pct", "dram_active_pct",
+	"fp64_active_pct", "fp32_active_pct", "fp16_active_pct", "nvlink_rx_bytes_per_s", "nvlink_tx_bytes_per_s",
 };
 /* "readings — util, memory used, temperatures, power, energy, fan, clocks,
  * enc/dec, PCIe throughput and link, ECC, throttle, P-state — are omitted" for
@@ -40,6 +43,8 @@ static const char *const DESIGN_GPU_READINGS[] = {
 	"pcie_gen", "pcie_width", "pcie_rx_bytes_per_s", "pcie_tx_bytes_per_s",
 	"ecc_errors_uncorrected", "throttle", "gtt_used_bytes", "temp_junction_c",
 	"video_pct", "voltage_mv", "perf_level",
+	"gr_active_pct", "sm_active_pct", "sm_occupancy_pct", "tensor_active_pct", "dram_active_pct",
+	"fp64_active_pct", "fp32_active_pct", "fp16_active_pct", "nvlink_rx_bytes_per_s", "nvlink_tx_bytes_per_s",
 };
 static const char *const DESIGN_PROCESS_KEYS[] = {
 	"pid", "gpu_index", "name", "cmdline", "user", "kind", "gpu_mem_bytes", "gpu_util_pct",

@@ -34,7 +34,7 @@ static void test_every_gpu_key_of_the_map_with_its_unit(void **state)
 	assert_true(gpu_has(g, GPU_F_CLOCK_MEM) && g->clock_mem_mhz == 2619);
 	assert_true(gpu_has(g, GPU_F_ENC) && g->enc_pct == 3);
 	assert_true(gpu_has(g, GPU_F_DEC) && g->dec_pct == 0); /* a measured 0 stays */
-	assert_true(gpu_has(g, GPU_F_VIDEO) && g->video_pct == 12.5L);
+	assert_true(gpu_has(g, GPU_F_VIDEO) && g->act.video_pct == 12.5L);
 	assert_true(gpu_has(g, GPU_F_PCIE_GEN_MAX) && g->link.gen_max == 5);
 	assert_true(gpu_has(g, GPU_F_PCIE_WIDTH_MAX) && g->link.width_max == 16);
 	/* KiB/s into bytes/s. */
