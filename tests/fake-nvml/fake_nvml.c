@@ -48,35 +48,41 @@ struct call_count {
 static struct call_count calls[MAX_CALL_COUNTS];
 static size_t ncalls;
 static int calls_on = -1; /* -1: $FAKE_NVML_CALLS not looked at yet */
+/* The entry point this thread is running and whether it has been counted
+ * yet. They are the thread's own, because some calls let go of the lock
+ * while they sleep or wait (a hang, the PCIe sample, nvmlEventSetWait) and
+ * another thread's call runs meanwhile. */
+static _Thread_local const char *call_fn;
+static _Thread_local bool call_counted;
 
 void calls_begin(const char *fn)
 {
 	if (calls_on < 0)
 		calls_on = getenv("FAKE_NVML_CALLS") != NULL;
-	S.call_fn = fn;
-	S.call_counted = false;
+	call_fn = fn;
+	call_counted = false;
 }
 
 void calls_count(const struct fdev *d)
 {
 	int gpu = d ? d->gpu : -1, mig = d ? d->mig : -1;
 
-	if (!calls_on || S.call_counted || !S.call_fn)
+	if (!calls_on || call_counted || !call_fn)
 		return;
-	S.call_counted = true;
+	call_counted = true;
 	for (size_t i = 0; i < ncalls; i++)
-		if (calls[i].fn == S.call_fn && calls[i].gpu == gpu && calls[i].mig == mig) {
+		if (calls[i].fn == call_fn && calls[i].gpu == gpu && calls[i].mig == mig) {
 			calls[i].n++;
 			return;
 		}
 	if (ncalls < MAX_CALL_COUNTS)
-		calls[ncalls++] = (struct call_count){S.call_fn, gpu, mig, 1};
+		calls[ncalls++] = (struct call_count){call_fn, gpu, mig, 1};
 }
 
 void calls_end(void)
 {
 	calls_count(NULL);
-	S.call_fn = NULL;
+	call_fn = NULL;
 }
 
 static void calls_write(void)

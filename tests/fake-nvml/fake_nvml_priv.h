@@ -73,10 +73,6 @@ struct fake_state {
 	unsigned long lost_since_init[MAX_GPUS]; /* init count when it got lost, +1 */
 	unsigned long lib_fail_since_init;        /* likewise for the whole library */
 	bool hang_done;
-	/* Call counts ($FAKE_NVML_CALLS): the entry point being run and
-	 * whether it has been counted yet. */
-	const char *call_fn;
-	bool call_counted;
 };
 
 #define HIDDEN __attribute__((visibility("hidden")))
