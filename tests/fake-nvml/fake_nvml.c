@@ -100,6 +100,7 @@ static void calls_write(void)
 		else
 			fprintf(f, "%s %d/mig%d %lu\n", calls[i].fn, calls[i].gpu, calls[i].mig, calls[i].n);
 	}
+	gpm_calls_write(f);
 	fclose(f);
 }
 
@@ -233,7 +234,7 @@ static void maybe_hang(const char *call)
 }
 
 /* Library-level state: UNINITIALIZED, or a scripted whole-library failure. */
-static nvmlReturn_t lib_state(void)
+nvmlReturn_t lib_state(void)
 {
 	if (S.inits <= 0)
 		return NVML_ERROR_UNINITIALIZED;
