@@ -101,6 +101,7 @@ static void calls_write(void)
 			fprintf(f, "%s %d/mig%d %lu\n", calls[i].fn, calls[i].gpu, calls[i].mig, calls[i].n);
 	}
 	gpm_calls_write(f);
+	events_calls_write(f);
 	fclose(f);
 }
 
@@ -311,6 +312,7 @@ static nvmlReturn_t do_shutdown(void)
 	S.inits--;
 	calls_count(NULL);
 	calls_write();
+	events_shutdown();
 	return NVML_SUCCESS;
 }
 EXPORT nvmlReturn_t nvmlShutdown(void) { LOCKED(do_shutdown()); }
@@ -318,8 +320,10 @@ EXPORT nvmlReturn_t nvmlShutdown(void) { LOCKED(do_shutdown()); }
 static nvmlReturn_t do_count(unsigned int *n)
 {
 	nvmlReturn_t r;
-	if (S.inits > 0)
+	if (S.inits > 0) {
 		S.polls++;
+		events_wake();
+	}
 	if ((r = lib_state()))
 		return r;
 	if (!n)

@@ -2,7 +2,8 @@
  * (fake_nvml.c: loading, init and device getters; fake_nvml_scenario.c:
  * reading the scenario; fake_nvml_fields.c: field values; fake_nvml_procs.c:
  * process lists, utilisation samples and MIG; fake_nvml_world.c: the machine
- * around the GPUs; fake_nvml_gpm.c: GPM samples and metrics). */
+ * around the GPUs; fake_nvml_gpm.c: GPM samples and metrics;
+ * fake_nvml_events.c: event sets and XID events). */
 #ifndef GPUR_FAKE_NVML_PRIV_H
 #define GPUR_FAKE_NVML_PRIV_H
 
@@ -115,9 +116,17 @@ bool world_alive(unsigned pid) HIDDEN;
 /* The memory of d's processes that have exited (world_alive false), which
  * the driver has given back: taken off the scenario's used memory. */
 unsigned long long world_freed(const struct fdev *d) HIDDEN;
-/* A line of its own for the $FAKE_NVML_CALLS file: the live GPM samples,
- * so that a test sees a leak (fake_nvml_gpm.c). */
+/* Lines of their own for the $FAKE_NVML_CALLS file: the live GPM samples
+ * and event sets, so that a test sees a leak (fake_nvml_gpm.c and
+ * fake_nvml_events.c). */
 void gpm_calls_write(FILE *f) HIDDEN;
+void events_calls_write(FILE *f) HIDDEN;
+/* Called at every poll: wakes the threads blocked in nvmlEventSetWait,
+ * which look again at what is due. events_shutdown, called at every
+ * nvmlShutdown, wakes them too, and those that waited when the library was
+ * left uninitialised answer UNINITIALIZED. */
+void events_wake(void) HIDDEN;
+void events_shutdown(void) HIDDEN;
 
 #define LOCKED(body)                                                                                        \
 	do {                                                                                                \
