@@ -117,6 +117,7 @@ report() {
 	fi
 	echo
 	awk -v name="$name" -v ngpus="$ngpus" '
+		$1 !~ /^nvml/ { next } # the live-object lines (gpm_samples_live ...) are no calls
 		{ n[$1] += $3; total += $3 }
 		$1 ~ /^nvmlDeviceGetCount(_v2)?$/ { counts += $3 }
 		$1 == "nvmlDeviceGetUtilizationRates" && $2 == "0" { polls = $3 }

@@ -48,35 +48,41 @@ struct call_count {
 static struct call_count calls[MAX_CALL_COUNTS];
 static size_t ncalls;
 static int calls_on = -1; /* -1: $FAKE_NVML_CALLS not looked at yet */
+/* The entry point this thread is running and whether it has been counted
+ * yet. They are the thread's own, because some calls let go of the lock
+ * while they sleep or wait (a hang, the PCIe sample, nvmlEventSetWait) and
+ * another thread's call runs meanwhile. */
+static _Thread_local const char *call_fn;
+static _Thread_local bool call_counted;
 
 void calls_begin(const char *fn)
 {
 	if (calls_on < 0)
 		calls_on = getenv("FAKE_NVML_CALLS") != NULL;
-	S.call_fn = fn;
-	S.call_counted = false;
+	call_fn = fn;
+	call_counted = false;
 }
 
 void calls_count(const struct fdev *d)
 {
 	int gpu = d ? d->gpu : -1, mig = d ? d->mig : -1;
 
-	if (!calls_on || S.call_counted || !S.call_fn)
+	if (!calls_on || call_counted || !call_fn)
 		return;
-	S.call_counted = true;
+	call_counted = true;
 	for (size_t i = 0; i < ncalls; i++)
-		if (calls[i].fn == S.call_fn && calls[i].gpu == gpu && calls[i].mig == mig) {
+		if (calls[i].fn == call_fn && calls[i].gpu == gpu && calls[i].mig == mig) {
 			calls[i].n++;
 			return;
 		}
 	if (ncalls < MAX_CALL_COUNTS)
-		calls[ncalls++] = (struct call_count){S.call_fn, gpu, mig, 1};
+		calls[ncalls++] = (struct call_count){call_fn, gpu, mig, 1};
 }
 
 void calls_end(void)
 {
 	calls_count(NULL);
-	S.call_fn = NULL;
+	call_fn = NULL;
 }
 
 static void calls_write(void)
@@ -94,6 +100,8 @@ static void calls_write(void)
 		else
 			fprintf(f, "%s %d/mig%d %lu\n", calls[i].fn, calls[i].gpu, calls[i].mig, calls[i].n);
 	}
+	gpm_calls_write(f);
+	events_calls_write(f);
 	fclose(f);
 }
 
@@ -227,7 +235,7 @@ static void maybe_hang(const char *call)
 }
 
 /* Library-level state: UNINITIALIZED, or a scripted whole-library failure. */
-static nvmlReturn_t lib_state(void)
+nvmlReturn_t lib_state(void)
 {
 	if (S.inits <= 0)
 		return NVML_ERROR_UNINITIALIZED;
@@ -304,6 +312,7 @@ static nvmlReturn_t do_shutdown(void)
 	S.inits--;
 	calls_count(NULL);
 	calls_write();
+	events_shutdown();
 	return NVML_SUCCESS;
 }
 EXPORT nvmlReturn_t nvmlShutdown(void) { LOCKED(do_shutdown()); }
@@ -311,8 +320,10 @@ EXPORT nvmlReturn_t nvmlShutdown(void) { LOCKED(do_shutdown()); }
 static nvmlReturn_t do_count(unsigned int *n)
 {
 	nvmlReturn_t r;
-	if (S.inits > 0)
+	if (S.inits > 0) {
 		S.polls++;
+		events_wake();
+	}
 	if ((r = lib_state()))
 		return r;
 	if (!n)

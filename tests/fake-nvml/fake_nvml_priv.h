@@ -2,7 +2,8 @@
  * (fake_nvml.c: loading, init and device getters; fake_nvml_scenario.c:
  * reading the scenario; fake_nvml_fields.c: field values; fake_nvml_procs.c:
  * process lists, utilisation samples and MIG; fake_nvml_world.c: the machine
- * around the GPUs). */
+ * around the GPUs; fake_nvml_gpm.c: GPM samples and metrics;
+ * fake_nvml_events.c: event sets and XID events). */
 #ifndef GPUR_FAKE_NVML_PRIV_H
 #define GPUR_FAKE_NVML_PRIV_H
 
@@ -10,6 +11,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "backend/nvml_abi.h"
 
@@ -35,6 +37,11 @@
 #endif
 #if !defined(FAKE_MINIMAL)
 #define HAVE_GETTERS 1
+#endif
+/* GPM (R520 and later): the drivers with the versioned entry points. The
+ * legacy and minimal variants lack its symbols. */
+#if defined(HAVE_NEW)
+#define HAVE_GPM 1
 #endif
 
 struct fproc {
@@ -73,10 +80,6 @@ struct fake_state {
 	unsigned long lost_since_init[MAX_GPUS]; /* init count when it got lost, +1 */
 	unsigned long lib_fail_since_init;        /* likewise for the whole library */
 	bool hang_done;
-	/* Call counts ($FAKE_NVML_CALLS): the entry point being run and
-	 * whether it has been counted yet. */
-	const char *call_fn;
-	bool call_counted;
 };
 
 #define HIDDEN __attribute__((visibility("hidden")))
@@ -87,6 +90,9 @@ long long jint(json_t *o, const char *key, long long dflt) HIDDEN;
 /* Element i of array a as an integer, 0 when it is not one. */
 long long jint_at(json_t *a, size_t i) HIDDEN;
 bool value_at(json_t *v, unsigned long long *out) HIDDEN;
+/* The index that values show now: the poll, or the time step with
+ * "cycle_ms". */
+unsigned long long sample_index(void) HIDDEN;
 bool unsupported(const struct fdev *d, const char *key) HIDDEN;
 /* What the scenario makes getter `key` answer for d: NOT_SUPPORTED when it
  * is in "not_supported", the code in "errors": {key: code}, else SUCCESS. */
@@ -96,6 +102,8 @@ void calls_count(const struct fdev *d) HIDDEN;
 void calls_begin(const char *fn) HIDDEN;
 void calls_end(void) HIDDEN;
 nvmlReturn_t dev_state(nvmlDevice_t h) HIDDEN;
+/* UNINITIALIZED, a scripted whole-library failure, or SUCCESS. */
+nvmlReturn_t lib_state(void) HIDDEN;
 /* Scenario key `key` of device h (a MIG instance's own key first), refused
  * through getter key `ns` (fake_nvml.c). */
 nvmlReturn_t get_u64(nvmlDevice_t h, const char *key, const char *ns, unsigned long long *out) HIDDEN;
@@ -108,6 +116,17 @@ bool world_alive(unsigned pid) HIDDEN;
 /* The memory of d's processes that have exited (world_alive false), which
  * the driver has given back: taken off the scenario's used memory. */
 unsigned long long world_freed(const struct fdev *d) HIDDEN;
+/* Lines of their own for the $FAKE_NVML_CALLS file: the live GPM samples
+ * and event sets, so that a test sees a leak (fake_nvml_gpm.c and
+ * fake_nvml_events.c). */
+void gpm_calls_write(FILE *f) HIDDEN;
+void events_calls_write(FILE *f) HIDDEN;
+/* Called at every poll: wakes the threads blocked in nvmlEventSetWait,
+ * which look again at what is due. events_shutdown, called at every
+ * nvmlShutdown, wakes them too, and those that waited when the library was
+ * left uninitialised answer UNINITIALIZED. */
+void events_wake(void) HIDDEN;
+void events_shutdown(void) HIDDEN;
 
 #define LOCKED(body)                                                                                        \
 	do {                                                                                                \

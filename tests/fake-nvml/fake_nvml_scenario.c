@@ -17,7 +17,7 @@ long long jint(json_t *o, const char *key, long long dflt)
  * or with "cycle_ms": N in the scenario the time since the library was
  * loaded in steps of N ms, so that programs that poll differently (the
  * benchmark's nvtop and gpur) see the same readings at the same time. */
-static unsigned long long sample_index(void)
+unsigned long long sample_index(void)
 {
 	long long cycle = jint(S.root, "cycle_ms", 0);
 	if (cycle > 0) {
