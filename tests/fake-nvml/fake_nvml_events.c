@@ -185,6 +185,8 @@ static json_t *next_xid(const struct nvmlEventSet_st *e, long long *poll, long *
 {
 	json_t *best = NULL;
 
+	*poll = -1;
+	*gpu = *idx = -1;
 	for (size_t g = 0; g < S.ngpus; g++) {
 		if (!(e->types[g] & nvmlEventTypeXidCriticalError))
 			continue;
