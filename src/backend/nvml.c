@@ -400,6 +400,7 @@ static void nvml_close(struct backend *b)
 	if (!n)
 		return;
 	nvml_slow_stop(n);
+	nvml_xid_stop(n);
 	if (n->lib.dl)
 		nvml_gpm_reset(n);
 	if (n->lib.dl)
@@ -409,6 +410,7 @@ static void nvml_close(struct backend *b)
 	pthread_cond_destroy(&n->cv);
 	free(n->dev);
 	free(n->slow_dev);
+	free(n->xid_dev);
 	free(n->pbuf);
 	free(n);
 	b->priv = NULL;
@@ -464,6 +466,7 @@ static int nvml_open(struct backend *b, const struct backend_env *env)
 	}
 	read_versions(n);
 	nvml_slow_start(n);
+	nvml_xid_start(n);
 	return 0;
 }
 
@@ -474,6 +477,7 @@ static int nvml_reinit(struct backend *b)
 
 	/* No call into NVML from the slow thread across shutdown and init. */
 	nvml_slow_hold(n);
+	nvml_xid_stop(n);
 	nvml_gpm_reset(n);
 	n->lib.shutdown();
 	int rc = 0;
@@ -482,6 +486,7 @@ static int nvml_reinit(struct backend *b)
 		rc = -ENODEV;
 	} else {
 		read_versions(n);
+		nvml_xid_start(n);
 	}
 	nvml_slow_release(n);
 	return rc;
@@ -501,11 +506,17 @@ static int nvml_poll(struct backend *b, struct frame *f)
 		return -ENODEV;
 	}
 	nvml_slow_tick(n);
+	nvml_xid_kick(n);
+	/* Where each device went in the frame, for its XID events. */
+	size_t *at = xreallocarray(NULL, n->ndev ? n->ndev : 1, sizeof(*at));
+	for (size_t i = 0; i < n->ndev; i++)
+		at[i] = SIZE_MAX;
 	for (size_t i = 0; i < n->ndev; i++) {
 		struct nvml_dev *d = &n->dev[i];
 		struct gpu *g = put_identity(f, d, i);
 		if (!g)
 			break;
+		at[i] = f->ngpus - 1;
 		if (d->lost)
 			continue; /* not polled until re-initialisation */
 		struct rd rd = {.n = n, .d = d, .h = d->h, .now_ms = now_ms};
@@ -517,6 +528,7 @@ static int nvml_poll(struct backend *b, struct frame *f)
 			nvml_device_processes(&rd, f, index, true);
 		if (rd.fatal == NV_LIB_LOST) {
 			backend_fail(b, "NVML failed: %s", nvml_lib_strerror(L, rd.fatal_code, msg, sizeof(msg)));
+			free(at);
 			return -ENODEV;
 		}
 		if (rd.fatal == NV_GPU_LOST) {
@@ -531,6 +543,8 @@ static int nvml_poll(struct backend *b, struct frame *f)
 			frame_drop_rows_from(f, index);
 		}
 	}
+	nvml_xid_drain(n, f, at);
+	free(at);
 	if (n->driver[0]) {
 		f->driver = frame_str(f, n->driver);
 		frame_set(f, FRAME_F_DRIVER);

@@ -65,6 +65,11 @@ static const struct nvml_sym SYMS[] = {
 	SYM(gpm_mig_sample_get, false, "nvmlGpmMigSampleGet"),
 	SYM(gpm_metrics_get, false, "nvmlGpmMetricsGet"),
 	SYM(get_gpu_instance_id, false, "nvmlDeviceGetGpuInstanceId"),
+	SYM(event_set_create, false, "nvmlEventSetCreate"),
+	SYM(event_set_free, false, "nvmlEventSetFree"),
+	SYM(get_supported_event_types, false, "nvmlDeviceGetSupportedEventTypes"),
+	SYM(register_events, false, "nvmlDeviceRegisterEvents"),
+	SYM(event_set_wait, false, "nvmlEventSetWait_v2", "nvmlEventSetWait"),
 };
 
 /* For the process lists, the entry size depends on which symbol

@@ -65,6 +65,13 @@ struct nvml_lib {
 	nvmlReturn_t (*gpm_mig_sample_get)(nvmlDevice_t, unsigned int, nvmlGpmSample_t);
 	nvmlReturn_t (*gpm_metrics_get)(nvmlGpmMetricsGet_t *);
 	nvmlReturn_t (*get_gpu_instance_id)(nvmlDevice_t, unsigned int *);
+	/* Events (nvml_xid.c). event_set_wait is _v2 where the library has
+	 * it; the older call fills only the first 24 bytes (no instance ids). */
+	nvmlReturn_t (*event_set_create)(nvmlEventSet_t *);
+	nvmlReturn_t (*event_set_free)(nvmlEventSet_t);
+	nvmlReturn_t (*get_supported_event_types)(nvmlDevice_t, unsigned long long *);
+	nvmlReturn_t (*register_events)(nvmlDevice_t, unsigned long long, nvmlEventSet_t);
+	nvmlReturn_t (*event_set_wait)(nvmlEventSet_t, nvmlEventData_t *, unsigned int);
 	/* Process lists; plist_stride is the entry size of the resolved symbol. */
 	nvmlReturn_t (*plist[NVML_PLIST__COUNT])(nvmlDevice_t, unsigned int *, void *);
 	size_t plist_stride[NVML_PLIST__COUNT];

@@ -10,7 +10,7 @@
 
 enum event_field {
 	EVENT_F_KIND, EVENT_F_GPU_INDEX, EVENT_F_DEVICE_ID, EVENT_F_BACKEND, EVENT_F_PID,
-	EVENT_F_SIGNAL, EVENT_F_RESULT, EVENT_F_DETAIL, EVENT_F__COUNT
+	EVENT_F_SIGNAL, EVENT_F_RESULT, EVENT_F_DETAIL, EVENT_F_XID, EVENT_F_GPU_INSTANCE, EVENT_F__COUNT
 };
 
 /* The kinds gpur itself emits. A recording may carry others, which are kept
@@ -21,6 +21,8 @@ enum event_field {
 #define EVENT_BACKEND_BACK "backend_back"
 #define EVENT_SIGNAL "signal"
 #define EVENT_NOTE "note"
+/* An XID error the driver reported (NVML's XID critical error events). */
+#define EVENT_XID "xid"
 
 struct event {
 	uint64_t valid;
@@ -29,7 +31,12 @@ struct event {
 	const char *device_id, *backend;
 	uint64_t pid;
 	const char *signal, *result, *detail;
+	uint64_t xid;          /* the XID of an xid event */
+	uint64_t gpu_instance; /* the MIG GPU instance an xid event is attributed to */
 };
+
+/* A short meaning of a common XID from NVIDIA's XID catalogue, or NULL. */
+const char *event_xid_meaning(uint64_t xid);
 
 extern const struct field EVENT_FIELDS[];
 extern const size_t EVENT_NFIELDS;
@@ -47,7 +54,7 @@ static inline bool event_has(const struct event *e, enum event_field f)
  * the caller strips control characters before a terminal sees it. Returns
  * the line's length. */
 size_t event_describe(const struct event *e, char *out, size_t n);
-/* True for gpu_lost and backend_lost, the kinds worth a warning colour. */
+/* True for gpu_lost, backend_lost and xid, the kinds worth a warning colour. */
 bool event_is_bad(const struct event *e);
 
 #endif

@@ -317,6 +317,53 @@ static void render_gpu_fields(struct buf *b, const struct frame *f, const struct
 	}
 }
 
+/* The XID record of a GPU, made on first use; NULL when the table is full. */
+static struct prom_xid_gpu *xid_gpu(struct prom_health *h, const char *id, bool add)
+{
+	for (size_t i = 0; i < h->nxid_gpus; i++)
+		if (strcmp(h->xid_gpus[i].device_id, id) == 0)
+			return &h->xid_gpus[i];
+	if (!add || h->nxid_gpus == PROM_MAX_XID_GPUS || strlen(id) >= sizeof(h->xid_gpus[0].device_id))
+		return NULL;
+	struct prom_xid_gpu *x = &h->xid_gpus[h->nxid_gpus++];
+	memset(x, 0, sizeof(*x));
+	strcpy(x->device_id, id);
+	return x;
+}
+
+/* XID errors, for the GPUs of f that had any since gpur started: the last
+ * one as dcgm-exporter serves it, and a counter per XID. A GPU without an
+ * XID has no series, since gpur cannot tell "none" from "not reported". */
+static void render_xids(struct buf *b, const struct frame *f, const struct buf *lb, const struct gmeta *m,
+			struct prom_health *h)
+{
+	size_t mark = begin(b, "DCGM_FI_DEV_XID_ERRORS", "gauge", "the last XID error of the GPU");
+	bool any = false;
+	for (size_t i = 0; i < f->ngpus; i++) {
+		const struct gpu *g = &f->gpus[i];
+		const struct prom_xid_gpu *x = gpu_has(g, GPU_F_DEVICE_ID) && g->device_id ? xid_gpu(h, g->device_id, false)
+											   : NULL;
+		if (x)
+			any |= sample(b, "DCGM_FI_DEV_XID_ERRORS", lb->data + m[i].full_off, m[i].full_len, NULL,
+				      (double)x->last);
+	}
+	end(b, mark, any);
+	mark = begin(b, "gpur_xid_errors_total", "counter", "XID errors of the GPU since gpur started, by XID");
+	any = false;
+	for (size_t i = 0; i < f->ngpus; i++) {
+		const struct gpu *g = &f->gpus[i];
+		const struct prom_xid_gpu *x = gpu_has(g, GPU_F_DEVICE_ID) && g->device_id ? xid_gpu(h, g->device_id, false)
+											   : NULL;
+		for (size_t k = 0; x && k < x->nxids; k++) {
+			char extra[48];
+			snprintf(extra, sizeof(extra), "xid=\"%llu\"", (unsigned long long)x->xids[k].xid);
+			any |= sample(b, "gpur_xid_errors_total", lb->data + m[i].short_off, m[i].short_len, extra,
+				      (double)x->xids[k].count);
+		}
+	}
+	end(b, mark, any);
+}
+
 static int by_mem_desc(const void *a, const void *b, void *ctx)
 {
 	const struct gpu_process *procs = ctx;
@@ -506,6 +553,25 @@ static size_t backend_slot(struct prom_health *h, const char *name, size_t len)
 	return i;
 }
 
+static void take_xid(struct prom_health *h, const struct event *e)
+{
+	if (!event_has(e, EVENT_F_XID) || !event_has(e, EVENT_F_DEVICE_ID) || !e->device_id)
+		return;
+	struct prom_xid_gpu *x = xid_gpu(h, e->device_id, true);
+	if (!x)
+		return;
+	x->last = e->xid;
+	for (size_t k = 0; k < x->nxids; k++)
+		if (x->xids[k].xid == e->xid) {
+			x->xids[k].count++;
+			return;
+		}
+	if (x->nxids < PROM_MAX_XIDS) {
+		x->xids[x->nxids].xid = e->xid;
+		x->xids[x->nxids++].count = 1;
+	}
+}
+
 void prom_health_update(struct prom_health *h, const struct frame *f)
 {
 	if (frame_has(f, FRAME_F_BACKEND) && f->backend)
@@ -517,6 +583,8 @@ void prom_health_update(struct prom_health *h, const struct frame *f)
 		}
 	for (size_t i = 0; i < f->nevents; i++) {
 		const struct event *e = &f->events[i];
+		if (event_has(e, EVENT_F_KIND) && e->kind && strcmp(e->kind, EVENT_XID) == 0)
+			take_xid(h, e);
 		if (!event_has(e, EVENT_F_KIND) || !event_has(e, EVENT_F_BACKEND) || !e->backend)
 			continue;
 		bool lost = strcmp(e->kind, EVENT_BACKEND_LOST) == 0, back = strcmp(e->kind, EVENT_BACKEND_BACK) == 0;
@@ -619,6 +687,7 @@ void prom_render(struct buf *out, const struct frame *f, const struct prom_opts 
 	buf_reserve(&lb, 256);
 	build_labels(f, host, &lb, m);
 	render_gpu_fields(out, f, &lb, m);
+	render_xids(out, f, &lb, m, h);
 	if (o->processes)
 		left[0] = render_processes(out, f, &lb, m, o->max_process_rows ? o->max_process_rows : PROM_MAX_PROCESS_ROWS);
 	left[1] = render_containers(out, f, host, o->max_containers ? o->max_containers : PROM_MAX_CONTAINERS);

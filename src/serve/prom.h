@@ -23,6 +23,10 @@
 /* A label value longer than this is cut on a character boundary. */
 #define PROM_MAX_LABEL_BYTES 256
 #define PROM_MAX_BACKENDS 8
+/* XID errors are kept for this many GPUs, each with this many distinct
+ * XIDs; more are not counted (docs/exporter.md). */
+#define PROM_MAX_XID_GPUS 64
+#define PROM_MAX_XIDS 16
 
 struct prom_opts {
 	const char *hostname; /* the Hostname label, or NULL for the frame's host */
@@ -47,10 +51,22 @@ struct prom_health {
 		bool up;
 		uint64_t errors; /* backend_lost events seen */
 	} backends[PROM_MAX_BACKENDS];
+	/* The XID errors seen, per GPU by device_id: the last, and how many
+	 * of each. */
+	size_t nxid_gpus;
+	struct prom_xid_gpu {
+		char device_id[128];
+		uint64_t last;
+		size_t nxids;
+		struct {
+			uint64_t xid, count;
+		} xids[PROM_MAX_XIDS];
+	} xid_gpus[PROM_MAX_XID_GPUS];
 };
 
 void prom_health_init(struct prom_health *h);
-/* Takes f's backends and backend_lost/backend_back events into h. */
+/* Takes f's backends, backend_lost/backend_back events and xid events into
+ * h. */
 void prom_health_update(struct prom_health *h, const struct frame *f);
 
 /* Appends f's exposition to out, without the families that gpur adds per

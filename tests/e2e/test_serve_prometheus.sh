@@ -3,8 +3,8 @@
 # server run here (never its service); the values read back through its
 # HTTP API equal the scenarios; promtool accepts the exposition (only the
 # lint dcgm-exporter's names force); every query of gpur's Grafana
-# dashboard and of dcgm-exporter's dashboard 12239 (but its tensor-core
-# panel) returns data.
+# dashboard and of dcgm-exporter's dashboard 12239 returns data, its
+# tensor-core panel from GPM; XID errors as dcgm-exporter and gpur serve them.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/nvml_lib.sh"
 . "$(dirname "$0")/serve_lib.sh"
@@ -21,9 +21,12 @@ scenario "$T/a.json" <<JSON
   "mem_total":85899345920,"mem_used":1073741824,"temp":45,"temp_mem":50,"power_mw":245500,
   "power_limit_mw":400000,"energy_mj":5000000,"clock_gfx":1410,"clock_mem":1593,"fan_pct":40,
   "enc":3,"dec":4,"pcie_rx_kbs":1000,"pcie_tx_kbs":2000,"throttle":4,"pstate":0,
+  "gpm":{"gr":80,"sm":45.25,"occupancy":30,"tensor":12.5,"dram":60,"fp64":1,"fp32":2,"fp16":3,
+         "nvlink_rx_mibs":10,"nvlink_tx_mibs":20},
+  "xid":[{"poll":3,"xid":31},{"poll":4,"xid":31},{"poll":5,"xid":13}],
   "processes":[{"pid":$P1,"mem":1048576,"sm":55}]},
  {"name":"NVIDIA A100-SXM4-80GB","uuid":"GPU-bbbb","pci":"00000000:5E:00.0","util":1,"mem_total":85899345920,
-  "mem_used":0,"temp":30,"power_mw":60000,"lost_at_poll":3}]}
+  "mem_used":0,"temp":30,"power_mw":60000,"xid":[{"poll":2,"xid":79}],"lost_at_poll":3}]}
 JSON
 start_exporter a GPUR_NVML_LIBRARY="$(fake modern)" FAKE_NVML_SCENARIO="$T/a.json" -- \
 	--backend nvml --headless --interval 0.2 --hostname node-a
@@ -108,6 +111,22 @@ expect_value "count(DCGM_FI_DEV_GPU_UTIL{$S,UUID=\"GPU-aaaa\",modelName=\"NVIDIA
 expect_value "gpur_process_gpu_memory_bytes{$S,pid=\"$P1\",comm=\"sleep\"}" 1048576 "process memory"
 expect_value "gpur_process_gpu_util_percent{$S,pid=\"$P1\"}" 55 "process util"
 expect_value "gpur_gpu_up{$S}" 1 "GPU 0 up"
+# GPM's profiling families, as ratios and bytes/s.
+expect_value "DCGM_FI_PROF_GR_ENGINE_ACTIVE{$S}" 0.8 "GPM: graphics engine active, a ratio"
+expect_value "DCGM_FI_PROF_SM_ACTIVE{$S}" 0.4525 "GPM: SM active"
+expect_value "DCGM_FI_PROF_SM_OCCUPANCY{$S}" 0.3 "GPM: SM occupancy"
+expect_value "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE{$S}" 0.125 "GPM: tensor active"
+expect_value "DCGM_FI_PROF_DRAM_ACTIVE{$S}" 0.6 "GPM: DRAM active"
+expect_value "DCGM_FI_PROF_PIPE_FP64_ACTIVE{$S}" 0.01 "GPM: FP64"
+expect_value "DCGM_FI_PROF_PIPE_FP32_ACTIVE{$S}" 0.02 "GPM: FP32"
+expect_value "DCGM_FI_PROF_PIPE_FP16_ACTIVE{$S}" 0.03 "GPM: FP16"
+expect_value "DCGM_FI_PROF_NVLINK_RX_BYTES{$S}" 10485760 "GPM: NVLink rx, bytes/s"
+expect_value "DCGM_FI_PROF_NVLINK_TX_BYTES{$S}" 20971520 "GPM: NVLink tx, bytes/s"
+# XID errors: the last per GPU, and a counter per XID.
+check "node-a's XIDs all counted" wait_until 30 has_data "gpur_xid_errors_total{$S,xid=\"13\"} == 1"
+expect_value "DCGM_FI_DEV_XID_ERRORS{$S}" 13 "the last XID of GPU 0"
+expect_value "gpur_xid_errors_total{$S,xid=\"31\"}" 2 "XID 31 twice"
+expect_value "DCGM_FI_DEV_XID_ERRORS{Hostname=\"node-a\",gpu=\"1\"}" 79 "XID 79 of the GPU then lost"
 expect_value "count(DCGM_FI_DEV_GPU_UTIL{Hostname=\"node-a\",gpu=\"1\"})" "" "a lost GPU has no readings"
 expect_value "gpur_gpus{Hostname=\"node-a\"}" 2 "node-a's GPUs"
 expect_value "gpur_backend_up{Hostname=\"node-a\",backend=\"nvml\"}" 1 "backend up"
@@ -151,9 +170,10 @@ done < "$T/dash.queries"
 check "the dashboard has queries ($n)" test "$n" -ge 20
 
 # Dashboard 12239 (docs/exporter.md): its series over instance and gpu, and its
-# variables. DCGM_FI_PROF_PIPE_TENSOR_ACTIVE needs DCGM's profiling: gpur
-# has no source for it (docs/exporter.md), so that panel stays empty.
+# variables. Its tensor-core panel (DCGM_FI_PROF_PIPE_TENSOR_ACTIVE) answers
+# for GPUs with GPM (Hopper and newer), here node-a's GPU 0.
 for q in 'DCGM_FI_DEV_GPU_TEMP{instance=~".+", gpu=~".+"}' 'avg(DCGM_FI_DEV_GPU_TEMP{instance=~".+", gpu=~".+"})' \
+	'DCGM_FI_PROF_PIPE_TENSOR_ACTIVE{instance=~".+", gpu=~".+"}' \
 	'DCGM_FI_DEV_POWER_USAGE{instance=~".+", gpu=~".+"}' 'sum(DCGM_FI_DEV_POWER_USAGE{instance=~".+", gpu=~".+"})' \
 	'DCGM_FI_DEV_SM_CLOCK{instance=~".+", gpu=~".+"} * 1000000' 'DCGM_FI_DEV_GPU_UTIL{instance=~".+", gpu=~".+"}' \
 	'DCGM_FI_DEV_FB_USED{instance=~".+", gpu=~".+"}'; do
@@ -163,7 +183,7 @@ for label in instance gpu; do
 	check "dashboard 12239 variable label_values(DCGM_FI_DEV_GPU_TEMP, $label)" sh -c \
 		"curl -s --get --data-urlencode 'match[]=DCGM_FI_DEV_GPU_TEMP' '$P/api/v1/label/$label/values' | grep -q '\"data\":\[\"'"
 done
-check "the tensor-core panel has no data, as documented" test -z "$(query 'DCGM_FI_PROF_PIPE_TENSOR_ACTIVE')"
+check "the tensor-core panel: only GPUs with GPM answer" test "$(query 'DCGM_FI_PROF_PIPE_TENSOR_ACTIVE' | wc -l)" -eq 1
 
 stop_all
 finish

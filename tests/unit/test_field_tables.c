@@ -52,7 +52,7 @@ static const char *const DESIGN_PROCESS_KEYS[] = {
 	"container_name", "container_pid", "pod", "pod_name", "pod_namespace", "unit", "start_ms",
 };
 static const char *const DESIGN_EVENT_KEYS[] = {
-	"kind", "gpu_index", "device_id", "backend", "pid", "signal", "result", "detail",
+	"kind", "gpu_index", "device_id", "backend", "pid", "signal", "result", "detail", "xid", "gpu_instance_id",
 };
 static const char *const DESIGN_SYSTEM_KEYS[] = {"cpu_pct", "mem_used_bytes", "mem_total_bytes", "load_1m"};
 /* Top level, less schema (always 1) and the arrays, which the decoder handles itself. */
