@@ -12,7 +12,8 @@
 
 const char *const PROM_METRICS[PROM_M__COUNT] = {
 	"DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_GPU_TEMP",
-	"DCGM_FI_DEV_POWER_USAGE", "gpur_gpu_lost", "gpur_gpu_suspended", "gpur_container_gpu_memory_bytes",
+	"DCGM_FI_DEV_POWER_USAGE", "gpur_gpu_lost", "gpur_gpu_suspended", "DCGM_FI_PROF_SM_ACTIVE",
+	"DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "gpur_container_gpu_memory_bytes",
 	"gpur_process_gpu_memory_bytes", "gpur_process_gpu_util_percent",
 };
 
@@ -145,6 +146,16 @@ static void fill_gpu(struct gpu *g, struct frame *f, const struct entry *e, size
 		g->power_w = v[PROM_M_POWER];
 		gpu_set(g, GPU_F_POWER);
 		any = true;
+	}
+	/* The profiling families are ratios 0-1, from gpur's GPM or DCGM's
+	 * profiling; a value outside them is not believed. */
+	if (have[PROM_M_SM] && v[PROM_M_SM] >= 0 && v[PROM_M_SM] <= 1) {
+		g->act.sm_pct = (long double)v[PROM_M_SM] * 100.0L;
+		gpu_set(g, GPU_F_SM_ACTIVE);
+	}
+	if (have[PROM_M_TENSOR] && v[PROM_M_TENSOR] >= 0 && v[PROM_M_TENSOR] <= 1) {
+		g->act.tensor_pct = (long double)v[PROM_M_TENSOR] * 100.0L;
+		gpu_set(g, GPU_F_TENSOR_ACTIVE);
 	}
 	if (have[PROM_M_LOST] && v[PROM_M_LOST] == 1) {
 		g->state = GPU_STATE_LOST;

@@ -15,6 +15,7 @@
  * utilisation. */
 enum prom_metric {
 	PROM_M_UTIL, PROM_M_FB_USED, PROM_M_FB_FREE, PROM_M_TEMP, PROM_M_POWER, PROM_M_LOST, PROM_M_SUSPENDED,
+	PROM_M_SM, PROM_M_TENSOR, /* the profiling ratios 0-1 (GPM or DCGM) */
 	PROM_M_CONTAINER, PROM_M_PROC_MEM, PROM_M_PROC_UTIL, PROM_M__COUNT
 };
 extern const char *const PROM_METRICS[PROM_M__COUNT];

@@ -21,7 +21,7 @@ for h in a b; do
 	scenario "$T/$h.json" <<JSON
 {"driver":"550.54.15","gpus":[
  {"name":"NVIDIA H100","uuid":"GPU-$h-0","pci":"00000000:3B:00.0","util":$u,"mem_total":85899345920,
-  "mem_used":1073741824,"temp":45,"power_mw":245500},
+  "mem_used":1073741824,"temp":45,"power_mw":245500,"gpm":{"sm":45.25,"tensor":12.5}},
  {"name":"NVIDIA H100","uuid":"GPU-$h-1","pci":"00000000:5E:00.0","util":5,"mem_total":85899345920,
   "mem_used":0,"temp":30,"power_mw":60000}]}
 JSON
@@ -38,7 +38,8 @@ scrape_config 1s "$ADDR_a" "$ADDR_b" "$ADDR_c"
 check "Prometheus is ready" start_prometheus "$T/tsdb"
 check "Prometheus has every host's GPUs and node-c's containers" wait_until 60 sh -c "
 	curl -s --get --data-urlencode 'query=count(DCGM_FI_DEV_POWER_USAGE)' '$P/api/v1/query' | grep -q '\"12\"' &&
-	curl -s --get --data-urlencode 'query=count(gpur_container_gpu_memory_bytes)' '$P/api/v1/query' | grep -q '\"value\"'"
+	curl -s --get --data-urlencode 'query=count(gpur_container_gpu_memory_bytes)' '$P/api/v1/query' | grep -q '\"value\"' &&
+	curl -s --get --data-urlencode 'query=count(DCGM_FI_PROF_PIPE_TENSOR_ACTIVE)' '$P/api/v1/query' | grep -q '\"2\"'"
 
 "$GPUR" --prometheus "$P" --once --json > "$T/fleet.json" 2> "$T/fleet.err"
 check "--prometheus --once --json succeeds" test $? = 0
@@ -51,14 +52,16 @@ for line in open(sys.argv[1]):
         print(r["host"], len(r["gpus"]), r["backend"])
         continue
     for g in r["gpus"]:
+        sm, tc = g.get("sm_active_pct"), g.get("tensor_active_pct")
         print(r["host"], g["name"], g["device_id"], g.get("util_pct"), g.get("mem_used_bytes"),
-              g.get("mem_total_bytes"), g.get("temp_c"), g.get("power_w"))
+              g.get("mem_total_bytes"), g.get("temp_c"), g.get("power_w"),
+              None if sm is None else round(sm, 6), None if tc is None else round(tc, 6))
 PY
 cat > "$T/want.txt" <<TXT
-node-a NVIDIA H100 GPU-a-0 31 1073741824 85899345920 45 245.5
-node-a NVIDIA H100 GPU-a-1 5 0 85899345920 30 60
-node-b NVIDIA H100 GPU-b-0 32 1073741824 85899345920 45 245.5
-node-b NVIDIA H100 GPU-b-1 5 0 85899345920 30 60
+node-a NVIDIA H100 GPU-a-0 31 1073741824 85899345920 45 245.5 45.25 12.5
+node-a NVIDIA H100 GPU-a-1 5 0 85899345920 30 60 None None
+node-b NVIDIA H100 GPU-b-0 32 1073741824 85899345920 45 245.5 45.25 12.5
+node-b NVIDIA H100 GPU-b-1 5 0 85899345920 30 60 None None
 node-c $(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["gpus"]))' "$SOURCE_DIR/share/demo/scenario.json") prometheus
 TXT
 check "every host's GPUs with their values, one record each with host set" diff -u "$T/want.txt" "$T/fleet.txt"

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -86,6 +87,9 @@ static struct fleet *sample_fleet(void)
 	series(&r[PROM_M_FB_USED], "b", "0", "GPU-b0", 1024, NULL);
 	series(&r[PROM_M_FB_FREE], "b", "0", "GPU-b0", 3072, NULL);
 	series(&r[PROM_M_POWER], "b", "0", "GPU-b0", 100.5, NULL);
+	series(&r[PROM_M_SM], "b", "0", "GPU-b0", 0.4525, NULL);
+	series(&r[PROM_M_TENSOR], "b", "0", "GPU-b0", 0.125, NULL);
+	series(&r[PROM_M_TENSOR], "a", "0", "GPU-a0", 1.5, NULL); /* not a ratio: not believed */
 	series(&r[PROM_M_LOST], "b", "1", "GPU-b1", 1, NULL);
 	series(&r[PROM_M_LOST], "b", "0", "GPU-b0", 0, NULL);
 	series(&r[PROM_M_CONTAINER], "b", NULL, NULL, 5e9, "train\x1b");
@@ -124,6 +128,12 @@ static void test_build(void **st)
 	assert_string_equal(b->gpus[0].device_id, "GPU-b0");
 	assert_true(b->gpus[0].mem_total_bytes == 4096.0L * 1048576);
 	assert_int_equal(gpu_state(&b->gpus[1]), GPU_STATE_LOST);
+	/* The profiling ratios come back as percentages; an impossible one and
+	 * one never served are unknown. */
+	assert_true(gpu_has(&b->gpus[0], GPU_F_SM_ACTIVE) && fabsl(b->gpus[0].act.sm_pct - 45.25L) < 1e-9L);
+	assert_true(gpu_has(&b->gpus[0], GPU_F_TENSOR_ACTIVE) && b->gpus[0].act.tensor_pct == 12.5L);
+	assert_false(gpu_has(&b->gpus[1], GPU_F_SM_ACTIVE));
+	assert_false(gpu_has(&fl->hosts[0].frame->gpus[0], GPU_F_TENSOR_ACTIVE));
 	assert_string_equal(fl->hosts[1].top_container, "infer");
 	assert_int_equal(b->nprocs, 1);
 	assert_true(b->procs[0].pid == 42 && b->procs[0].gpu_index == 0);
