@@ -2,6 +2,7 @@
 #include "output/table.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,6 +178,21 @@ static void put_details(struct buf *out, const struct gpu *g, bool utf8)
 		buf_printf(out, "PCIe %s  ", link);
 	if (gpu_has(g, GPU_F_VIDEO))
 		buf_printf(out, "VID %.0f %%  ", field_num_whole(g->act.video_pct));
+	/* GPM's activity, where the GPU has it. */
+	static const struct {
+		enum gpu_field f;
+		const char *name;
+		size_t off;
+	} ACT[] = {
+		{GPU_F_SM_ACTIVE, "SM", offsetof(struct gpu, act.sm_pct)},
+		{GPU_F_TENSOR_ACTIVE, "TENSOR", offsetof(struct gpu, act.tensor_pct)},
+		{GPU_F_SM_OCCUPANCY, "OCC", offsetof(struct gpu, act.sm_occupancy_pct)},
+		{GPU_F_DRAM_ACTIVE, "DRAM", offsetof(struct gpu, act.dram_pct)},
+	};
+	for (size_t i = 0; i < sizeof(ACT) / sizeof(ACT[0]); i++)
+		if (gpu_has(g, ACT[i].f))
+			buf_printf(out, "%s %.0f %%  ", ACT[i].name,
+				   field_num_whole(*(const long double *)((const char *)g + ACT[i].off)));
 	if (gpu_has(g, GPU_F_PERF_LEVEL) && g->perf_level && *g->perf_level) {
 		buf_puts(out, "DPM ");
 		put_text(out, g->perf_level, utf8, 32, false);

@@ -51,6 +51,10 @@ check "windows were computed" test "$(grep -c '^window' "$T/gpmlog")" -ge 3
 check "GPU 0's PCIe thread round only at detection" test "$(calls "$T/calls" nvmlDeviceGetPcieThroughput 0)" -le 2
 check "samples freed at exit" grep -q '^gpm_samples_live - 0$' "$T/calls"
 
+# 1b. The --once table says them on the GPU's second line.
+nvml modern "$T/h100.json" --once
+check "the --once table: SM, TENSOR, OCC, DRAM" grep -q '^    .*SM 45 %  TENSOR 13 %  OCC 30 %  DRAM 60 %' "$T/out"
+
 # 2. A 50 ms interval: values still come from windows of more than 100 ms.
 FAKE_NVML_GPM_LOG=$T/gpmlog2 nvml modern "$T/h100.json" --json --count 12 --interval 0.05
 expect_rc 0 "GPM at 50 ms: runs"
