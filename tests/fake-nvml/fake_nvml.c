@@ -51,9 +51,11 @@ static int calls_on = -1; /* -1: $FAKE_NVML_CALLS not looked at yet */
 /* The entry point this thread is running and whether it has been counted
  * yet. They are the thread's own, because some calls let go of the lock
  * while they sleep or wait (a hang, the PCIe sample, nvmlEventSetWait) and
- * another thread's call runs meanwhile. */
-static _Thread_local const char *call_fn;
-static _Thread_local bool call_counted;
+ * another thread's call runs meanwhile. The initial-exec model puts them in
+ * the static TLS block: LeakSanitizer's scan at exit crashed on a thread
+ * left hung inside the library with them in dynamic TLS. */
+static _Thread_local const char *call_fn __attribute__((tls_model("initial-exec")));
+static _Thread_local bool call_counted __attribute__((tls_model("initial-exec")));
 
 void calls_begin(const char *fn)
 {
