@@ -21,6 +21,7 @@ static const char CSS[] =
 	"svg .gap{fill:#999;fill-opacity:.18}svg .throttle{fill:#e60}"
 	"svg .threshold{stroke:#b00;stroke-dasharray:4 3;stroke-width:.8}"
 	"svg .ev{stroke-width:1}svg .ev-lost{stroke:#d00}svg .ev-back{stroke:#080}svg .ev-signal{stroke:#80c}"
+	"svg .ev-xid{stroke:#e7298a;stroke-width:1.5}tr.xid td{color:#a01060}"
 	"svg .ev-other{stroke:#777;stroke-dasharray:2 2}svg .cursor{stroke:#000;stroke-width:.5}"
 	".hover{font:12px monospace;min-height:1.3em;color:#333}.legend span{margin-right:1em}"
 	"@media print{body{margin:0;font-size:10pt}section.gpu{break-inside:avoid}.hover{display:none}"
@@ -119,10 +120,34 @@ static void header(struct report_out *o, const struct summary *s, const char *so
 	buf_puts(&o->b, "</dl>\n");
 }
 
+/* The mean and the peak of st, each a cell with `decimals` decimals, "--"
+ * when never known. */
+static void cells_mean_peak(struct report_out *o, const struct summary_stat *st, int decimals)
+{
+	cell_num(o, st->n, decimals, st->n ? st->sum / (double)st->n : 0);
+	cell_num(o, st->n, decimals, st->max);
+}
+
+/* Whether any GPU had SM or tensor activity (GPM), so that the table has
+ * their columns. */
+static bool any_gpm(const struct summary *s)
+{
+	for (size_t i = 0; i < s->ngpus; i++)
+		if (s->gpus[i].sm.n || s->gpus[i].tensor.n)
+			return true;
+	return false;
+}
+
 static void gpu_table(struct report_out *o, const struct summary *s)
 {
+	bool gpm = any_gpm(s);
+
 	buf_puts(&o->b, "<h2>GPUs</h2>\n<table id=\"gpus\"><thead><tr><th>GPU</th><th>name</th><th>device id</th>"
-			"<th>util mean %</th><th>util peak %</th><th>memory mean GiB</th><th>memory peak GiB</th>"
+			"<th>util mean %</th><th>util peak %</th>");
+	if (gpm)
+		buf_puts(&o->b, "<th>SM active mean %</th><th>SM active peak %</th><th>tensor active mean %</th>"
+				"<th>tensor active peak %</th>");
+	buf_puts(&o->b, "<th>memory mean GiB</th><th>memory peak GiB</th>"
 			"<th>temp peak \xC2\xB0" "C</th><th>energy kWh</th><th>time lost</th><th>time throttled</th>"
 			"</tr></thead><tbody>\n");
 	for (size_t i = 0; i < s->ngpus; i++) {
@@ -130,8 +155,11 @@ static void gpu_table(struct report_out *o, const struct summary *s)
 		buf_printf(&o->b, "<tr><td class=\"n\">%llu</td>", (unsigned long long)g->index);
 		cell_text(o, g->name);
 		cell_text(o, g->device_id);
-		cell_num(o, g->util.n, 1, g->util.n ? g->util.sum / (double)g->util.n : 0);
-		cell_num(o, g->util.n, 1, g->util.max);
+		cells_mean_peak(o, &g->util, 1);
+		if (gpm) {
+			cells_mean_peak(o, &g->sm, 1);
+			cells_mean_peak(o, &g->tensor, 1);
+		}
 		cell_num(o, g->mem.n, 2, g->mem.n ? g->mem.sum / (double)g->mem.n / 1073741824.0 : 0);
 		cell_num(o, g->mem.n, 2, g->mem.max / 1073741824.0);
 		cell_num(o, g->temp.n, 1, g->temp.max);
@@ -214,12 +242,13 @@ static void event_table(struct report_out *o, const struct summary *s)
 {
 	buf_puts(&o->b, "<h2>Events</h2>\n<table id=\"events\"><thead><tr><th>time</th><th>event</th></tr></thead><tbody>\n");
 	for (size_t i = 0; i < s->nevents; i++) {
-		char line[1200];
-		buf_puts(&o->b, "<tr>");
+		const struct event *e = &s->events[i].e;
+		bool xid = event_has(e, EVENT_F_KIND) && e->kind && strcmp(e->kind, EVENT_XID) == 0;
+		buf_puts(&o->b, xid ? "<tr class=\"xid\">" : "<tr>");
 		cell_time(o, s->events[i].ts_known, s->events[i].ts_ms);
-		event_describe(&s->events[i].e, line, sizeof(line));
-		cell_text(o, line);
-		buf_puts(&o->b, "</tr>\n");
+		buf_puts(&o->b, "<td>");
+		report_out_event(o, e);
+		buf_puts(&o->b, "</td></tr>\n");
 	}
 	if (s->events_total > s->nevents)
 		buf_printf(&o->b, "<tr class=\"rest\"><td colspan=\"2\">%llu more events</td></tr>\n",
@@ -244,7 +273,9 @@ void html_write(struct report_out *o, const struct summary *s, const char *sourc
 			"each column; shaded: <span style=\"color:#e33\">lost</span> <span style=\"color:#88c\">suspended"
 			"</span> <span style=\"color:#888\">no records</span>; dashed red: slowdown temperature, power "
 			"limit; marks: <span style=\"color:#d00\">lost</span> <span style=\"color:#080\">back</span> "
-			"<span style=\"color:#80c\">signal</span> <span style=\"color:#777\">note</span>. Times are UTC.</p>\n");
+			"<span style=\"color:#80c\">signal</span> <span style=\"color:#e7298a\">XID</span> "
+			"<span style=\"color:#777\">note</span>. The SM active and tensor active lanes are there only for "
+			"GPUs that had them (GPM). Times are UTC.</p>\n");
 	size_t plotted = 0;
 	for (size_t i = 0; i < s->ngpus; i++) {
 		const struct summary_gpu *g = &s->gpus[i];

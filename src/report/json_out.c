@@ -2,6 +2,7 @@
 #include "report/json_out.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "util/json_write.h"
@@ -41,6 +42,19 @@ static void knum(struct obj *j, const char *k, double v)
 	json_put_double(&j->o->b, v);
 }
 
+/* PREFIX_mean and PREFIX_max of st, or nothing when it was never known. */
+static void kstat(struct obj *j, const char *prefix, const struct summary_stat *st)
+{
+	char k[64];
+
+	if (!st->n)
+		return;
+	snprintf(k, sizeof(k), "%s_mean", prefix);
+	knum(j, k, st->sum / (double)st->n);
+	snprintf(k, sizeof(k), "%s_max", prefix);
+	knum(j, k, st->max);
+}
+
 static void span(struct report_out *o, const struct summary *s)
 {
 	struct obj j = {o, true};
@@ -73,14 +87,10 @@ static void gpus(struct report_out *o, const struct summary *s)
 		ku64(&j, "index", g->index);
 		kstr(&j, "device_id", g->device_id);
 		kstr(&j, "name", g->name);
-		if (g->util.n) {
-			knum(&j, "util_pct_mean", g->util.sum / (double)g->util.n);
-			knum(&j, "util_pct_max", g->util.max);
-		}
-		if (g->mem.n) {
-			knum(&j, "mem_used_bytes_mean", g->mem.sum / (double)g->mem.n);
-			knum(&j, "mem_used_bytes_max", g->mem.max);
-		}
+		kstat(&j, "util_pct", &g->util);
+		kstat(&j, "sm_active_pct", &g->sm);
+		kstat(&j, "tensor_active_pct", &g->tensor);
+		kstat(&j, "mem_used_bytes", &g->mem);
 		if (g->temp.n)
 			knum(&j, "temp_c_max", g->temp.max);
 		if (g->energy_known)
@@ -190,6 +200,10 @@ static void events(struct report_out *o, const struct summary *s)
 		kstr(&j, "backend", event_has(e, EVENT_F_BACKEND) ? e->backend : NULL);
 		if (event_has(e, EVENT_F_PID))
 			ku64(&j, "pid", e->pid);
+		if (event_has(e, EVENT_F_XID))
+			ku64(&j, "xid", e->xid);
+		if (event_has(e, EVENT_F_GPU_INSTANCE))
+			ku64(&j, "gpu_instance_id", e->gpu_instance);
 		kstr(&j, "signal", event_has(e, EVENT_F_SIGNAL) ? e->signal : NULL);
 		kstr(&j, "result", event_has(e, EVENT_F_RESULT) ? e->result : NULL);
 		kstr(&j, "detail", event_has(e, EVENT_F_DETAIL) ? e->detail : NULL);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/event.h"
 #include "util/buf.h"
 
 struct report_out {
@@ -25,6 +26,12 @@ void report_out_flush(struct report_out *o, bool force);
  * reorder or hide text as U+FFFD, and & < > " ' as character references.
  * NULL writes nothing. */
 void report_out_text(struct report_out *o, const char *s);
+/* Writes event e in one line as the dashboard describes it (event_describe),
+ * made safe like report_out_text. An event with an XID names the number
+ * once, with its meaning: gpur's own detail "XID 79: GPU has fallen off the
+ * bus" gives "xid GPU 0 (nvml) XID 79: GPU has fallen off the bus", and an
+ * XID recorded without a detail gets gpur's meaning of the number. */
+void report_out_event(struct report_out *o, const struct event *e);
 /* Writes an epoch-ms time as "2025-12-01 10:00:00Z" (UTC). */
 void report_out_time(struct report_out *o, uint64_t ms);
 /* Writes a duration as "2 h 03 min", "4 min 05 s" or "12.5 s". */

@@ -143,6 +143,8 @@ static void add_event(struct summary *s, const struct frame *p, const struct eve
 	se->e.result = summary_strdup(src->result);
 	se->e.detail = summary_strdup(src->detail);
 	se->e.pid = src->pid;
+	se->e.xid = src->xid;
+	se->e.gpu_instance = src->gpu_instance;
 	if (event_has(src, EVENT_F_GPU_INDEX))
 		se->e.gpu_index = src->gpu_index < p->ngpus ? orig[src->gpu_index] : src->gpu_index;
 	se->ts_known = frame_has(p, FRAME_F_TS);
@@ -201,10 +203,11 @@ static void credit_gpu(struct summary *s, struct summary_gpu *sg, const struct g
 		flags |= (g->throttle & ((1u << GPU_THROTTLE__COUNT) - 1)) << SUMMARY_FLAG_REASON0;
 	}
 	static const enum gpu_field fields[SUMMARY__METRICS] = {GPU_F_UTIL, GPU_F_MEM_USED, GPU_F_POWER, GPU_F_TEMP,
-								GPU_F_CLOCK_GFX};
+								GPU_F_CLOCK_GFX, GPU_F_SM_ACTIVE, GPU_F_TENSOR_ACTIVE};
 	const long double vals[SUMMARY__METRICS] = {g->util_pct, g->mem_used_bytes, g->power_w, g->temp_c,
-						    g->clock_gfx_mhz};
-	struct summary_stat *stats[SUMMARY__METRICS] = {&sg->util, &sg->mem, &sg->power, &sg->temp, &sg->clock};
+						    g->clock_gfx_mhz, g->act.sm_pct, g->act.tensor_pct};
+	struct summary_stat *stats[SUMMARY__METRICS] = {&sg->util, &sg->mem, &sg->power, &sg->temp, &sg->clock,
+							&sg->sm, &sg->tensor};
 	for (int m = 0; m < SUMMARY__METRICS; m++) {
 		if (!gpu_has(g, fields[m]))
 			continue;

@@ -34,7 +34,12 @@
 #define SUMMARY_MAX_GAPS 1000       /* gaps kept for the plots, while all are counted */
 #define SUMMARY_STR_MAX 256         /* bytes kept of any string from the recording */
 
-enum summary_metric { SUMMARY_UTIL, SUMMARY_MEM, SUMMARY_POWER, SUMMARY_TEMP, SUMMARY_CLOCK, SUMMARY__METRICS };
+/* The plotted metrics. SM and tensor activity come from NVML's GPM
+ * (sm_active_pct, tensor_active_pct) and are unknown on GPUs without it. */
+enum summary_metric {
+	SUMMARY_UTIL, SUMMARY_MEM, SUMMARY_POWER, SUMMARY_TEMP, SUMMARY_CLOCK, SUMMARY_SM, SUMMARY_TENSOR,
+	SUMMARY__METRICS
+};
 
 /* The flag bits of a plot column: the GPU's state, and throttle reasons at
  * bit SUMMARY_FLAG_REASON0 + enum gpu_throttle. */
@@ -61,6 +66,7 @@ struct summary_gpu {
 	char *device_id, *name;      /* name NULL when never known */
 	uint64_t index;              /* its position in the latest record, as recorded */
 	struct summary_stat util, mem, temp, power, clock;
+	struct summary_stat sm, tensor; /* GPM's SM and tensor activity, n 0 without GPM */
 	double energy_j;
 	bool energy_known;
 	uint64_t lost_ms, suspended_ms, throttled_ms;
@@ -158,6 +164,15 @@ void summary_add(struct summary *s, struct frame *f, const uint32_t *orig);
  * top SUMMARY_TOP_ROWS processes and groups by GPU-memory hours with the
  * rest in proc_rest and group_rest, and computes energy_total_j. */
 void summary_finish(struct summary *s);
+
+/* The statistics of metric m of GPU g. */
+static inline const struct summary_stat *summary_stat_of(const struct summary_gpu *g, enum summary_metric m)
+{
+	const struct summary_stat *st[SUMMARY__METRICS] = {&g->util, &g->mem, &g->power, &g->temp,
+							   &g->clock, &g->sm, &g->tensor};
+
+	return st[m];
+}
 
 static inline double summary_gib_h(double byte_ms)
 {

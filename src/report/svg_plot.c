@@ -24,7 +24,20 @@ static const struct lane LANES[SUMMARY__METRICS] = {
 	[SUMMARY_POWER] = {"power", "W", "#d62728", 1},
 	[SUMMARY_TEMP] = {"temperature", "\xC2\xB0" "C", "#ff7f0e", 1},
 	[SUMMARY_CLOCK] = {"graphics clock", "MHz", "#2ca02c", 1},
+	[SUMMARY_SM] = {"SM active", "%", "#17becf", 1},
+	[SUMMARY_TENSOR] = {"tensor active", "%", "#8c564b", 1},
 };
+
+/* The lanes from the top. SM and tensor activity follow util, both being
+ * shares of the time, and are drawn only for a GPU that had them (GPM), so
+ * a GPU without GPM has the five lanes it always had. */
+static const enum summary_metric ORDER[SUMMARY__METRICS] = {SUMMARY_UTIL, SUMMARY_SM, SUMMARY_TENSOR, SUMMARY_MEM,
+							     SUMMARY_POWER, SUMMARY_TEMP, SUMMARY_CLOCK};
+
+static bool lane_shown(const struct summary_gpu *g, enum summary_metric m)
+{
+	return (m != SUMMARY_SM && m != SUMMARY_TENSOR) || summary_stat_of(g, m)->n;
+}
 
 struct geo {
 	uint64_t t0, span_ms; /* the axis, from t0 to t0 + span_ms */
@@ -39,32 +52,35 @@ static double xt(const struct geo *g, uint64_t t)
 	return PL + (f > 1 ? 1 : f) * PW;
 }
 
-static double lane_top(int m)
+/* The top of the lane in row `row` from the top. */
+static double lane_top(int row)
 {
-	return TOP + m * (LANE_H + LANE_GAP);
+	return TOP + row * (LANE_H + LANE_GAP);
 }
 
-static double ymap(double v, double top, int m)
+static double ymap(double v, double top, int row)
 {
 	double f = top > 0 ? v / top : 0;
 	if (f < 0)
 		f = 0;
 	if (f > 1)
 		f = 1;
-	return lane_top(m) + LANE_H * (1 - f);
+	return lane_top(row) + LANE_H * (1 - f);
 }
 
 /* The value at the top of lane m: a threshold or total when known, else the
  * peak. */
-static double lane_scale(const struct summary_gpu *g, int m)
+static double lane_scale(const struct summary_gpu *g, enum summary_metric m)
 {
 	double top = 0;
-	const struct summary_stat *st[SUMMARY__METRICS] = {&g->util, &g->mem, &g->power, &g->temp, &g->clock};
+	const struct summary_stat *st = summary_stat_of(g, m);
 
-	if (st[m]->n)
-		top = st[m]->max;
+	if (st->n)
+		top = st->max;
 	switch (m) {
-	case SUMMARY_UTIL: top = top > 100 ? top : 100; break;
+	case SUMMARY_UTIL:
+	case SUMMARY_SM:
+	case SUMMARY_TENSOR: top = top > 100 ? top : 100; break;
 	case SUMMARY_MEM:
 		if (g->known & SUMMARY_K_MEMTOTAL && g->mem_total_bytes > top)
 			top = g->mem_total_bytes;
@@ -83,12 +99,14 @@ static double lane_scale(const struct summary_gpu *g, int m)
 		if (g->known & SUMMARY_K_CLOCKMAX && g->clock_gfx_max_mhz > top)
 			top = g->clock_gfx_max_mhz;
 		break;
+	case SUMMARY__METRICS: break;
 	}
 	return isfinite(top) && top > 0 ? top : 1;
 }
 
-static void series(struct report_out *o, const struct summary *s, const struct geo *ge,
-		   const struct downsample_series *sr, int m, double top)
+/* Draws series sr of metric m in the lane of row `row`. */
+static void series(struct report_out *o, const struct summary *s, const struct downsample_series *sr,
+		   enum summary_metric m, int row, double top)
 {
 	const struct downsample_col *c = sr->col;
 	size_t used = s->grid.used;
@@ -104,9 +122,9 @@ static void series(struct report_out *o, const struct summary *s, const struct g
 		while (j + 1 < used && c[j + 1].n)
 			j++;
 		for (size_t k = i; k <= j; k++)
-			buf_printf(&o->b, "%s%.1f %.1f", k == i ? "M" : "L", PL + (k + 0.5) * cw, ymap(c[k].max, top, m));
+			buf_printf(&o->b, "%s%.1f %.1f", k == i ? "M" : "L", PL + (k + 0.5) * cw, ymap(c[k].max, top, row));
 		for (size_t k = j + 1; k-- > i;)
-			buf_printf(&o->b, "L%.1f %.1f", PL + (k + 0.5) * cw, ymap(c[k].min, top, m));
+			buf_printf(&o->b, "L%.1f %.1f", PL + (k + 0.5) * cw, ymap(c[k].min, top, row));
 		buf_puts(&o->b, "Z");
 		i = j;
 	}
@@ -116,10 +134,9 @@ static void series(struct report_out *o, const struct summary *s, const struct g
 			continue;
 		bool start = i == 0 || !c[i - 1].n;
 		buf_printf(&o->b, "%s%.1f %.1f", start ? "M" : "L", PL + (i + 0.5) * cw,
-			   ymap(c[i].sum / c[i].n, top, m));
+			   ymap(c[i].sum / c[i].n, top, row));
 	}
 	buf_puts(&o->b, "\"/>");
-	(void)ge;
 	report_out_flush(o, false);
 }
 
@@ -165,6 +182,8 @@ static const char *event_class(const char *kind)
 		return "ev-back";
 	if (!strcmp(kind, EVENT_SIGNAL))
 		return "ev-signal";
+	if (!strcmp(kind, EVENT_XID))
+		return "ev-xid";
 	return "ev-other";
 }
 
@@ -173,7 +192,7 @@ static void event_marks(struct report_out *o, const struct summary *s, const str
 {
 	/* One mark per pixel column and kind of mark, so a storm of events stays
 	 * small. */
-	static const char *const classes[] = {"ev-lost", "ev-back", "ev-signal", "ev-other"};
+	static const char *const classes[] = {"ev-lost", "ev-back", "ev-signal", "ev-xid", "ev-other"};
 	uint8_t drawn[641]; /* PW + 1 */
 
 	memset(drawn, 0, sizeof(drawn));
@@ -196,10 +215,8 @@ static void event_marks(struct report_out *o, const struct summary *s, const str
 		buf_printf(&o->b, "<line class=\"ev %s\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"><title>", cls, x, x,
 			   TOP - 6, ge->bottom);
 		report_out_time(o, se->ts_ms);
-		char line[1200];
-		event_describe(e, line, sizeof(line));
 		buf_puts(&o->b, " ");
-		report_out_text(o, line);
+		report_out_event(o, e);
 		buf_puts(&o->b, "</title></line>");
 	}
 }
@@ -243,11 +260,43 @@ static void lane_data(struct report_out *o, const struct summary *s, const struc
 	buf_puts(&o->b, "\"");
 }
 
+/* Draws lane m of GPU g in row `row`: its frame, label and scale, the band
+ * and mean line, and the slowdown temperature or power limit where known. */
+static void lane(struct report_out *o, const struct summary *s, const struct summary_gpu *g, enum summary_metric m,
+		 int row)
+{
+	double top = lane_scale(g, m), y0 = lane_top(row);
+
+	buf_printf(&o->b, "<g class=\"lane\" data-label=\"%s\" data-unit=\"%s\"", LANES[m].label, LANES[m].unit);
+	lane_data(o, s, &g->plot->m[m], LANES[m].scale);
+	buf_printf(&o->b, "><rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>"
+			  "<text class=\"ll\" x=\"%.1f\" y=\"%.1f\">%s (%s)</text>"
+			  "<text class=\"lv\" x=\"%.1f\" y=\"%.1f\">%.4g</text>"
+			  "<text class=\"lv\" x=\"%.1f\" y=\"%.1f\">0</text>",
+		   PL, y0, PW, LANE_H, PL, y0 - 4, LANES[m].label, LANES[m].unit, PL - 3, y0 + 8,
+		   top / LANES[m].scale, PL - 3, y0 + LANE_H);
+	series(o, s, &g->plot->m[m], m, row, top);
+	double th = m == SUMMARY_TEMP && g->known & SUMMARY_K_SLOWDOWN   ? g->temp_slowdown_c
+		    : m == SUMMARY_POWER && g->known & SUMMARY_K_PLIMIT ? g->power_limit_w
+									: NAN;
+	if (isfinite(th)) {
+		double y = ymap(th, top, row);
+		buf_printf(&o->b, "<line class=\"threshold\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\">"
+				  "<title>%s %.4g %s</title></line>",
+			   PL, PL + PW, y, y, m == SUMMARY_TEMP ? "slowdown temperature" : "power limit", th,
+			   LANES[m].unit);
+	}
+	buf_puts(&o->b, "</g>");
+}
+
 void svg_plot_write(struct report_out *o, const struct summary *s, const struct summary_gpu *g)
 {
 	const struct summary_plot *p = g->plot;
 	struct geo ge = {.t0 = s->grid.t0_ms, .span_ms = (uint64_t)(s->grid.used ? s->grid.used : 1) * s->grid.width_ms};
-	double band_y = lane_top(SUMMARY__METRICS) - 6;
+	int rows = 0;
+	for (int m = 0; m < SUMMARY__METRICS; m++)
+		rows += lane_shown(g, (enum summary_metric)m);
+	double band_y = lane_top(rows) - 6;
 	double axis_y = band_y + BAND_H + 6;
 	double height = axis_y + 22;
 
@@ -268,29 +317,9 @@ void svg_plot_write(struct report_out *o, const struct summary *s, const struct 
 	}
 	flag_runs(o, s, &p->flags, SUMMARY_FLAG_LOST, "lost", TOP, ge.bottom - TOP, "lost");
 	flag_runs(o, s, &p->flags, SUMMARY_FLAG_SUSPENDED, "suspended", TOP, ge.bottom - TOP, "suspended");
-	for (int m = 0; m < SUMMARY__METRICS; m++) {
-		double top = lane_scale(g, m), y0 = lane_top(m);
-		buf_printf(&o->b, "<g class=\"lane\" data-label=\"%s\" data-unit=\"%s\"", LANES[m].label, LANES[m].unit);
-		lane_data(o, s, &p->m[m], LANES[m].scale);
-		buf_printf(&o->b, "><rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>"
-				  "<text class=\"ll\" x=\"%.1f\" y=\"%.1f\">%s (%s)</text>"
-				  "<text class=\"lv\" x=\"%.1f\" y=\"%.1f\">%.4g</text>"
-				  "<text class=\"lv\" x=\"%.1f\" y=\"%.1f\">0</text>",
-			   PL, y0, PW, LANE_H, PL, y0 - 4, LANES[m].label, LANES[m].unit, PL - 3, y0 + 8,
-			   top / LANES[m].scale, PL - 3, y0 + LANE_H);
-		series(o, s, &ge, &p->m[m], m, top);
-		double th = m == SUMMARY_TEMP && g->known & SUMMARY_K_SLOWDOWN   ? g->temp_slowdown_c
-			    : m == SUMMARY_POWER && g->known & SUMMARY_K_PLIMIT ? g->power_limit_w
-										: NAN;
-		if (isfinite(th)) {
-			double y = ymap(th, top, m);
-			buf_printf(&o->b, "<line class=\"threshold\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\">"
-					  "<title>%s %.4g %s</title></line>",
-				   PL, PL + PW, y, y, m == SUMMARY_TEMP ? "slowdown temperature" : "power limit", th,
-				   LANES[m].unit);
-		}
-		buf_puts(&o->b, "</g>");
-	}
+	for (int i = 0, row = 0; i < SUMMARY__METRICS; i++)
+		if (lane_shown(g, ORDER[i]))
+			lane(o, s, g, ORDER[i], row++);
 	buf_printf(&o->b, "<text class=\"lv\" x=\"%.1f\" y=\"%.1f\">throttled</text>"
 			  "<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>",
 		   PL - 3, band_y + BAND_H, PL, band_y, PW, BAND_H);

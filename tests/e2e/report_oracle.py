@@ -5,16 +5,40 @@ json module reads the JSONL; nothing of gpur's code is used), then compared
 with gpur's JSON.
 
   report_oracle.py RECORDING REPORT.json [--from MS] [--to MS] [--gpus I,J]
+  report_oracle.py RECORDING REPORT.html [--from MS] [--to MS] [--gpus I,J]
 
 Exit status 0 when every value agrees (relative 1e-9), 1 with the
-differences on stderr."""
+differences on stderr.
+
+Given an HTML report, it checks what the page shows of GPM and XIDs: the
+SM and tensor columns of #gpus, the lanes of each plot (SM active and tensor
+active only for a GPU that had them, and their column means), the xid marks
+of each plot (where and what) and the xid rows of #events."""
+import html.parser
 import json
 import math
 import sys
+import time
 
 GAP_MS = 5000
 SLOWING = {"sw_power_cap", "hw_slowdown", "sw_thermal", "hw_thermal", "hw_power_brake"}
 GIB_H = 2**30 * 3600000.0
+# The plot geometry of docs/report.md: 640 columns of at least 1 s, 640
+# pixels wide from x = 64.
+COLUMNS = 640
+MIN_WIDTH_MS = 1000
+PLOT_LEFT, PLOT_WIDTH = 64.0, 640.0
+MAX_EVENTS = 1000
+# The lanes from the top; SM and tensor only where known.
+LANES = [("util", "util_pct"), ("SM active", "sm_active_pct"), ("tensor active", "tensor_active_pct"),
+         ("memory used", "mem_used_bytes"), ("power", "power_w"), ("temperature", "temp_c"),
+         ("graphics clock", "clock_gfx_mhz")]
+GPM_KEYS = ("sm_active_pct", "tensor_active_pct")
+# The meanings this oracle knows of the XIDs its tests record without a
+# detail (docs/nvml.md#xid-errors); any other number has none.
+XID_MEANINGS = {13: "graphics engine exception (an application fault)",
+                31: "GPU memory page fault (an application fault)", 48: "double-bit ECC error",
+                79: "GPU has fallen off the bus"}
 
 
 def load(path, lo, hi, gpus):
@@ -44,8 +68,31 @@ def load(path, lo, hi, gpus):
                 if gi in keep and isinstance(p.get("pid"), int):
                     procs.append((g[gi].get("device_id"), p))
             r["_procs"] = procs
+            r["_events"] = events_of(r, g, keep, gpus is not None)
             recs.append(r)
     return recs
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def events_of(r, g, keep, selected):
+    """The record's events as gpur reads them: one without a kind is none,
+    a gpu_index past the record's GPUs is unknown, and with --gpus the
+    events of GPUs not kept are left out."""
+    out = []
+    for e in r.get("events") or []:
+        if not isinstance(e, dict) or not isinstance(e.get("kind"), str):
+            continue
+        e = dict(e)
+        gi = e.get("gpu_index")
+        if not is_int(gi) or not 0 <= gi < len(g):
+            e.pop("gpu_index", None)
+        elif selected and gi not in keep:
+            continue
+        out.append(e)
+    return out
 
 
 def stretches(recs):
@@ -96,12 +143,13 @@ def compute(recs):
         energy = {}
         for idx, g in r["_gpus"]:
             d = g.get("device_id")
-            s = gpus.setdefault(d, {"index": idx, "device_id": d, "util": [], "mem": [], "temp": [], "energy": None,
-                                    "lost": None, "throttled": None})
+            s = gpus.setdefault(d, {"index": idx, "device_id": d, "util": [], "mem": [], "temp": [], "sm": [],
+                                    "tensor": [], "energy": None, "lost": None, "throttled": None})
             s["index"] = idx
             if "name" in g:
                 s.setdefault("name", g["name"])
-            for k, key in (("util", "util_pct"), ("mem", "mem_used_bytes"), ("temp", "temp_c")):
+            for k, key in (("util", "util_pct"), ("mem", "mem_used_bytes"), ("temp", "temp_c"),
+                           ("sm", "sm_active_pct"), ("tensor", "tensor_active_pct")):
                 if known(g, key):
                     s[k].append(g[key])
             if "state" in g:
@@ -153,9 +201,10 @@ def compute(recs):
         o = {"index": s["index"], "device_id": s["device_id"]}
         if "name" in s:
             o["name"] = s["name"]
-        if s["util"]:
-            o["util_pct_mean"] = sum(s["util"]) / len(s["util"])
-            o["util_pct_max"] = max(s["util"])
+        for k, key in (("util", "util_pct"), ("sm", "sm_active_pct"), ("tensor", "tensor_active_pct")):
+            if s[k]:
+                o[key + "_mean"] = sum(s[k]) / len(s[k])
+                o[key + "_max"] = max(s[k])
         if s["mem"]:
             o["mem_used_bytes_mean"] = sum(s["mem"]) / len(s["mem"])
             o["mem_used_bytes_max"] = max(s["mem"])
@@ -201,8 +250,26 @@ def compute(recs):
     span = {"records": len(recs), "from_ms": min(ts), "to_ms": max(ts),
             "gaps": sum(1 for a, b in zip(ts, ts[1:]) if b - a > GAP_MS),
             "gap_s": sum(b - a for a, b in zip(ts, ts[1:]) if b - a > GAP_MS) / 1000.0,
-            "events": sum(len(r.get("events") or []) for r in recs)}
+            "events": sum(len(r["_events"]) for r in recs)}
     return span, want_gpus, want_procs, want_groups
+
+
+EVENT_STRS = ("kind", "device_id", "backend", "signal", "result", "detail")
+EVENT_INTS = ("gpu_index", "pid", "xid", "gpu_instance_id")
+
+
+def want_events(recs):
+    """The first 1,000 events as the JSON lists them."""
+    out = []
+    for r in recs:
+        for e in r["_events"]:
+            o = {}
+            if is_int(r.get("ts_ms")) and r["ts_ms"] > 0:
+                o["ts_ms"] = r["ts_ms"]
+            o.update({k: e[k] for k in EVENT_STRS if isinstance(e.get(k), str)})
+            o.update({k: e[k] for k in EVENT_INTS if is_int(e.get(k))})
+            out.append(o)
+    return out[:MAX_EVENTS]
 
 
 def same(a, b):
@@ -223,6 +290,214 @@ def compare(what, want, got, errors, ignore=()):
             errors.append(f"{what}: {k} = {got[k]!r}, expected {want[k]!r}")
 
 
+def grid(recs):
+    """The plots' time axis: the origin (the first record's time), the column
+    width (1 s, doubled until every record falls in the 640 columns) and the
+    columns used."""
+    ts = [r["ts_ms"] for r in recs if is_int(r.get("ts_ms")) and r["ts_ms"] > 0]
+    if not ts:
+        return None
+    t0, w = ts[0], MIN_WIDTH_MS
+    late = max(t for t in ts if t >= t0) - t0
+    while late // w >= COLUMNS:
+        w *= 2
+    return t0, w, late // w + 1
+
+
+def column_means(recs, d, key, t0, w, n):
+    """The mean of GPU d's known values of key in each column, or None."""
+    sums, counts = [0.0] * n, [0] * n
+    for r in recs:
+        t = r.get("ts_ms")
+        if not is_int(t) or t <= 0 or t < t0:
+            continue
+        for _, g in r["_gpus"]:
+            if g.get("device_id") == d and known(g, key):
+                sums[(t - t0) // w] += g[key]
+                counts[(t - t0) // w] += 1
+    return [sums[c] / counts[c] if counts[c] else None for c in range(n)]
+
+
+def utc(ms):
+    return time.strftime("%Y-%m-%d %H:%M:%SZ", time.gmtime(ms // 1000))
+
+
+def describe_xid(e):
+    """An xid event as the report words it: kind, GPU, backend, instance,
+    the XID once, then its meaning (the detail without a leading "XID N",
+    else the meaning of the number)."""
+    out = "xid"
+    if is_int(e.get("gpu_index")):
+        out += f" GPU {e['gpu_index']}"
+    if isinstance(e.get("backend"), str):
+        out += f" ({e['backend']})"
+    if is_int(e.get("gpu_instance_id")):
+        out += f" instance {e['gpu_instance_id']}"
+    x = e["xid"]
+    out += f" XID {x}"
+    d = e.get("detail") if isinstance(e.get("detail"), str) else None
+    head = f"XID {x}"
+    if d is not None and d.startswith(head) and d[len(head):len(head) + 1] in ("", ":"):
+        d = d[len(head):].lstrip(":").lstrip(" ")
+    d = d or XID_MEANINGS.get(x)
+    return out + (f": {d}" if d else "")
+
+
+class Page(html.parser.HTMLParser):
+    """The tables (rows of cell texts, with each row's class) and the plots
+    (device id, lanes with their data-v, event marks) of a report page."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tables, self.plots = {}, []
+        self.table = self.row = self.cell = self.title = None
+        self.small, self.device = None, None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table":
+            self.table = self.tables.setdefault(a.get("id"), [])
+        elif tag == "tr" and self.table is not None:
+            self.row = {"class": a.get("class"), "cells": []}
+            self.table.append(self.row)
+        elif tag in ("td", "th") and self.row is not None:
+            self.cell = []
+        elif tag == "small":
+            self.small = []
+        elif tag == "svg" and "plot" in (a.get("class") or "").split():
+            self.plots.append({"device": self.device, "lanes": [], "marks": [], "attrs": a})
+        elif tag == "g" and a.get("class") == "lane":
+            self.plots[-1]["lanes"].append((a.get("data-label"), a.get("data-v")))
+        elif tag == "line" and "ev" in (a.get("class") or "").split():
+            self.plots[-1]["marks"].append({"class": a["class"].split(), "x": a.get("x1"), "title": ""})
+            self.title = self.plots[-1]["marks"][-1]
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self.table = None
+        elif tag == "tr":
+            self.row = None
+        elif tag in ("td", "th") and self.cell is not None:
+            self.row["cells"].append("".join(self.cell))
+            self.cell = None
+        elif tag == "small" and self.small is not None:
+            self.device, self.small = "".join(self.small), None
+        elif tag == "line":
+            self.title = None
+
+    def handle_data(self, data):
+        for part in (self.cell, self.small):
+            if part is not None:
+                part.append(data)
+        if self.title is not None:
+            self.title["title"] += data
+
+
+def cell(v):
+    return "--" if v is None else f"{v:.1f}"
+
+
+def check_gpus_table(page, gpus, errors):
+    rows = page.tables.get("gpus") or []
+    if not rows:
+        errors.append("no #gpus table")
+        return
+    head = rows[0]["cells"]
+    gpm = any(k + "_mean" in g for g in gpus for k in GPM_KEYS)
+    cols = ["SM active mean %", "SM active peak %", "tensor active mean %", "tensor active peak %"]
+    if gpm != all(c in head for c in cols) or (not gpm and any(c in head for c in cols)):
+        errors.append(f"#gpus: the SM and tensor columns should {'' if gpm else 'not '}be there: {head}")
+        return
+    by = {r["cells"][2]: r["cells"] for r in rows[1:]}
+    for g in gpus:
+        got = by.get(g["device_id"])
+        if got is None:
+            errors.append(f"#gpus: no row for {g['device_id']}")
+            continue
+        for c, key in zip(cols, ("sm_active_pct_mean", "sm_active_pct_max", "tensor_active_pct_mean",
+                                 "tensor_active_pct_max")):
+            if gpm and got[head.index(c)] != cell(g.get(key)):
+                errors.append(f"#gpus {g['device_id']}: {c} is {got[head.index(c)]!r}, expected {cell(g.get(key))!r}")
+
+
+def want_marks(recs, events, index, t0, span):
+    """The xid marks of the plot of the GPU at index: one per pixel column,
+    with its x and its title."""
+    out, drawn = [], set()
+    for r, e in events:
+        t = r.get("ts_ms")
+        if e.get("kind") != "xid" or not is_int(e.get("xid")) or not is_int(t) or t <= 0:
+            continue
+        if is_int(e.get("gpu_index")) and e["gpu_index"] != index:
+            continue
+        x = PLOT_LEFT if t < t0 else PLOT_LEFT + min((t - t0) / span, 1.0) * PLOT_WIDTH
+        px = int(x - PLOT_LEFT)
+        if px in drawn:
+            continue
+        drawn.add(px)
+        out.append((f"{x:.1f}", f"{utc(t)} {describe_xid(e)}"))
+    return out
+
+
+def check_plot(recs, events, g, plot, geo, errors):
+    t0, w, n = geo
+    what = f"plot of {g['device_id']}"
+    attrs = plot["attrs"]
+    if (attrs.get("data-t0"), attrs.get("data-w"), attrs.get("data-n")) != (str(t0), str(w), str(n)):
+        errors.append(f"{what}: axis {attrs.get('data-t0')}, {attrs.get('data-w')}, {attrs.get('data-n')}, "
+                      f"expected {t0}, {w}, {n}")
+    shown = [(label, key) for label, key in LANES if key not in GPM_KEYS or key + "_mean" in g]
+    labels = [label for label, _ in plot["lanes"]]
+    if labels != [label for label, _ in shown]:
+        errors.append(f"{what}: lanes {labels}, expected {[label for label, _ in shown]}")
+        return
+    for (label, data), (_, key) in zip(plot["lanes"], shown):
+        if key not in GPM_KEYS:
+            continue
+        want = column_means(recs, g["device_id"], key, t0, w, n)
+        got = data.split(",")
+        if len(got) != n:
+            errors.append(f"{what}: {label} has {len(got)} columns, expected {n}")
+            continue
+        for c, (a, b) in enumerate(zip(got, want)):
+            if (a == "") != (b is None) or (b is not None and not math.isclose(float(a), b, rel_tol=1e-3)):
+                errors.append(f"{what}: {label} column {c} is {a!r}, expected {b}")
+    got = [(m["x"], m["title"]) for m in plot["marks"] if "ev-xid" in m["class"]]
+    want = want_marks(recs, events, g["index"], t0, n * w)
+    if got != want:
+        errors.append(f"{what}: xid marks {got}, expected {want}")
+
+
+def check_html(recs, path):
+    page = Page()
+    with open(path, encoding="utf-8") as f:
+        page.feed(f.read())
+    page.close()
+    errors = []
+    _, gpus, _, _ = compute(recs)
+    gpus.sort(key=lambda g: (g["index"], g["device_id"]))
+    check_gpus_table(page, gpus, errors)
+    events = [(r, e) for r in recs for e in r["_events"]][:MAX_EVENTS]
+    geo = grid(recs)
+    plots = {p["device"]: p for p in page.plots}
+    for g in gpus[:64]:
+        if g["device_id"] not in plots or geo is None:
+            errors.append(f"no plot of {g['device_id']}")
+            continue
+        check_plot(recs, events, g, plots[g["device_id"]], geo, errors)
+    got = [" ".join(r["cells"]) for r in page.tables.get("events", [])[1:] if r["class"] == "xid"]
+    want = [f"{utc(r['ts_ms']) if is_int(r.get('ts_ms')) and r['ts_ms'] > 0 else '--'} {describe_xid(e)}"
+            for r, e in events if e.get("kind") == "xid" and is_int(e.get("xid"))]
+    if got != want:
+        errors.append(f"#events: xid rows {got}, expected {want}")
+    for e in errors:
+        print("report_oracle: " + e, file=sys.stderr)
+    marks = sum(len(p["marks"]) for p in page.plots)
+    print(f"report_oracle: {len(gpus)} GPUs, {len(page.plots)} plots, {marks} marks, {len(want)} xid rows "
+          f"compared; {len(errors)} differences")
+    return 1 if errors else 0
+
+
 def main():
     args = sys.argv[1:]
     lo = hi = gsel = None
@@ -236,6 +511,8 @@ def main():
         elif opt == "--gpus":
             gsel = [int(x) for x in val.split(",")]
     recs = load(args[0], lo, hi, gsel)
+    if args[1].lower().endswith((".html", ".htm")):
+        return check_html(recs, args[1])
     with open(args[1], encoding="utf-8") as f:
         got = json.load(f)
     span, gpus, procs, groups = compute(recs)
@@ -259,10 +536,15 @@ def main():
         errors.append(f"{len(got['groups'])} groups, expected {len(groups)}")
     for w in groups:
         compare(f"group {w['kind']} {w['id']}", w, byg.get((w["kind"], w["id"]), {}), errors, ignore=("name",))
+    events = want_events(recs)
+    if len(got["events"]) != len(events):
+        errors.append(f"{len(got['events'])} events, expected {len(events)}")
+    for i, (w, g) in enumerate(zip(events, got["events"])):
+        compare(f"event {i}", w, g, errors)
     for e in errors:
         print("report_oracle: " + e, file=sys.stderr)
     print(f"report_oracle: {len(gpus)} GPUs, {len(procs)} processes, {len(groups)} groups, "
-          f"{span['records']} records compared; {len(errors)} differences")
+          f"{len(events)} events, {span['records']} records compared; {len(errors)} differences")
     return 1 if errors else 0
 
 

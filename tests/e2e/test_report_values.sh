@@ -6,7 +6,8 @@
 # (scenario "polls" windows), throttling, a GPU without energy (power
 # integrated) and one without power, and a one-hour gap between two runs.
 # Also: --from/--to, --gpus, rotated and compressed sets give the same
-# report as the plain file; `-` is HTML on stdout; usage and path errors.
+# report as the plain file; `-` is HTML on stdout, and the page's lanes and
+# columns agree with the oracle; usage and path errors.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/nvml_lib.sh"
 ORACLE="$SOURCE_DIR/tests/e2e/report_oracle.py"
@@ -74,6 +75,8 @@ check "--report - writes HTML on stdout" grep -q '^<!DOCTYPE html>' "$T/out"
 run --replay "$T/rec.jsonl" --report "$T/R.HTML"
 expect_rc 0 "--report OUT.HTML"
 check ".HTML is HTML" grep -q '<table id="gpus">' "$T/R.HTML"
+# No GPU here has GPM: five lanes each, no SM or tensor column, no xid mark.
+check "the page agrees with the independent computation" python3 "$ORACLE" "$T/rec.jsonl" "$T/R.HTML"
 
 # Errors: each one line naming the option or the file.
 run --report "$T/x.json"

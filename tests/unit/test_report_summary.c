@@ -3,7 +3,8 @@
  * differences else power integrated, stretches capped at 5 s, time lost,
  * GPU-memory hours, energy shares by utilisation, GPU-hours of a group
  * counted once per GPU, the top processes with the rest summed, --gpus'
- * recorded indices. */
+ * recorded indices, GPM's SM and tensor activity (unknown is never 0), and
+ * xid events kept with their number and described once. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -16,6 +17,7 @@
 
 #include "model/frame.h"
 #include "record/record_decode.h"
+#include "report/out.h"
 #include "report/summary.h"
 
 #define GIB 1073741824.0
@@ -234,6 +236,84 @@ static void test_recorded_index_and_duplicates(void **state)
 	summary_free(s);
 }
 
+static void test_gpm_activity_known_only(void **state)
+{
+	struct summary *s = summary_new();
+
+	(void)state;
+	add(s, "{\"ts_ms\":1000,\"gpus\":[{\"device_id\":\"G\",\"sm_active_pct\":40},{\"device_id\":\"N\"}]}");
+	add(s, "{\"ts_ms\":2000,\"gpus\":[{\"device_id\":\"G\",\"sm_active_pct\":null,\"tensor_active_pct\":10},"
+	       "{\"device_id\":\"N\",\"util_pct\":5}]}");
+	add(s, "{\"ts_ms\":3000,\"gpus\":[{\"device_id\":\"G\",\"sm_active_pct\":0,\"tensor_active_pct\":30},"
+	       "{\"device_id\":\"N\"}]}");
+	summary_finish(s);
+	assert_int_equal(s->ngpus, 2);
+	const struct summary_gpu *g = &s->gpus[0], *n = &s->gpus[1];
+	assert_string_equal(g->device_id, "G");
+	assert_int_equal(g->sm.n, 2); /* null is unknown; a recorded 0 counts */
+	near(g->sm.sum / g->sm.n, 20);
+	near(g->sm.max, 40);
+	assert_int_equal(g->tensor.n, 2);
+	near(g->tensor.sum / g->tensor.n, 20);
+	near(g->tensor.max, 30);
+	assert_ptr_equal(summary_stat_of(g, SUMMARY_SM), &g->sm);
+	assert_ptr_equal(summary_stat_of(g, SUMMARY_TENSOR), &g->tensor);
+	assert_int_equal(n->sm.n, 0); /* without GPM: never known */
+	assert_int_equal(n->tensor.n, 0);
+	/* The plot's columns hold the known values only. */
+	const struct downsample_series *sm = &g->plot->m[SUMMARY_SM];
+	assert_int_equal(sm->col[0].n + sm->col[1].n + sm->col[2].n, 2);
+	for (size_t c = 0; c < s->grid.used; c++)
+		assert_int_equal(n->plot->m[SUMMARY_SM].col[c].n + n->plot->m[SUMMARY_TENSOR].col[c].n, 0);
+	summary_free(s);
+}
+
+/* What report_out_event writes for the event of record line l. */
+static void event_text(const char *l, const char *want)
+{
+	struct summary *s = summary_new();
+	struct report_out o;
+
+	add(s, l);
+	summary_finish(s);
+	assert_int_equal(s->nevents, 1);
+	report_out_init(&o, -1);
+	report_out_event(&o, &s->events[0].e);
+	buf_putc(&o.b, '\0');
+	assert_string_equal(o.b.data, want);
+	report_out_fini(&o);
+	summary_free(s);
+}
+
+static void test_xid_events(void **state)
+{
+	struct summary *s = summary_new();
+
+	(void)state;
+	add(s, "{\"ts_ms\":1000,\"gpus\":[{\"device_id\":\"G\"}],\"events\":[{\"kind\":\"xid\",\"gpu_index\":0,"
+	       "\"xid\":79,\"gpu_instance_id\":3,\"detail\":\"XID 79: GPU has fallen off the bus\"}]}");
+	summary_finish(s);
+	assert_int_equal(s->nevents, 1);
+	const struct event *e = &s->events[0].e;
+	assert_true(event_has(e, EVENT_F_XID) && event_has(e, EVENT_F_GPU_INSTANCE));
+	assert_int_equal(e->xid, 79);
+	assert_int_equal(e->gpu_instance, 3);
+	summary_free(s);
+	/* The number once, then its meaning: gpur's detail, gpur's meaning when
+	 * there is no detail, none for an unknown number, and any other detail
+	 * as recorded, escaped. */
+	event_text("{\"ts_ms\":1,\"gpus\":[{\"device_id\":\"G\"}],\"events\":[{\"kind\":\"xid\",\"gpu_index\":0,\"backend\":\"nvml\",\"xid\":79,"
+		   "\"gpu_instance_id\":3,\"detail\":\"XID 79: GPU has fallen off the bus\"}]}",
+		   "xid GPU 0 (nvml) instance 3 XID 79: GPU has fallen off the bus");
+	event_text("{\"ts_ms\":1,\"gpus\":[{\"device_id\":\"G\"},{\"device_id\":\"H\"}],"
+		   "\"events\":[{\"kind\":\"xid\",\"gpu_index\":1,\"xid\":48}]}",
+		   "xid GPU 1 XID 48: double-bit ECC error");
+	event_text("{\"ts_ms\":1,\"events\":[{\"kind\":\"xid\",\"xid\":4242,\"detail\":\"XID 4242\"}]}", "xid XID 4242");
+	event_text("{\"ts_ms\":1,\"events\":[{\"kind\":\"xid\",\"xid\":7,\"detail\":\"XID 79: <b>\"}]}",
+		   "xid XID 7: XID 79: &lt;b&gt;");
+	event_text("{\"ts_ms\":1,\"events\":[{\"kind\":\"note\",\"detail\":\"XID 5\"}]}", "note: XID 5");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +323,8 @@ int main(void)
 		cmocka_unit_test(test_energy_shares_and_group_hours),
 		cmocka_unit_test(test_top_processes_rest_summed),
 		cmocka_unit_test(test_recorded_index_and_duplicates),
+		cmocka_unit_test(test_gpm_activity_known_only),
+		cmocka_unit_test(test_xid_events),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
