@@ -26,6 +26,26 @@ const struct field EVENT_FIELDS[] = {
 };
 const size_t EVENT_NFIELDS = sizeof(EVENT_FIELDS) / sizeof(EVENT_FIELDS[0]);
 
+/* The detail of an event with an XID as a line shows it. The line names the
+ * XID already, so a detail that starts with "XID N" for the same N keeps
+ * only what follows the colon. When nothing is left, or there was no detail,
+ * the meaning is gpur's own for that number, or none for one it does not
+ * know. */
+static const char *xid_detail(const struct event *e)
+{
+	char head[32];
+	int n = snprintf(head, sizeof(head), "XID %" PRIu64, e->xid);
+	const char *d = event_has(e, EVENT_F_DETAIL) ? e->detail : NULL;
+
+	if (d && n > 0 && (size_t)n < sizeof(head) && strncmp(d, head, (size_t)n) == 0 &&
+	    (d[n] == '\0' || d[n] == ':')) {
+		d += n;
+		d += strspn(d, ":");
+		d += strspn(d, " ");
+	}
+	return d && *d ? d : event_xid_meaning(e->xid);
+}
+
 size_t event_describe(const struct event *e, char *out, size_t n)
 {
 	char tmp[1024];
@@ -59,8 +79,9 @@ size_t event_describe(const struct event *e, char *out, size_t n)
 	if (event_has(e, EVENT_F_SIGNAL) && e->signal && event_has(e, EVENT_F_PID) && event_has(e, EVENT_F_RESULT) &&
 	    e->result && strcmp(e->result, "sent") == 0)
 		snprintf(same, sizeof(same), "%s sent to pid %" PRIu64, e->signal, e->pid);
-	if (event_has(e, EVENT_F_DETAIL) && e->detail && !(same[0] && strcmp(e->detail, same) == 0))
-		PUT(": %s", e->detail);
+	const char *detail = event_has(e, EVENT_F_XID) ? xid_detail(e) : event_has(e, EVENT_F_DETAIL) ? e->detail : NULL;
+	if (detail && !(same[0] && strcmp(detail, same) == 0))
+		PUT(": %s", detail);
 #undef PUT
 	if (len >= sizeof(tmp))
 		len = sizeof(tmp) - 1;

@@ -46,9 +46,11 @@ static inline bool event_has(const struct event *e, enum event_field f)
 	return (e->valid >> f) & 1u;
 }
 
-/* Describes e in one line for humans, the same on the dashboard's events line
- * and under the --once table: "kind GPU i (backend) pid P SIGNAL = result:
- * detail", where each part appears only when it is known. The line is written
+/* Describes e in one line for humans, the same on the dashboard's events line,
+ * under the --once table and in the report: "kind GPU i (backend) instance
+ * G XID N pid P SIGNAL = result: detail", where each part appears only when
+ * it is known. An xid event's detail loses a leading "XID N" the line has
+ * said already, and one without a detail gets gpur's meaning of N. The line is written
  * NUL-terminated into out (of size n > 0) and cut before a character that
  * does not fit. It is not made inert, because the text is the recording's;
  * the caller strips control characters before a terminal sees it. Returns

@@ -65,39 +65,11 @@ void report_out_text(struct report_out *o, const char *s)
 	report_out_flush(o, false);
 }
 
-/* The detail of an event with an XID as the report shows it. The line names
- * the XID already, so a detail that starts with "XID N" for the same N keeps
- * only what follows the colon. When nothing is left, or there was no detail,
- * the meaning is gpur's own for that number, or none for one it does not
- * know. */
-static const char *xid_detail(const struct event *e)
-{
-	char head[32];
-	int n = snprintf(head, sizeof(head), "XID %" PRIu64, e->xid);
-	const char *d = event_has(e, EVENT_F_DETAIL) ? e->detail : NULL;
-
-	if (d && n > 0 && (size_t)n < sizeof(head) && strncmp(d, head, (size_t)n) == 0 &&
-	    (d[n] == '\0' || d[n] == ':')) {
-		d += n;
-		d += strspn(d, ":");
-		d += strspn(d, " ");
-	}
-	return d && *d ? d : event_xid_meaning(e->xid);
-}
-
 void report_out_event(struct report_out *o, const struct event *e)
 {
-	struct event c = *e;
 	char line[1200];
 
-	if (event_has(e, EVENT_F_XID)) {
-		c.detail = xid_detail(e);
-		if (c.detail)
-			c.valid |= UINT64_C(1) << EVENT_F_DETAIL;
-		else
-			c.valid &= ~(UINT64_C(1) << EVENT_F_DETAIL);
-	}
-	event_describe(&c, line, sizeof(line));
+	event_describe(e, line, sizeof(line));
 	report_out_text(o, line);
 }
 

@@ -84,6 +84,6 @@ wait "$H" 2> /dev/null
 
 # 5. The dashboard's events line shows an XID.
 tui_start 200 60 GPUR_NVML_LIBRARY="$(fake modern)" FAKE_NVML_SCENARIO="$T/xid.json" -- --backend nvml --interval 0.2
-expect_screen "xid GPU [01] \\(nvml\\)( instance 1)? XID [0-9]+" "the events line shows an XID"
+expect_screen "xid GPU [01] \\(nvml\\)( instance 1)? XID [0-9]+: [a-zG]" "the events line shows an XID once, with its meaning"
 tui_stop
 finish
