@@ -402,7 +402,7 @@ static void nvml_close(struct backend *b)
 	nvml_slow_stop(n);
 	nvml_xid_stop(n);
 	if (n->lib.dl)
-		nvml_gpm_reset(n);
+		nvml_gpm_free(n);
 	if (n->lib.dl)
 		n->lib.shutdown();
 	nvml_lib_close(&n->lib);

@@ -72,8 +72,18 @@ static void drop_samples(const struct nvml_lib *L, struct nvml_gpm *g)
 
 void nvml_gpm_reset(struct nvml *n)
 {
-	for (size_t i = 0; i < n->ngpm; i++)
+	/* The samples die with the library; what the last windows measured is
+	 * kept, to stand until the first new window (a re-initialisation for
+	 * a lost GPU must not blank the others' activity for a poll). */
+	for (size_t i = 0; i < n->ngpm; i++) {
 		drop_samples(&n->lib, &n->gpm[i]);
+		n->gpm[i].h = NULL;
+	}
+}
+
+void nvml_gpm_free(struct nvml *n)
+{
+	nvml_gpm_reset(n);
 	free(n->gpm);
 	n->gpm = NULL;
 	n->ngpm = 0;
@@ -89,7 +99,10 @@ static struct nvml_gpm *state(struct nvml *n, size_t dev, int slot, nvmlDevice_t
 		struct nvml_gpm *g = &n->gpm[i];
 		if (g->dev != dev || g->slot != slot)
 			continue;
-		if (g->h != h) {
+		if (!g->h) {
+			g->h = h; /* the same device after a re-initialisation */
+		} else if (g->h != h) {
+			/* Another MIG instance in the slot: nothing carries over. */
 			drop_samples(&n->lib, g);
 			*g = (struct nvml_gpm){.dev = dev, .slot = slot, .h = h};
 		}
@@ -223,7 +236,11 @@ bool nvml_gpm_read(struct rd *rd, size_t dev, int slot, nvmlDevice_t parent, nvm
 	if (!g->have_base) {
 		g->have_base = true;
 		g->base_ns = now;
-		return false; /* a window needs a second sample */
+		/* A window needs a second sample. After a re-initialisation the
+		 * last window's values stand meanwhile; at the start there are
+		 * none. */
+		gpu_copy_numbers(out, &g->last, gpm_mask());
+		return false;
 	}
 	if (now - g->base_ns > GPM_MIN_WINDOW_NS) {
 		bool ok = compute(rd, g);

@@ -212,9 +212,11 @@ bool nvml_gpm_available(const struct nvml_lib *L);
  * Returns true when the PCIe rates came with them. */
 bool nvml_gpm_read(struct rd *rd, size_t dev, int slot, nvmlDevice_t parent, nvmlDevice_t h, struct gpu *out,
 		   const char *who);
-/* Frees every sample, as must be done before nvmlShutdown and when the
- * devices are enumerated again. */
+/* Frees every sample, as must be done before nvmlShutdown; the devices'
+ * last values stay for after the re-initialisation. */
 void nvml_gpm_reset(struct nvml *n);
+/* Frees everything, at close. */
+void nvml_gpm_free(struct nvml *n);
 /* In nvml_xid.c. Whether the library has the event calls. */
 bool nvml_xid_available(const struct nvml_lib *L);
 /* Registers the devices for XID events and starts the thread that waits

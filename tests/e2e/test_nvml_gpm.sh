@@ -99,6 +99,19 @@ print("".join("k" if "sm_active_pct" in r["gpus"][0] else "u" for r in map(json.
 check "a failing metrics call: known, unknown, known again ($seq)" sh -c "echo '$seq' | grep -Eq '^u?k+u+k+$'"
 check "a failing metrics call: never another value" sh -c "! grep -q '\"sm_active_pct\":[0-9]' '$T/out' || ! grep -o '\"sm_active_pct\":[0-9.]*' '$T/out' | grep -vq ':50$'"
 
+# 6b. Another GPU lost for good: the re-initialisations that try to get it
+# back must not blank this GPU's activity (its last window stands until the
+# first new one).
+scenario "$T/lost.json" <<JSON
+{"gpus":[{"name":"NVIDIA H100","uuid":"GPU-ok","mem_total":1,"mem_used":0,"gpm":{"sm":50}},
+ {"name":"NVIDIA H100","uuid":"GPU-gone","mem_total":1,"mem_used":0,"gpm":{"sm":20},"lost_at_poll":3}]}
+JSON
+nvml modern "$T/lost.json" --json --count 20 --interval 0.2
+seq=$(python3 -c 'import json,sys
+print("".join("k" if "sm_active_pct" in r["gpus"][0] else "u" for r in map(json.loads, open(sys.argv[1])))[1:])' "$T/out")
+check "a lost neighbour's re-initialisations leave SM activity known ($seq)" sh -c "echo '$seq' | grep -Eq '^k+$'"
+check "the lost GPU was re-initialised for (more than one detection)" test "$(grep -c 'gpu_lost' "$T/out")" -ge 1
+
 # 7. The dashboard shows SM and TENSOR beside UTIL, at 80 columns too, and
 # the chart cycles to SM activity.
 tui_start 200 60 GPUR_NVML_LIBRARY="$(fake modern)" FAKE_NVML_SCENARIO="$T/h100.json" -- --backend nvml --interval 0.2
