@@ -506,7 +506,6 @@ static int nvml_poll(struct backend *b, struct frame *f)
 		return -ENODEV;
 	}
 	nvml_slow_tick(n);
-	nvml_xid_kick(n);
 	/* Where each device went in the frame, for its XID events. */
 	size_t *at = xreallocarray(NULL, n->ndev ? n->ndev : 1, sizeof(*at));
 	for (size_t i = 0; i < n->ndev; i++)
@@ -543,7 +542,7 @@ static int nvml_poll(struct backend *b, struct frame *f)
 			frame_drop_rows_from(f, index);
 		}
 	}
-	nvml_xid_drain(n, f, at);
+	nvml_xid_poll(n, f, at);
 	free(at);
 	if (n->driver[0]) {
 		f->driver = frame_str(f, n->driver);

@@ -82,15 +82,6 @@ struct nvml_slow_dev {
  * its zeros are not believed: more than a driver's sample period. */
 #define NVML_PUTIL_SILENT_MS 1000
 
-/* One XID as the event thread heard it: the device's position, the XID and
- * the MIG GPU instance (NVML_EVENT_NO_INSTANCE for none). */
-#define NVML_XID_QUEUE 64
-struct nvml_xid_ev {
-	size_t dev;
-	unsigned long long xid;
-	unsigned gi;
-};
-
 struct nvml {
 	struct nvml_lib lib;
 	const struct clock *clock; /* the cadences' time */
@@ -128,18 +119,16 @@ struct nvml {
 	size_t ngpm;
 	nvmlGpmMetricsGet_t *gpm_get;
 	bool gpm_said;
-	/* XID events (nvml_xid.c): the thread, its event set, the handles it
-	 * registered by device position (NULL where it did not), and the queue
-	 * it fills and each poll empties, all under mu. */
-	pthread_t xid_thread;
-	bool xid_running, xid_stop, xid_said, xid_kick;
-	uint64_t xid_next_ns; /* kicks before this (CLOCK_MONOTONIC) are ignored: backing off */
+	/* XID events (nvml_xid.c): the event set, the handles registered by
+	 * device position (NULL where none), and the backing off of a set
+	 * whose waits fail. */
 	nvmlEventSet_t xid_set;
 	nvmlDevice_t *xid_dev;
 	size_t nxid_dev;
-	struct nvml_xid_ev xid_q[NVML_XID_QUEUE];
-	size_t nxid_q, xid_dropped;
-	unsigned long xid_failures; /* waits that failed, for tests and the curious */
+	bool xid_said;
+	unsigned xid_backoff_ms;
+	uint64_t xid_next_ns; /* polls before this (CLOCK_MONOTONIC) leave the set alone */
+	unsigned long xid_failures; /* waits that failed, for the curious */
 	/* Scratch. */
 	unsigned char *pbuf;
 	size_t pbuf_cap;
@@ -219,16 +208,13 @@ void nvml_gpm_reset(struct nvml *n);
 void nvml_gpm_free(struct nvml *n);
 /* In nvml_xid.c. Whether the library has the event calls. */
 bool nvml_xid_available(const struct nvml_lib *L);
-/* Registers the devices for XID events and starts the thread that waits
- * for them; says once when the library or a GPU cannot. */
+/* Registers the devices for XID events; says once when the library or a GPU
+ * cannot. */
 void nvml_xid_start(struct nvml *n);
-/* Stops the thread and frees the event set, as must be done before
- * nvmlShutdown. */
+/* Frees the event set, as must be done before nvmlShutdown. */
 void nvml_xid_stop(struct nvml *n);
-/* Called once per poll: wakes the thread to take the events waiting. */
-void nvml_xid_kick(struct nvml *n);
-/* Moves the XIDs heard since the last poll into f as xid events; device i
- * is GPU frame_index[i] of f, or SIZE_MAX when it is not there. */
-void nvml_xid_drain(struct nvml *n, struct frame *f, const size_t *frame_index);
+/* Takes the XIDs waiting on the set into f as xid events; device i is GPU
+ * frame_index[i] of f, or SIZE_MAX when it is not there. */
+void nvml_xid_poll(struct nvml *n, struct frame *f, const size_t *frame_index);
 
 #endif
