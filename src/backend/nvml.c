@@ -195,11 +195,8 @@ static void read_gpu(struct nvml *n, struct nvml_dev *d, struct gpu *g, struct r
 		gpu_set(&d->statics, GPU_F_POWER_LIMIT);
 	}
 	size_t i = (size_t)(d - n->dev);
-	char who[160];
-	snprintf(who, sizeof(who), "GPU %zu (%s)", i, d->have_name ? d->name : "NVIDIA");
-	if (nvml_gpm_read(rd, i, -1, d->h, d->h, g, who))
-		nvml_slow_by_gpm(n, i);
-	nvml_slow_get(n, i, g);
+	bool by_gpm = nvml_gpm_read(rd, i, -1, d->h, d->h, g, d->have_name ? d->name : NULL);
+	nvml_slow_get(n, i, g, by_gpm);
 }
 
 /* The MIG instances of d, each a GPU of its own after its parent. */
@@ -244,9 +241,7 @@ static void read_mig(struct nvml *n, struct nvml_dev *d, struct frame *f, struct
 		g->state = GPU_STATE_OK;
 		gpu_set(g, GPU_F_STATE);
 		nvml_getters_read(&rd, g, NVML_READ_MEMORY);
-		char who[160];
-		snprintf(who, sizeof(who), "MIG instance %u of GPU %zu", i, (size_t)(d - n->dev));
-		(void)nvml_gpm_read(&rd, (size_t)(d - n->dev), (int)i, d->h, mh, g, who);
+		(void)nvml_gpm_read(&rd, (size_t)(d - n->dev), (int)i, d->h, mh, g, d->have_name ? d->name : NULL);
 		size_t index = f->ngpus - 1;
 		nvml_device_processes(&rd, f, index, false);
 		d->mig_never[i] = mig.never;
@@ -506,16 +501,18 @@ static int nvml_poll(struct backend *b, struct frame *f)
 		return -ENODEV;
 	}
 	nvml_slow_tick(n);
-	/* Where each device went in the frame, for its XID events. */
-	size_t *at = xreallocarray(NULL, n->ndev ? n->ndev : 1, sizeof(*at));
-	for (size_t i = 0; i < n->ndev; i++)
+	/* Where each device went in the frame, for its XID events, when any
+	 * GPU is registered for them. */
+	size_t *at = n->xid_set ? xreallocarray(NULL, n->ndev ? n->ndev : 1, sizeof(*at)) : NULL;
+	for (size_t i = 0; at && i < n->ndev; i++)
 		at[i] = SIZE_MAX;
 	for (size_t i = 0; i < n->ndev; i++) {
 		struct nvml_dev *d = &n->dev[i];
 		struct gpu *g = put_identity(f, d, i);
 		if (!g)
 			break;
-		at[i] = f->ngpus - 1;
+		if (at)
+			at[i] = f->ngpus - 1;
 		if (d->lost)
 			continue; /* not polled until re-initialisation */
 		struct rd rd = {.n = n, .d = d, .h = d->h, .now_ms = now_ms};
@@ -542,7 +539,8 @@ static int nvml_poll(struct backend *b, struct frame *f)
 			frame_drop_rows_from(f, index);
 		}
 	}
-	nvml_xid_poll(n, f, at);
+	if (at)
+		nvml_xid_poll(n, f, at);
 	free(at);
 	if (n->driver[0]) {
 		f->driver = frame_str(f, n->driver);

@@ -7,6 +7,7 @@
  * stand until a window is long enough. A window that fails leaves the
  * metrics unknown for that poll, never the old values. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "backend/nvml_priv.h"
@@ -125,7 +126,7 @@ static void say_why(struct nvml *n, const char *why)
 }
 
 /* Whether GPM works for g, asking the driver the first time. */
-static bool ready(struct rd *rd, struct nvml_gpm *g, nvmlDevice_t support_h, const char *who)
+static bool ready(struct rd *rd, struct nvml_gpm *g, nvmlDevice_t support_h, const char *name)
 {
 	const struct nvml_lib *L = &rd->n->lib;
 
@@ -138,7 +139,14 @@ static bool ready(struct rd *rd, struct nvml_gpm *g, nvmlDevice_t support_h, con
 	if (!nvml_took(rd, r) || !sup.isSupportedDevice) {
 		if (r == NVML_SUCCESS || nvml_never(r)) {
 			g->dead = true;
-			say_why(rd->n, who);
+			if (!rd->n->gpm_said) {
+				char who[200];
+				if (g->slot >= 0)
+					snprintf(who, sizeof(who), "MIG instance %d of GPU %zu", g->slot, g->dev);
+				else
+					snprintf(who, sizeof(who), "GPU %zu (%s)", g->dev, name ? name : "NVIDIA");
+				say_why(rd->n, who);
+			}
 		}
 		return false;
 	}
@@ -203,7 +211,7 @@ static uint64_t gpm_mask(void)
 }
 
 bool nvml_gpm_read(struct rd *rd, size_t dev, int slot, nvmlDevice_t parent, nvmlDevice_t h, struct gpu *out,
-		   const char *who)
+		   const char *name)
 {
 	struct nvml *n = rd->n;
 	const struct nvml_lib *L = &n->lib;
@@ -217,7 +225,7 @@ bool nvml_gpm_read(struct rd *rd, size_t dev, int slot, nvmlDevice_t parent, nvm
 	if (slot >= 0 && (!L->gpm_mig_sample_get || !L->get_gpu_instance_id))
 		return false;
 	struct nvml_gpm *g = state(n, dev, slot, h);
-	if (!ready(rd, g, h, who))
+	if (!ready(rd, g, h, name))
 		return false;
 	if (slot >= 0 && !g->have_base && !nvml_took(rd, L->get_gpu_instance_id(h, &g->gi)))
 		return false;

@@ -181,12 +181,12 @@ void nvml_slow_hold(struct nvml *n);
 void nvml_slow_release(struct nvml *n);
 /* Device i got lost, and is not read again until re-initialisation. */
 void nvml_slow_skip(struct nvml *n, size_t i);
-/* GPM gives device i's PCIe rates: the thread samples it no more. */
-void nvml_slow_by_gpm(struct nvml *n, size_t i);
 /* Called once per poll: starts a round when one is due. */
 void nvml_slow_tick(struct nvml *n);
-/* Copies device i's latest throughput into g. */
-void nvml_slow_get(struct nvml *n, size_t i, struct gpu *g);
+/* Copies device i's latest throughput into g, unless GPM gives device i's
+ * PCIe rates (by_gpm, then and from then on): the thread samples it no
+ * more. */
+void nvml_slow_get(struct nvml *n, size_t i, struct gpu *g, bool by_gpm);
 
 /* Reads the processes of one device handle, all three lists merged per pid,
  * into f as rows of GPU `index`. With util set it also reads per-process
@@ -197,10 +197,10 @@ void nvml_device_processes(struct rd *rd, struct frame *f, size_t index, bool ut
 bool nvml_gpm_available(const struct nvml_lib *L);
 /* Reads the GPM metrics of device dev (slot -1, handle h) or of its MIG
  * slot (handle h of the instance, parent the GPU) into out, where GPM
- * works; who names the device in the note said once when it does not.
- * Returns true when the PCIe rates came with them. */
+ * works; the note said once when it does not names the device by its
+ * position and name. Returns true when the PCIe rates came with them. */
 bool nvml_gpm_read(struct rd *rd, size_t dev, int slot, nvmlDevice_t parent, nvmlDevice_t h, struct gpu *out,
-		   const char *who);
+		   const char *name);
 /* Frees every sample, as must be done before nvmlShutdown; the devices'
  * last values stay for after the re-initialisation. */
 void nvml_gpm_reset(struct nvml *n);

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "backend/nvml_priv.h"
+#include "util/clock.h"
 #include "util/xalloc.h"
 
 /* Rebuilds slow_dev from the devices. It is called with mu held and the
@@ -72,14 +73,6 @@ static void round_once(struct nvml *n)
 	pthread_mutex_unlock(&n->mu);
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* The thread sleeps until a poll kicks it (nvml_slow_tick()), at most once
  * per NVML_SLOW_PERIOD_MS. A wake-up by a timer of its own would cost more
  * than its round on an idle machine, where the CPU must leave its idle
@@ -99,7 +92,7 @@ static void *slow_main(void *arg)
 		pthread_mutex_unlock(&n->mu);
 		round_once(n);
 		pthread_mutex_lock(&n->mu);
-		n->slow_due_ns = mono_ns() + NVML_SLOW_PERIOD_MS * UINT64_C(1000000);
+		n->slow_due_ns = clock_mono_ns() + NVML_SLOW_PERIOD_MS * UINT64_C(1000000);
 	}
 	pthread_mutex_unlock(&n->mu);
 	return NULL;
@@ -114,7 +107,7 @@ void nvml_slow_start(struct nvml *n)
 	pthread_mutex_unlock(&n->mu);
 	round_once(n);
 	n->kick = false;
-	n->slow_due_ns = mono_ns() + NVML_SLOW_PERIOD_MS * UINT64_C(1000000);
+	n->slow_due_ns = clock_mono_ns() + NVML_SLOW_PERIOD_MS * UINT64_C(1000000);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	n->slow_running = pthread_create(&n->slow, NULL, slow_main, n) == 0;
@@ -164,24 +157,18 @@ void nvml_slow_skip(struct nvml *n, size_t i)
 void nvml_slow_tick(struct nvml *n)
 {
 	pthread_mutex_lock(&n->mu);
-	if (n->slow_running && !n->kick && !n->busy && mono_ns() >= n->slow_due_ns) {
+	if (n->slow_running && !n->kick && !n->busy && clock_mono_ns() >= n->slow_due_ns) {
 		n->kick = true;
 		pthread_cond_broadcast(&n->cv);
 	}
 	pthread_mutex_unlock(&n->mu);
 }
 
-void nvml_slow_by_gpm(struct nvml *n, size_t i)
+void nvml_slow_get(struct nvml *n, size_t i, struct gpu *g, bool by_gpm)
 {
 	pthread_mutex_lock(&n->mu);
-	if (i < n->nslow)
+	if (by_gpm && i < n->nslow)
 		n->slow_dev[i].gpm = true;
-	pthread_mutex_unlock(&n->mu);
-}
-
-void nvml_slow_get(struct nvml *n, size_t i, struct gpu *g)
-{
-	pthread_mutex_lock(&n->mu);
 	if (i < n->nslow && !n->slow_dev[i].skip && !n->slow_dev[i].gpm) {
 		const struct nvml_slow_dev *d = &n->slow_dev[i];
 		if (d->have_rx) {

@@ -14,9 +14,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "backend/nvml_priv.h"
+#include "util/clock.h"
 #include "util/xalloc.h"
 
 #define NVML_XID_BACKOFF_MIN_MS 1000
@@ -28,14 +28,6 @@ bool nvml_xid_available(const struct nvml_lib *L)
 {
 	return L->event_set_create && L->event_set_free && L->get_supported_event_types && L->register_events &&
 	       L->event_set_wait;
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* Makes a new event set with the devices still registered, leaving out
@@ -119,14 +111,13 @@ void nvml_xid_stop(struct nvml *n)
 	n->xid_set = NULL;
 }
 
-/* Adds one XID of device dev to f as an xid event. */
-static void add_event(struct nvml *n, struct frame *f, size_t at, const nvmlEventData_t *d)
+/* Adds one XID to f as an xid event of its GPU at position `at`. */
+static void add_event(struct frame *f, size_t at, const nvmlEventData_t *d)
 {
 	const char *what = event_xid_meaning(d->eventData);
 	struct event *e = what ? frame_note(f, EVENT_XID, "XID %llu: %s", d->eventData, what)
 			       : frame_note(f, EVENT_XID, "XID %llu", d->eventData);
 
-	(void)n;
 	if (!e)
 		return;
 	e->gpu_index = at;
@@ -145,7 +136,7 @@ void nvml_xid_poll(struct nvml *n, struct frame *f, const size_t *frame_index)
 {
 	bool rebuilt = false;
 
-	if (!n->xid_set || (n->xid_next_ns && mono_ns() < n->xid_next_ns))
+	if (!n->xid_set || (n->xid_next_ns && clock_mono_ns() < n->xid_next_ns))
 		return;
 	for (size_t k = 0; k < NVML_XID_PER_POLL;) {
 		/* The older wait fills no instance ids, which stay "none". */
@@ -160,7 +151,7 @@ void nvml_xid_poll(struct nvml *n, struct frame *f, const size_t *frame_index)
 				continue;
 			for (size_t i = 0; i < n->nxid_dev && i < n->ndev; i++)
 				if (n->xid_dev[i] && n->xid_dev[i] == d.device && frame_index[i] != SIZE_MAX)
-					add_event(n, f, frame_index[i], &d);
+					add_event(f, frame_index[i], &d);
 			continue;
 		}
 		n->xid_failures++;
@@ -171,7 +162,7 @@ void nvml_xid_poll(struct nvml *n, struct frame *f, const size_t *frame_index)
 		n->xid_backoff_ms = n->xid_backoff_ms ? n->xid_backoff_ms * 2 : NVML_XID_BACKOFF_MIN_MS;
 		if (n->xid_backoff_ms > NVML_XID_BACKOFF_MAX_MS)
 			n->xid_backoff_ms = NVML_XID_BACKOFF_MAX_MS;
-		n->xid_next_ns = mono_ns() + n->xid_backoff_ms * UINT64_C(1000000);
+		n->xid_next_ns = clock_mono_ns() + n->xid_backoff_ms * UINT64_C(1000000);
 		break;
 	}
 }
