@@ -145,4 +145,13 @@ check "80x24 details: the chart still fits" grep -q 'historyofthisprocess' <<< "
 keys q
 tui_wait_exit 5
 
+# The footer's hints are joined once per mode and joined again when it
+# changes: grouping turns Enter from a command line into opening a group.
+tui_start 200 40 -- --replay "$ATTR"
+expect_screen '⏎ cmd' "the footer's Enter shows a command line"
+keys g
+expect_screen '⏎ open' "grouped: the footer's Enter opens a group"
+keys g g g g
+expect_screen '⏎ cmd' "ungrouped again: the footer's Enter shows a command line"
+tui_stop
 finish
