@@ -6,9 +6,9 @@
 # apt-get line to run is printed and the script fails.
 set -eu
 
-want="cmake make gcc pkg-config libncurses-dev libjansson-dev libcmocka-dev libpci-dev pci.ids libmicrohttpd-dev libcurl4-openssl-dev zlib1g-dev libzstd-dev"
+want="cmake make gcc pkg-config libncurses-dev libjansson-dev libcmocka-dev libpci-dev pci.ids libmicrohttpd-dev libgnutls28-dev libyaml-dev libcrypt-dev libcurl4-openssl-dev zlib1g-dev libzstd-dev"
 case "${1:-build}" in
-test) want="$want clang libclang-rt-14-dev libcmocka-dev libjansson-dev tmux util-linux procps prometheus curl python3 zstd gzip chromium-headless-shell" ;;
+test) want="$want clang libclang-rt-14-dev libcmocka-dev libjansson-dev tmux util-linux procps prometheus curl openssl python3 zstd gzip chromium-headless-shell" ;;
 bench) want="$want libjansson-dev time wrk curl python3 zstd prometheus" ;;
 esac
 

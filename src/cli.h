@@ -41,6 +41,8 @@ struct config {
 	uint64_t count;         /* 0 for no limit */
 	const char *serve, *prometheus;
 	const char *prometheus_match; /* --prometheus-match SELECTOR, or NULL */
+	const char *web_config; /* --web-config FILE */
+	bool health_auth;       /* --health-auth */
 	bool serve_processes;   /* per-process series behind --serve, yes by default */
 	const char *procfs, *sysfs;
 	const char *rootfs;     /* the host's root, for container and pod names, "/" by default */

@@ -552,6 +552,23 @@ const struct cli_option CLI_TABLE[CLI_OPT_END] = {
 		.parse = parse_yes_no, FIELD(serve_processes), .what = "yes or no",
 		.complete = COMPLETIONS_ARG_WORD, .words = {"no", "yes"},
 	},
+	[CLI_OPT_WEB_CONFIG] = {
+		.name = "web-config", .takes_arg = true, .metavar = "FILE",
+		.help = "TLS, client certificates, basic auth and headers for --serve,\n"
+			"in Prometheus's web config format (SIGHUP re-reads it)",
+		.summary = "TLS and auth for --serve: an exporter-toolkit web config",
+		.parse = parse_text, FIELD(web_config), .what = "empty file name",
+		.complete = COMPLETIONS_ARG_FILE, .words = {".yml", ".yaml"},
+		.rules = {{CLI_RULE_NEEDS, {CLI_OPT_SERVE}, .metavar = true}},
+	},
+	[CLI_OPT_HEALTH_AUTH] = {
+		.name = "health-auth",
+		.help = "/health asks for the web config's credentials too\n"
+			"(by default it does not: probes carry none)",
+		.summary = "/health asks for the web config's credentials too",
+		.parse = parse_flag, FIELD(health_auth),
+		.rules = {{CLI_RULE_NEEDS, {CLI_OPT_WEB_CONFIG}, .metavar = true}},
+	},
 	[CLI_OPT_PROMETHEUS] = {
 		.name = "prometheus", .takes_arg = true, .metavar = "URL",
 		.help = "fleet view: every host's GPUs from a Prometheus server",

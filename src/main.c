@@ -4,6 +4,7 @@
 #include <locale.h>
 #include <malloc.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include "cli.h"
 #include "completions.h"
 #include "run.h"
+#include "serve/serve.h"
 #include "util/buf.h"
 #include "util/msg.h"
 
@@ -20,7 +22,16 @@
 
 static void on_stop(int sig)
 {
-	(void)sig;
+	int fd = run_reload_fd;
+
+	if (sig == SIGHUP && fd >= 0) {
+		uint64_t v = SERVE_EFD_RELOAD;
+		int saved = errno;
+		ssize_t w = write(fd, &v, sizeof(v)); /* async-signal-safe */
+		(void)w;
+		errno = saved;
+		return;
+	}
 	run_stop_requested = 1;
 }
 

@@ -39,6 +39,7 @@
 #endif
 
 volatile sig_atomic_t run_stop_requested;
+volatile sig_atomic_t run_reload_fd = -1;
 
 struct inputs {
 	struct clock_virtual virt_clock;
@@ -346,6 +347,12 @@ static int use_virtual_clock(const struct config *cfg, struct inputs *src, struc
 	return 0;
 }
 
+/* serve_watch's view of the source: how long a backend has not answered. */
+static uint64_t source_busy(void *ctx, const char **name)
+{
+	return source_busy_ms(ctx, name);
+}
+
 /* Starts the --serve exporter, which the sink hands every frame. Returns 0,
  * or the exit status. */
 static int open_serve(const struct config *cfg, struct sink *o, struct serve **serve)
@@ -354,15 +361,20 @@ static int open_serve(const struct config *cfg, struct sink *o, struct serve **s
 	struct serve_opts so = {.addr = cfg->serve,
 				.hostname = cfg->hostname,
 				.processes = cfg->serve_processes,
-				.live = !cfg->replay_path};
+				.live = !cfg->replay_path,
+				.web_config = cfg->web_config,
+				.health_auth = cfg->health_auth,
+				.interval_ms = (uint64_t)(cfg->interval * 1000.0 + 0.5)};
+	bool usage;
 
-	if (!(*serve = serve_start(&so, err, sizeof(err)))) {
+	if (!(*serve = serve_start(&so, &usage, err, sizeof(err)))) {
 		msg_error("%s", err);
-		return 1;
+		return usage ? 2 : 1;
 	}
 	o->serve = *serve;
+	run_reload_fd = serve_reload_fd(*serve);
 	if (cfg->mode != CLI_MODE_TUI)
-		msg_error("serving metrics at http://%s/metrics", serve_where(*serve));
+		msg_error("serving metrics at %s://%s/metrics", serve_scheme(*serve), serve_where(*serve));
 	return 0;
 }
 
@@ -515,6 +527,8 @@ int run_main(const struct config *cfg)
 		status = status > 0 ? 0 : 1; /* a signal during detection is a clean stop */
 		goto out;
 	}
+	if (serve && src.source)
+		serve_watch(serve, source_busy, src.source);
 	if ((status = open_outputs(cfg, &o)) != 0)
 		goto out;
 	if (src.replay && replays_into_itself(cfg)) {
@@ -530,6 +544,7 @@ int run_main(const struct config *cfg)
 	if (src.replay)
 		status = replay_status(cfg, src.replay, status);
 out:
+	run_reload_fd = -1;
 	serve_stop(serve);
 	sink_fini(&o);
 	source_free(src.source);

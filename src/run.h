@@ -9,6 +9,9 @@
 
 /* Set by the signal handlers main installs; the loops stop when non-zero. */
 extern volatile sig_atomic_t run_stop_requested;
+/* Where SIGHUP asks the exporter to re-read --web-config (serve_reload_fd),
+ * or -1: without --web-config, SIGHUP stops gpur as SIGTERM does. */
+extern volatile sig_atomic_t run_reload_fd;
 
 /* Runs cfg to completion, and returns the process exit status, 0, 1 or 2. */
 int run_main(const struct config *cfg);

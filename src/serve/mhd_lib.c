@@ -24,6 +24,10 @@ static const struct mhd_sym SYMS[] = {
 	SYM(queue_response, true, "MHD_queue_response"),
 	SYM(destroy_response, true, "MHD_destroy_response"),
 	SYM(lookup_connection_value, true, "MHD_lookup_connection_value"),
+	SYM(get_connection_info, true, "MHD_get_connection_info"),
+	SYM(quiesce_daemon, false, "MHD_quiesce_daemon"),
+	SYM(get_daemon_info, false, "MHD_get_daemon_info"),
+	SYM(is_feature_supported, false, "MHD_is_feature_supported"),
 };
 
 int mhd_lib_open(struct mhd_lib *l, char *err, size_t errlen)

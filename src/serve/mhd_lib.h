@@ -23,6 +23,10 @@ struct mhd_lib {
 	__typeof__(MHD_queue_response) *queue_response;
 	__typeof__(MHD_destroy_response) *destroy_response;
 	__typeof__(MHD_lookup_connection_value) *lookup_connection_value;
+	__typeof__(MHD_get_connection_info) *get_connection_info;
+	__typeof__(MHD_quiesce_daemon) *quiesce_daemon;             /* may be NULL */
+	__typeof__(MHD_get_daemon_info) *get_daemon_info;           /* may be NULL */
+	__typeof__(MHD_is_feature_supported) *is_feature_supported; /* may be NULL */
 };
 
 /* Loads the library from GPUR_MHD_LIBRARY, or else MHD_LIB_SONAME through the

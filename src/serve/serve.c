@@ -16,12 +16,21 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <poll.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "serve/conns.h"
 #include "serve/gz.h"
+#include "serve/health.h"
 #include "serve/mhd_lib.h"
 #include "serve/prom.h"
+#include "serve/webauth.h"
+#include "serve/webcfg.h"
+#include "serve/weblib.h"
 #include "util/buf.h"
+#include "util/clock.h"
+#include "util/msg.h"
 #include "util/xalloc.h"
 
 /* One frame's exposition, shared by the scrapes that answer with it. */
@@ -32,16 +41,46 @@ struct snap {
 	bool have_gz;
 };
 
+/* One libmicrohttpd server and the web configuration it was started with.
+ * A reload starts another on the same socket and lets this one drain. */
+struct dctx {
+	struct serve *s;
+	struct MHD_Daemon *d;
+	struct webcfg cfg;
+	struct webauth *auth; /* NULL without basic_auth_users */
+	const struct weblib_gnutls *g; /* with TLS */
+	struct MHD_Response *index, *not_found, *not_allowed, *no_frame, *unauthorized, *too_many;
+	pthread_mutex_t rate_mu; /* guards the token bucket */
+	double tokens;
+	uint64_t rate_ms;
+	uint64_t drain_until_ms; /* while draining after a reload */
+	struct dctx *next;       /* in the draining list */
+};
+
 struct serve {
 	struct serve_opts o;
 	char where[300];
-	int fd;
+	char web_config[4096];
+	int fd; /* the listening socket; each server has its own duplicate */
 	struct mhd_lib lib;
-	struct MHD_Daemon *d;
-	struct MHD_Response *index, *not_found, *not_allowed, *no_frame;
-	pthread_mutex_t mu; /* guards latest */
+	size_t max_conns;
+	struct conns *conns;
+	pthread_mutex_t mu; /* guards latest, cur, draining and the health state */
 	struct snap *latest;
+	struct dctx *cur, *draining;
 	atomic_uint_fast64_t scrapes;
+	/* The health state of the newest frame. */
+	uint64_t published_ms;
+	size_t nbackends, nlost;
+	char lost_names[256];
+	uint64_t (*busy)(void *ctx, const char **name);
+	void *busy_ctx;
+	/* The thread that re-reads the web config and sweeps connections. */
+	pthread_t thread;
+	bool have_thread;
+	int efd;           /* eventfd: SIGHUP, a sweep to start, or the stop */
+	atomic_bool stop;
+	atomic_uint reloads; /* SIGHUPs taken so far (tests wait on the log) */
 	/* Used by the feed's thread only. */
 	struct prom_health health;
 	size_t last_len; /* the previous exposition's size, so the next takes one allocation */
@@ -54,6 +93,11 @@ struct reply {
 	struct snap *snap;
 	char tail[TAIL_MAX + GZ_CLOSE_OVERHEAD];
 };
+
+static uint64_t mono_ms(void)
+{
+	return clock_mono_ns() / 1000000u;
+}
 
 static void snap_unref(struct snap *p)
 {
@@ -210,15 +254,23 @@ static void reply_free(void *cls)
 	free(r);
 }
 
-static enum MHD_Result answer_metrics(struct serve *s, struct MHD_Connection *c)
+/* Adds the web config's headers to a response. */
+static void add_headers(struct dctx *x, struct MHD_Response *r)
 {
+	for (size_t i = 0; i < x->cfg.nheaders; i++)
+		x->s->lib.add_response_header(r, x->cfg.headers[i].name, x->cfg.headers[i].value);
+}
+
+static enum MHD_Result answer_metrics(struct dctx *x, struct MHD_Connection *c)
+{
+	struct serve *s = x->s;
 	pthread_mutex_lock(&s->mu);
 	struct snap *p = s->latest;
 	if (p)
 		atomic_fetch_add(&p->refs, 1);
 	pthread_mutex_unlock(&s->mu);
 	if (!p)
-		return s->lib.queue_response(c, MHD_HTTP_SERVICE_UNAVAILABLE, s->no_frame);
+		return s->lib.queue_response(c, MHD_HTTP_SERVICE_UNAVAILABLE, x->no_frame);
 
 	uint64_t n = atomic_fetch_add(&s->scrapes, 1) + 1;
 	struct reply *r = malloc(sizeof(*r));
@@ -268,30 +320,169 @@ static enum MHD_Result answer_metrics(struct serve *s, struct MHD_Connection *c)
 	s->lib.add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
 	if (gz)
 		s->lib.add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+	add_headers(x, resp);
 	enum MHD_Result rc = s->lib.queue_response(c, MHD_HTTP_OK, resp);
 	s->lib.destroy_response(resp);
 	return rc;
 }
 
+/* The health of the served frame, as health.h rules. */
+static bool healthy(struct serve *s, char *why, size_t n)
+{
+	struct health_in in = {.live = s->o.live, .interval_ms = s->o.interval_ms, .now_ms = mono_ms()};
+	char lost[sizeof(s->lost_names)];
+
+	pthread_mutex_lock(&s->mu);
+	in.have_frame = s->latest != NULL;
+	in.published_ms = s->published_ms;
+	in.nbackends = s->nbackends;
+	in.nlost = s->nlost;
+	memcpy(lost, s->lost_names, sizeof(lost));
+	uint64_t (*busy)(void *, const char **) = s->busy;
+	void *ctx = s->busy_ctx;
+	pthread_mutex_unlock(&s->mu);
+	in.lost_names = lost;
+	if (busy)
+		in.busy_ms = busy(ctx, &in.busy_name);
+	return health_check(&in, why, n);
+}
+
+static enum MHD_Result answer_health(struct dctx *x, struct MHD_Connection *c)
+{
+	char why[300];
+	bool ok = healthy(x->s, why, sizeof(why) - 1);
+	if (ok)
+		snprintf(why, sizeof(why), "ok");
+	strcat(why, "\n");
+	struct MHD_Response *r = x->s->lib.response_from_buffer(strlen(why), why, MHD_RESPMEM_MUST_COPY);
+	if (!r)
+		return MHD_NO;
+	x->s->lib.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	x->s->lib.add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	add_headers(x, r);
+	enum MHD_Result rc = x->s->lib.queue_response(c, ok ? MHD_HTTP_OK : MHD_HTTP_SERVICE_UNAVAILABLE, r);
+	x->s->lib.destroy_response(r);
+	return rc;
+}
+
+/* Whether a SAN of the certificate is one of the allowed names. An IP
+ * address is compared in its text form. */
+static bool san_allowed(struct dctx *x, gnutls_x509_crt_t crt)
+{
+	const struct weblib_gnutls *g = x->g;
+	for (unsigned seq = 0; seq < 64; seq++) {
+		char buf[WEBCFG_MAX_NAME + 1], text[INET6_ADDRSTRLEN];
+		size_t len = sizeof(buf) - 1;
+		unsigned critical;
+		int type = g->crt_get_san(crt, seq, buf, &len, &critical);
+		if (type == GNUTLS_E_SHORT_MEMORY_BUFFER)
+			continue; /* longer than any allowed name */
+		if (type < 0)
+			return false;
+		const char *name = buf;
+		if (type == GNUTLS_SAN_IPADDRESS) {
+			if (!inet_ntop(len == 16 ? AF_INET6 : AF_INET, buf, text, sizeof(text)) || (len != 4 && len != 16))
+				continue;
+			name = text;
+		} else {
+			buf[len] = '\0';
+			if (strlen(buf) != len)
+				continue;
+		}
+		for (size_t i = 0; i < x->cfg.nsans; i++)
+			if (strcmp(name, x->cfg.sans[i]) == 0)
+				return true;
+	}
+	return false;
+}
+
+/* The client certificate rule of client_auth_type (and client_allowed_sans)
+ * for this connection's request. */
+static bool cert_accepted(struct dctx *x, struct MHD_Connection *c)
+{
+	enum webcfg_client_auth a = x->cfg.client_auth;
+	if (!x->cfg.tls || a == WEBCFG_NO_CLIENT_CERT || a == WEBCFG_REQUEST_CLIENT_CERT)
+		return true;
+	const union MHD_ConnectionInfo *ci = x->s->lib.get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+	if (!ci || !ci->tls_session)
+		return false;
+	gnutls_session_t session = (gnutls_session_t)ci->tls_session;
+	unsigned n = 0;
+	const gnutls_datum_t *peers = x->g->get_peers(session, &n);
+	if (!peers || n == 0)
+		return a == WEBCFG_VERIFY_CLIENT_CERT_IF_GIVEN;
+	if (a == WEBCFG_REQUIRE_ANY_CLIENT_CERT)
+		return true;
+	unsigned status = 1;
+	if (x->g->verify_peers2(session, &status) < 0 || status != 0)
+		return false;
+	if (!x->cfg.nsans)
+		return true;
+	gnutls_x509_crt_t crt;
+	if (x->g->crt_init(&crt) < 0)
+		return false;
+	bool ok = x->g->crt_import(crt, &peers[0], GNUTLS_X509_FMT_DER) >= 0 && san_allowed(x, crt);
+	x->g->crt_deinit(crt);
+	return ok;
+}
+
+/* The rate_limit token bucket: true when the request may go on. */
+static bool rate_ok(struct dctx *x)
+{
+	if (x->cfg.rate_interval_s <= 0)
+		return true;
+	pthread_mutex_lock(&x->rate_mu);
+	uint64_t now = mono_ms();
+	x->tokens += (double)(now - x->rate_ms) / 1000.0 / x->cfg.rate_interval_s;
+	if (x->tokens > x->cfg.rate_burst)
+		x->tokens = x->cfg.rate_burst;
+	x->rate_ms = now;
+	bool ok = x->tokens >= 1;
+	if (ok)
+		x->tokens -= 1;
+	pthread_mutex_unlock(&x->rate_mu);
+	return ok;
+}
+
+static struct conn *conn_of(struct dctx *x, struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci = x->s->lib.get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	return ci ? ci->socket_context : NULL;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 			      const char *version, const char *upload_data, size_t *upload_data_size, void **con_cls)
 {
-	struct serve *s = cls;
+	struct dctx *x = cls;
+	struct serve *s = x->s;
 	(void)version;
 	(void)upload_data;
 
-	bool metrics = strcmp(url, "/metrics") == 0, index = strcmp(url, "/") == 0;
-	/* A wrong path or method is answered at once, and the connection is
-	 * closed with it, so nothing of its body is read. */
-	if (!metrics && !index)
-		return s->lib.queue_response(c, MHD_HTTP_NOT_FOUND, s->not_found);
-	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
-		return s->lib.queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, s->not_allowed);
-	/* A GET is answered on the call after its headers, because an answer
-	 * queued on the first call makes libmicrohttpd close the connection,
-	 * and Prometheus keeps its connections alive. */
+	bool metrics = strcmp(url, "/metrics") == 0, index = strcmp(url, "/") == 0, health = strcmp(url, "/health") == 0;
 	if (!*con_cls) {
-		*con_cls = s;
+		/* The whole request head is here. */
+		conns_request(s->conns, conn_of(x, c));
+		bool guarded = !health || s->o.health_auth;
+		/* A client without an accepted certificate gets no answer at
+		 * all: the connection is closed. */
+		if (guarded && !cert_accepted(x, c))
+			return MHD_NO;
+		if (guarded && x->auth &&
+		    !webauth_check(x->auth, s->lib.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION)))
+			return s->lib.queue_response(c, MHD_HTTP_UNAUTHORIZED, x->unauthorized);
+		/* A wrong path or method is answered at once, and the
+		 * connection is closed with it, so nothing of its body is
+		 * read. */
+		if (!metrics && !index && !health)
+			return s->lib.queue_response(c, MHD_HTTP_NOT_FOUND, x->not_found);
+		if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
+			return s->lib.queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, x->not_allowed);
+		if (!health && !rate_ok(x))
+			return s->lib.queue_response(c, MHD_HTTP_TOO_MANY_REQUESTS, x->too_many);
+		/* A GET is answered on the call after its headers, because an
+		 * answer queued on the first call makes libmicrohttpd close the
+		 * connection, and Prometheus keeps its connections alive. */
+		*con_cls = x;
 		return MHD_YES;
 	}
 	if (*upload_data_size) {
@@ -299,36 +490,326 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return MHD_YES;
 	}
 	if (index)
-		return s->lib.queue_response(c, MHD_HTTP_OK, s->index);
-	return answer_metrics(s, c);
+		return s->lib.queue_response(c, MHD_HTTP_OK, x->index);
+	if (health)
+		return answer_health(x, c);
+	return answer_metrics(x, c);
+}
+
+/* libmicrohttpd's word that a connection opened or closed. */
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+			  enum MHD_ConnectionNotificationCode code)
+{
+	struct dctx *x = cls;
+	struct serve *s = x->s;
+
+	if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+		conns_closed(s->conns, *socket_context);
+		*socket_context = NULL;
+		return;
+	}
+	const union MHD_ConnectionInfo *ci = s->lib.get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	*socket_context = ci ? conns_opened(s->conns, ci->connect_fd, mono_ms()) : NULL;
+	if (x->cfg.tls && x->cfg.client_auth != WEBCFG_NO_CLIENT_CERT) {
+		/* The handshake asks for a certificate, and the request is
+		 * judged by cert_accepted, so that /health can go without. */
+		ci = s->lib.get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+		if (ci && ci->tls_session)
+			x->g->server_set_request((gnutls_session_t)ci->tls_session, GNUTLS_CERT_REQUEST);
+	}
+	if (conns_over(s->conns)) {
+		uint64_t one = 1;
+		ssize_t w = write(s->efd, &one, sizeof(one)); /* the thread sweeps until under */
+		(void)w;
+	}
+}
+
+/* A request's answer is done: the connection waits for the next. */
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
+{
+	struct dctx *x = cls;
+	(void)con_cls;
+	(void)toe;
+	conns_answered(x->s->conns, conn_of(x, c), mono_ms());
 }
 
 static const char INDEX_HTML[] =
 	"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>gpur exporter</title></head>\n"
-	"<body><h1>gpur exporter</h1>\n<p>GPU metrics for Prometheus: <a href=\"/metrics\">/metrics</a></p>\n"
-	"</body></html>\n";
+	"<body><h1>gpur exporter</h1>\n<p>GPU metrics for Prometheus: <a href=\"/metrics\">/metrics</a>; "
+	"health: <a href=\"/health\">/health</a></p>\n</body></html>\n";
 
-static struct MHD_Response *fixed(struct serve *s, const char *body, const char *type)
+static struct MHD_Response *fixed(struct dctx *x, const char *body, const char *type)
 {
-	struct MHD_Response *r = s->lib.response_from_buffer(strlen(body), (void *)(uintptr_t)body,
-							     MHD_RESPMEM_PERSISTENT);
-	if (r)
-		s->lib.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	struct MHD_Response *r = x->s->lib.response_from_buffer(strlen(body), (void *)(uintptr_t)body,
+								 MHD_RESPMEM_PERSISTENT);
+	if (r) {
+		x->s->lib.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+		add_headers(x, r);
+	}
 	return r;
 }
 
-struct serve *serve_start(const struct serve_opts *o, char *err, size_t errlen)
+static void dctx_free(struct dctx *x)
+{
+	if (!x)
+		return;
+	if (x->d)
+		x->s->lib.stop_daemon(x->d); /* joins its threads, and every reply is freed */
+	struct MHD_Response *fixed_ones[] = {x->index, x->not_found, x->not_allowed, x->no_frame, x->unauthorized,
+					     x->too_many};
+	for (size_t i = 0; i < sizeof(fixed_ones) / sizeof(fixed_ones[0]); i++)
+		if (fixed_ones[i])
+			x->s->lib.destroy_response(fixed_ones[i]);
+	webauth_free(x->auth);
+	webcfg_free(&x->cfg);
+	pthread_mutex_destroy(&x->rate_mu);
+	free(x);
+}
+
+/* Starts a server with cfg (taken over: freed with the server) on a
+ * duplicate of the listening socket. Returns NULL with the reason in err. */
+static struct dctx *dctx_start(struct serve *s, struct webcfg *cfg, char *err, size_t errlen)
+{
+	struct dctx *x = xcalloc(1, sizeof(*x));
+	x->s = s;
+	x->cfg = *cfg;
+	memset(cfg, 0, sizeof(*cfg));
+	pthread_mutex_init(&x->rate_mu, NULL);
+	x->tokens = x->cfg.rate_burst;
+	x->rate_ms = mono_ms();
+	if (x->cfg.nusers && !(x->auth = webauth_new(&x->cfg, err, errlen)))
+		goto fail;
+	if (x->cfg.tls) {
+		if (s->lib.is_feature_supported && s->lib.is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+			snprintf(err, errlen, "--web-config %s: this libmicrohttpd was built without TLS", s->web_config);
+			goto fail;
+		}
+		if (weblib_gnutls(&x->g, err, errlen) != 0)
+			goto fail;
+	}
+	x->index = fixed(x, INDEX_HTML, "text/html; charset=utf-8");
+	x->not_found = fixed(x, "not found; metrics are at /metrics\n", "text/plain; charset=utf-8");
+	x->not_allowed = fixed(x, "method not allowed: GET or HEAD\n", "text/plain; charset=utf-8");
+	x->no_frame = fixed(x, "no frame yet; try again in a moment\n", "text/plain; charset=utf-8");
+	x->unauthorized = fixed(x, "", "text/plain; charset=utf-8");
+	x->too_many = fixed(x, "too many requests (rate_limit of the web config)\n", "text/plain; charset=utf-8");
+	if (!x->index || !x->not_found || !x->not_allowed || !x->no_frame || !x->unauthorized || !x->too_many) {
+		snprintf(err, errlen, "--serve: out of memory");
+		goto fail;
+	}
+	s->lib.add_response_header(x->not_allowed, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	s->lib.add_response_header(x->no_frame, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+	s->lib.add_response_header(x->unauthorized, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Basic realm=\"gpur\"");
+	s->lib.add_response_header(x->too_many, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+
+	int fd = fcntl(s->fd, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0) {
+		snprintf(err, errlen, "--serve %s: dup: %s", s->o.addr, strerror(errno));
+		goto fail;
+	}
+	struct MHD_OptionItem opts[16];
+	size_t n = 0;
+#define OPT(o, v, p) opts[n++] = (struct MHD_OptionItem){o, (intptr_t)(v), (void *)(p)}
+	OPT(MHD_OPTION_LISTEN_SOCKET, fd, NULL);
+	OPT(MHD_OPTION_THREAD_POOL_SIZE, SERVE_THREADS, NULL);
+	OPT(MHD_OPTION_CONNECTION_LIMIT, s->max_conns, NULL);
+	OPT(MHD_OPTION_CONNECTION_TIMEOUT, SERVE_TIMEOUT_S, NULL);
+	OPT(MHD_OPTION_CONNECTION_MEMORY_LIMIT, SERVE_CONN_MEMORY, NULL);
+	OPT(MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)on_connection, x);
+	OPT(MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, x);
+	unsigned flags = MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC;
+	if (x->cfg.tls) {
+		flags |= MHD_USE_TLS;
+		OPT(MHD_OPTION_HTTPS_MEM_CERT, 0, x->cfg.cert_pem);
+		OPT(MHD_OPTION_HTTPS_MEM_KEY, 0, x->cfg.key_pem);
+		OPT(MHD_OPTION_HTTPS_PRIORITIES, 0, x->cfg.priorities);
+		if (x->cfg.client_ca_pem)
+			OPT(MHD_OPTION_HTTPS_MEM_TRUST, 0, x->cfg.client_ca_pem);
+	}
+	OPT(MHD_OPTION_END, 0, NULL);
+#undef OPT
+	/* The server's threads take no signals, which stay the main thread's. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	/* A function pointer goes through MHD_OPTION_ARRAY as an intptr_t, as
+	 * libmicrohttpd's own documentation has it. */
+	x->d = s->lib.start_daemon(flags, 0, NULL, NULL, handle, x, MHD_OPTION_ARRAY, opts, MHD_OPTION_END);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!x->d) {
+		close(fd);
+		if (x->cfg.tls)
+			snprintf(err, errlen, "--web-config %s: libmicrohttpd did not start with this TLS configuration",
+				 s->web_config);
+		else
+			snprintf(err, errlen, "--serve %s: libmicrohttpd did not start", s->o.addr);
+		goto fail;
+	}
+	return x;
+fail:
+	dctx_free(x);
+	return NULL;
+}
+
+/* Takes a running server out of service: it accepts no more, and is stopped
+ * once its connections are gone or after the connection timeout. */
+static void dctx_retire(struct serve *s, struct dctx *x)
+{
+	if (s->lib.quiesce_daemon) {
+		MHD_socket fd = s->lib.quiesce_daemon(x->d);
+		if (fd != MHD_INVALID_SOCKET)
+			close(fd);
+		x->drain_until_ms = mono_ms() + (SERVE_TIMEOUT_S + 1) * 1000u;
+		x->next = s->draining;
+		s->draining = x;
+	} else {
+		dctx_free(x);
+	}
+}
+
+static size_t daemon_conns(struct serve *s, struct dctx *x)
+{
+	if (!s->lib.get_daemon_info)
+		return 0;
+	const union MHD_DaemonInfo *di = s->lib.get_daemon_info(x->d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+	return di ? di->num_connections : 0;
+}
+
+/* Stops the draining servers whose connections are gone or whose time is
+ * up. Returns whether some are left. */
+static bool reap_draining(struct serve *s)
+{
+	uint64_t now = mono_ms();
+	struct dctx **pp = &s->draining;
+	while (*pp) {
+		struct dctx *x = *pp;
+		if (now >= x->drain_until_ms || daemon_conns(s, x) == 0) {
+			*pp = x->next;
+			dctx_free(x);
+		} else {
+			pp = &x->next;
+		}
+	}
+	return s->draining != NULL;
+}
+
+/* SIGHUP: the file again. A bad file keeps the running server, with one
+ * message. */
+static void reload(struct serve *s)
+{
+	struct webcfg cfg;
+	char err[1024];
+
+	atomic_fetch_add(&s->reloads, 1);
+	if (webcfg_load(s->web_config, &cfg, err, sizeof(err)) != 0) {
+		msg_error("%s; still serving with the previous configuration", err);
+		return;
+	}
+	struct dctx *x = dctx_start(s, &cfg, err, sizeof(err));
+	webcfg_free(&cfg);
+	if (!x) {
+		msg_error("%s; still serving with the previous configuration", err);
+		return;
+	}
+	pthread_mutex_lock(&s->mu);
+	struct dctx *old = s->cur;
+	s->cur = x;
+	pthread_mutex_unlock(&s->mu);
+	dctx_retire(s, old);
+	msg_error("--web-config %s: re-read; serving with it%s", s->web_config, x->cfg.tls ? " over HTTPS" : "");
+}
+
+static void *serve_thread(void *arg)
+{
+	struct serve *s = arg;
+	bool reload_asked = false;
+
+	while (!atomic_load(&s->stop)) {
+		bool over = conns_over(s->conns);
+		int timeout = over || s->draining ? 250 : -1;
+		struct pollfd pfd = {s->efd, POLLIN, 0};
+		int r = poll(&pfd, 1, timeout);
+		if (r > 0) {
+			uint64_t v;
+			if (read(s->efd, &v, sizeof(v)) == sizeof(v) && v >= SERVE_EFD_RELOAD)
+				reload_asked = true;
+		}
+		if (atomic_load(&s->stop))
+			break;
+		if (reload_asked && s->web_config[0]) {
+			reload_asked = false;
+			reload(s);
+		}
+		conns_sweep(s->conns, mono_ms());
+		reap_draining(s);
+	}
+	return NULL;
+}
+
+/* How many connections the descriptors allow: the soft RLIMIT_NOFILE is
+ * raised to the hard one (up to what SERVE_MAX_CONNECTIONS needs) and
+ * SERVE_FD_RESERVE are kept for the rest of gpur. */
+static size_t connection_limit(void)
+{
+	struct rlimit rl;
+	rlim_t want = SERVE_MAX_CONNECTIONS + SERVE_FD_RESERVE;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return 64;
+	if (rl.rlim_cur < want && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want)
+		return SERVE_MAX_CONNECTIONS;
+	return rl.rlim_cur > SERVE_FD_RESERVE + 64 ? (size_t)(rl.rlim_cur - SERVE_FD_RESERVE) : 64;
+}
+
+int serve_check_web_config(const char *path, char *err, size_t errlen)
+{
+	struct webcfg cfg;
+	if (webcfg_load(path, &cfg, err, errlen) != 0)
+		return -1;
+	webcfg_free(&cfg);
+	return 0;
+}
+
+struct serve *serve_start(const struct serve_opts *o, bool *usage, char *err, size_t errlen)
 {
 	struct serve_addr a;
 	struct serve *s;
+	struct webcfg cfg;
 
-	if (serve_parse_addr(o->addr, &a, err, errlen) != 0)
+	*usage = false;
+	memset(&cfg, 0, sizeof(cfg));
+	if (serve_parse_addr(o->addr, &a, err, errlen) != 0) {
+		*usage = true;
 		return NULL;
+	}
+	/* The file first: a bad one is a usage error before anything
+	 * listens. */
+	if (o->web_config && webcfg_load(o->web_config, &cfg, err, errlen) != 0) {
+		*usage = true;
+		return NULL;
+	}
 	s = xcalloc(1, sizeof(*s));
 	s->o = *o;
 	s->fd = -1;
+	s->efd = -1;
+	if (o->web_config)
+		snprintf(s->web_config, sizeof(s->web_config), "%s", o->web_config);
 	pthread_mutex_init(&s->mu, NULL);
 	prom_health_init(&s->health);
+	s->max_conns = connection_limit();
+	/* The soft limit leaves a sixteenth of room, so that new connections
+	 * are still accepted while the oldest waiting ones are shut. */
+	s->conns = conns_new(s->max_conns - s->max_conns / 16, SERVE_GRACE_MS);
+	s->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (!s->conns || s->efd < 0) {
+		snprintf(err, errlen, "--serve: out of memory or descriptors");
+		goto fail;
+	}
 	s->fd = listen_on(o->addr, &a, s->where, sizeof(s->where), err, errlen);
 	if (s->fd < 0)
 		goto fail;
@@ -337,46 +818,35 @@ struct serve *serve_start(const struct serve_opts *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--serve: %s", why);
 		goto fail;
 	}
-	s->index = fixed(s, INDEX_HTML, "text/html; charset=utf-8");
-	s->not_found = fixed(s, "not found; metrics are at /metrics\n", "text/plain; charset=utf-8");
-	s->not_allowed = fixed(s, "method not allowed: GET or HEAD\n", "text/plain; charset=utf-8");
-	s->no_frame = fixed(s, "no frame yet; try again in a moment\n", "text/plain; charset=utf-8");
-	if (!s->index || !s->not_found || !s->not_allowed || !s->no_frame) {
-		snprintf(err, errlen, "--serve: out of memory");
+	if (!(s->cur = dctx_start(s, &cfg, err, errlen)))
 		goto fail;
-	}
-	s->lib.add_response_header(s->not_allowed, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	s->lib.add_response_header(s->no_frame, MHD_HTTP_HEADER_RETRY_AFTER, "1");
-
-	/* Many connections need descriptors, so take what the hard limit
-	 * allows. */
-	struct rlimit rl;
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max && rl.rlim_cur < 4096) {
-		rl.rlim_cur = rl.rlim_max < 4096 ? rl.rlim_max : 4096;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
-	/* The server's threads take no signals, which stay the main thread's. */
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	s->d = s->lib.start_daemon(MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL, handle, s,
-				   MHD_OPTION_LISTEN_SOCKET, (MHD_socket)s->fd,
-				   MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)SERVE_THREADS,
-				   MHD_OPTION_CONNECTION_LIMIT, (unsigned int)SERVE_MAX_CONNECTIONS,
-				   MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)SERVE_MAX_PER_CLIENT,
-				   MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)SERVE_TIMEOUT_S,
-				   MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SERVE_CONN_MEMORY,
-				   MHD_OPTION_END);
+	s->have_thread = pthread_create(&s->thread, NULL, serve_thread, s) == 0;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!s->d) {
-		snprintf(err, errlen, "--serve %s: libmicrohttpd did not start", o->addr);
+	if (!s->have_thread) {
+		snprintf(err, errlen, "--serve: cannot start a thread");
 		goto fail;
 	}
-	s->fd = -1; /* the daemon's now, and MHD_stop_daemon closes it */
 	return s;
 fail:
+	webcfg_free(&cfg);
 	serve_stop(s);
 	return NULL;
+}
+
+int serve_reload_fd(const struct serve *s)
+{
+	return s && s->web_config[0] ? s->efd : -1;
+}
+
+void serve_watch(struct serve *s, uint64_t (*busy)(void *ctx, const char **name), void *ctx)
+{
+	pthread_mutex_lock(&s->mu);
+	s->busy = busy;
+	s->busy_ctx = ctx;
+	pthread_mutex_unlock(&s->mu);
 }
 
 static double now_s(clockid_t id)
@@ -428,9 +898,25 @@ void serve_publish(struct serve *s, const struct frame *f, uint64_t records_drop
 	s->last_len = p->text.len;
 	s->health.render_seconds = now_s(CLOCK_MONOTONIC) - t0;
 
+	/* The backends lost, for /health. */
+	size_t nlost = 0, at = 0;
+	char lost[sizeof(s->lost_names)] = "";
+	for (size_t i = 0; i < s->health.nbackends; i++) {
+		if (s->health.backends[i].up)
+			continue;
+		nlost++;
+		int r = snprintf(lost + at, sizeof(lost) - at, "%s%s", at ? ", " : "", s->health.backends[i].name);
+		if (r > 0 && (size_t)r < sizeof(lost) - at)
+			at += (size_t)r;
+	}
+
 	pthread_mutex_lock(&s->mu);
 	struct snap *old = s->latest;
 	s->latest = p;
+	s->published_ms = mono_ms();
+	s->nbackends = s->health.nbackends;
+	s->nlost = nlost;
+	memcpy(s->lost_names, lost, sizeof(lost));
 	pthread_mutex_unlock(&s->mu);
 	snap_unref(old);
 }
@@ -440,21 +926,37 @@ const char *serve_where(const struct serve *s)
 	return s->where;
 }
 
+const char *serve_scheme(struct serve *s)
+{
+	pthread_mutex_lock(&s->mu);
+	bool tls = s->cur && s->cur->cfg.tls;
+	pthread_mutex_unlock(&s->mu);
+	return tls ? "https" : "http";
+}
+
 void serve_stop(struct serve *s)
 {
 	if (!s)
 		return;
-	if (s->d)
-		s->lib.stop_daemon(s->d); /* joins its threads, and every reply is freed */
-	if (s->lib.dl) {
-		struct MHD_Response *fixed_ones[] = {s->index, s->not_found, s->not_allowed, s->no_frame};
-		for (size_t i = 0; i < 4; i++)
-			if (fixed_ones[i])
-				s->lib.destroy_response(fixed_ones[i]);
+	if (s->have_thread) {
+		atomic_store(&s->stop, true);
+		uint64_t one = 1;
+		ssize_t w = write(s->efd, &one, sizeof(one));
+		(void)w;
+		pthread_join(s->thread, NULL);
+	}
+	dctx_free(s->cur);
+	while (s->draining) {
+		struct dctx *x = s->draining;
+		s->draining = x->next;
+		dctx_free(x);
 	}
 	if (s->fd >= 0)
 		close(s->fd);
+	if (s->efd >= 0)
+		close(s->efd);
 	snap_unref(s->latest);
+	conns_free(s->conns);
 	mhd_lib_close(&s->lib);
 	pthread_mutex_destroy(&s->mu);
 	free(s);

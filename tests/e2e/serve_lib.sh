@@ -32,12 +32,12 @@ start_exporter() {
 	PID=$!
 	SERVE_PIDS="$SERVE_PIDS $PID"
 	ADDR=""
-	wait_until 20 grep -q 'serving metrics at http://' "$T/$name.err" || {
+	wait_until 20 grep -q 'serving metrics at https\{0,1\}://' "$T/$name.err" || {
 		echo "  $name never served; stderr:" >&2
 		sed 's/^/    /' "$T/$name.err" >&2
 		return 1
 	}
-	ADDR=$(sed -n 's|^gpur: serving metrics at http://\(.*\)/metrics$|\1|p' "$T/$name.err")
+	ADDR=$(sed -n 's|^gpur: serving metrics at https\{0,1\}://\(.*\)/metrics$|\1|p' "$T/$name.err")
 }
 
 free_port() {

@@ -100,7 +100,8 @@ static struct serve *start(void)
 {
 	char err[512];
 	struct serve_opts o = {.addr = "127.0.0.1:0", .hostname = "unit", .processes = true};
-	struct serve *s = serve_start(&o, err, sizeof(err));
+	bool usage;
+	struct serve *s = serve_start(&o, &usage, err, sizeof(err));
 	if (!s)
 		fail_msg("serve_start: %s", err);
 	return s;
@@ -182,7 +183,9 @@ static void test_requests(void **state)
 	char err[512], addr[64];
 	snprintf(addr, sizeof(addr), "127.0.0.1:%u", (unsigned)port);
 	struct serve_opts o = {.addr = addr};
-	assert_null(serve_start(&o, err, sizeof(err)));
+	bool usage = true;
+	assert_null(serve_start(&o, &usage, err, sizeof(err)));
+	assert_false(usage);
 	assert_non_null(strstr(err, addr));
 	assert_non_null(strstr(err, "in use"));
 	serve_stop(s);
