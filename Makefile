@@ -54,7 +54,7 @@ test-tsan:
 # Every harness in turn, FUZZ_SECONDS split evenly among them (at least 1 s
 # each); each starts from its seeds in tests/fuzz/corpus/NAME. A crash fails
 # the target with the end of that harness's log.
-FUZZ_HARNESSES = fuzz_record fuzz_report fuzz_line_reader fuzz_kvparse fuzz_gpusel fuzz_utf8 fuzz_cgroup fuzz_cnames fuzz_fdinfo fuzz_drmsysfs fuzz_zstd_input fuzz_prometheus
+FUZZ_HARNESSES = fuzz_record fuzz_report fuzz_line_reader fuzz_kvparse fuzz_gpusel fuzz_utf8 fuzz_cgroup fuzz_cnames fuzz_fdinfo fuzz_drmsysfs fuzz_zstd_input fuzz_prometheus fuzz_webcfg
 
 test-fuzz: fuzz-build
 	@each=$$(( $(FUZZ_SECONDS) / $(words $(FUZZ_HARNESSES)) )); [ $$each -ge 1 ] || each=1; \
