@@ -2,9 +2,16 @@
 #include "report/html.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/svg_plot.h"
+#include "util/utf8.h"
+#include "util/xalloc.h"
+
+/* Bytes of a command line shown in #processes; the cell's title has it
+ * whole. */
+#define REPORT_CMD_SHOWN 120
 
 static const char CSS[] =
 	"body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;background:#fff}"
@@ -50,6 +57,28 @@ static void cell_text(struct report_out *o, const char *s)
 		report_out_text(o, s);
 	else
 		buf_puts(&o->b, "--");
+	buf_puts(&o->b, "</td>");
+}
+
+/* A command line cut to REPORT_CMD_SHOWN bytes (on a character boundary,
+ * with an ellipsis), the whole line in the cell's title; both escaped. */
+static void cell_command(struct report_out *o, const char *s)
+{
+	if (!s) {
+		buf_puts(&o->b, "<td>--</td>");
+		return;
+	}
+	size_t n = strlen(s), cut = utf8_trim(s, n, REPORT_CMD_SHOWN);
+	buf_puts(&o->b, "<td class=\"cmd\" title=\"");
+	report_out_text(o, s);
+	buf_puts(&o->b, "\">");
+	char *shown = xmalloc(cut + 1);
+	memcpy(shown, s, cut);
+	shown[cut] = '\0';
+	report_out_text(o, shown);
+	free(shown);
+	if (cut < n)
+		buf_puts(&o->b, "\xE2\x80\xA6");
 	buf_puts(&o->b, "</td>");
 }
 
@@ -175,7 +204,7 @@ static void gpu_table(struct report_out *o, const struct summary *s)
 static void proc_table(struct report_out *o, const struct summary *s)
 {
 	buf_puts(&o->b, "<h2>Processes</h2>\n<table id=\"processes\"><thead><tr><th>pid</th><th>user</th><th>name</th>"
-			"<th>container / pod</th><th>GPU</th><th>first seen</th><th>last seen</th>"
+			"<th>command</th><th>container / pod</th><th>GPU</th><th>first seen</th><th>last seen</th>"
 			"<th>peak GPU memory GiB</th><th>GPU memory GiB\xC2\xB7h</th><th>mean GPU util %</th>"
 			"</tr></thead><tbody>\n");
 	for (size_t i = 0; i < s->nprocs; i++) {
@@ -183,6 +212,7 @@ static void proc_table(struct report_out *o, const struct summary *s)
 		buf_printf(&o->b, "<tr><td class=\"n\">%llu</td>", (unsigned long long)p->pid);
 		cell_text(o, p->user);
 		cell_text(o, p->name);
+		cell_command(o, p->cmdline);
 		cell_text(o, p->pod ? p->pod : p->container);
 		buf_printf(&o->b, "<td class=\"n\">%llu</td>", (unsigned long long)s->gpus[p->gpu].index);
 		cell_time(o, p->ts_known, p->first_ms);
@@ -195,7 +225,7 @@ static void proc_table(struct report_out *o, const struct summary *s)
 	}
 	if (s->proc_rest.count) {
 		const struct summary_rest *r = &s->proc_rest;
-		buf_printf(&o->b, "<tr class=\"rest\"><td colspan=\"7\">%llu other processes</td>",
+		buf_printf(&o->b, "<tr class=\"rest\"><td colspan=\"8\">%llu other processes</td>",
 			   (unsigned long long)r->count);
 		cell_num(o, r->mem_known, 2, r->mem_max / 1073741824.0);
 		cell_num(o, r->mem_known, 3, summary_gib_h(r->mem_byte_ms));

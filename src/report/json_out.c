@@ -20,12 +20,17 @@ static void key(struct obj *j, const char *k)
 	j->first = false;
 }
 
-static void kstr(struct obj *j, const char *k, const char *v)
+static void kstr_upto(struct obj *j, const char *k, const char *v, size_t max)
 {
 	if (!v)
 		return;
 	key(j, k);
-	json_put_string(&j->o->b, v, strlen(v), SUMMARY_STR_MAX);
+	json_put_string(&j->o->b, v, strlen(v), max);
+}
+
+static void kstr(struct obj *j, const char *k, const char *v)
+{
+	kstr_upto(j, k, v, SUMMARY_STR_MAX);
 }
 
 static void ku64(struct obj *j, const char *k, uint64_t v)
@@ -118,6 +123,7 @@ static void procs(struct report_out *o, const struct summary *s)
 		ku64(&j, "gpu_index", s->gpus[p->gpu].index);
 		kstr(&j, "user", p->user);
 		kstr(&j, "name", p->name);
+		kstr_upto(&j, "cmdline", p->cmdline, PROCESS_CMDLINE_MAX); /* whole, as the record bounds it */
 		kstr(&j, "container", p->container);
 		kstr(&j, "pod", p->pod);
 		if (p->ts_known) {

@@ -89,6 +89,7 @@ struct summary_proc {
 	bool start_known;
 	uint32_t gpu;                /* index into gpus */
 	char *user, *name, *container, *pod; /* NULL when never known */
+	char *cmdline;               /* the whole command line (up to PROCESS_CMDLINE_MAX), or NULL */
 	uint64_t first_ms, last_ms;
 	bool ts_known;
 	double mem_max, mem_byte_ms; /* gpu_mem_bytes peak, and bytes × ms */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/summary_priv.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 const char *const SUMMARY_GROUP_KIND_NAMES[SUMMARY_G__COUNT] = {"container", "pod", "slurm_job", "user"};
@@ -38,6 +39,7 @@ static void proc_free(struct summary_proc *p)
 	free(p->name);
 	free(p->container);
 	free(p->pod);
+	free(p->cmdline);
 }
 
 void summary_free_procs(struct summary *s)
@@ -207,6 +209,16 @@ static struct summary_proc *entry_of(struct summary *s, const struct gpu_process
 	return e;
 }
 
+/* A copy of at most max bytes of s, cut on a character boundary. */
+static char *dup_upto(const char *s, size_t max)
+{
+	size_t n = utf8_trim(s, strnlen(s, max + 1), max);
+	char *d = xmalloc(n + 1);
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
 static void fill(char **dst, bool has, const char *v)
 {
 	if (!*dst && has && v && *v)
@@ -283,6 +295,10 @@ static void note_identity(struct summary_proc *e, const struct gpu_process *r, c
 	fill(&e->user, process_has(r, PROC_F_USER), r->user);
 	fill(&e->name, process_has(r, PROC_F_NAME), r->name);
 	fill(&e->container, process_has(r, PROC_F_CONTAINER), r->container);
+	/* The command line is kept whole, for the report's title; the record
+	 * already bounds it. */
+	if (!e->cmdline && process_has(r, PROC_F_CMDLINE) && r->cmdline && *r->cmdline)
+		e->cmdline = dup_upto(r->cmdline, PROCESS_CMDLINE_MAX);
 	if (!e->pod && process_has(r, PROC_F_POD)) {
 		char buf[SUMMARY_STR_MAX * 2 + 2];
 		fill(&e->pod, true, process_pod_text(r, buf, sizeof(buf)));

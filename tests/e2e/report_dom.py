@@ -7,7 +7,8 @@ DOM from chromium-headless-shell --dump-dom), or about a PNG screenshot.
                              tables gpus, processes, groups, events, "tag
                              NAME N" for img, script, iframe, object, "attr
                              on N" (attributes starting with on), "text"
-                             lines of the #processes cells
+                             lines of the #processes cells, "title" lines of
+                             their title attributes
   report_dom.py png FILE     prints "size W H", "colours N" (distinct RGB
                              values) and "inked PERCENT" (pixels not white)
 
@@ -27,6 +28,7 @@ class Dom(HTMLParser):
         self.in_tbody = False
         self.cell = None
         self.cells = []
+        self.titles = []
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -45,6 +47,8 @@ class Dom(HTMLParser):
             self.rows[self.table] = self.rows.get(self.table, 0) + 1
         if tag == "td" and self.table == "processes":
             self.cell = []
+            if "title" in a:
+                self.titles.append(a["title"])
 
     def handle_endtag(self, tag):
         if tag == "tbody":
@@ -74,6 +78,8 @@ def dom(path):
     print(f"attr on {d.on_attrs}")
     for c in d.cells:
         print("text " + c.replace("\n", " "))
+    for t in d.titles:
+        print("title " + t.replace("\n", " "))
 
 
 def png(path):

@@ -223,7 +223,7 @@ def compute(recs):
         o = {"pid": pid, "gpu_index": gpus[d]["index"]}
         if start is not None:
             o["start_ms"] = start
-        for k in ("user", "name", "container"):
+        for k in ("user", "name", "cmdline", "container"):
             if isinstance(p.get(k), str) and p[k]:
                 o[k] = p[k]
         if isinstance(p.get("pod"), str):
