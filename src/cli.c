@@ -10,6 +10,7 @@
 #include "backend/backend.h"
 #include "cli_table.h"
 #include "completions.h"
+#include "model/idle.h"
 
 /* The options given so far: each one's last argument, which is "" for an
  * option without one and NULL when not given, and the options in the order
@@ -84,6 +85,8 @@ static void config_defaults(struct config *cfg)
 	cfg->sysfs = "/sys";
 	cfg->rootfs = "/";
 	cfg->serve_processes = true;
+	cfg->idle_mem = IDLE_MEM_DEFAULT;
+	cfg->idle_after_ms = IDLE_AFTER_DEFAULT_MS;
 	cfg->backends = (1u << BACKEND_REGISTRY_LEN) - 1;
 }
 

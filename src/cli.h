@@ -41,6 +41,8 @@ struct config {
 	uint64_t count;         /* 0 for no limit */
 	const char *serve, *prometheus;
 	const char *prometheus_match; /* --prometheus-match SELECTOR, or NULL */
+	uint64_t idle_mem;      /* --idle-mem, bytes */
+	uint64_t idle_after_ms; /* --idle-after */
 	const char *web_config; /* --web-config FILE */
 	bool health_auth;       /* --health-auth */
 	bool serve_processes;   /* per-process series behind --serve, yes by default */

@@ -611,6 +611,24 @@ const struct cli_option CLI_TABLE[CLI_OPT_END] = {
 		.parse = parse_dir, FIELD(rootfs), .what = "empty path",
 		.complete = COMPLETIONS_ARG_DIR,
 	},
+	[CLI_OPT_IDLE_MEM] = {
+		.name = "idle-mem", .takes_arg = true, .metavar = "SIZE",
+		.help = "a process holding SIZE of GPU memory at 0% GPU is idle\n"
+			"after --idle-after (default 1G; K, M, G)",
+		.summary = "GPU memory an idle process holds at least (default 1G)",
+		.parse = parse_size, FIELD(idle_mem), .min = 1,
+		.what = "a size (a whole number of bytes > 0, or with K, M, G)",
+		.complete = COMPLETIONS_ARG_TEXT,
+	},
+	[CLI_OPT_IDLE_AFTER] = {
+		.name = "idle-after", .takes_arg = true, .metavar = "DURATION",
+		.help = "how long a process must hold it at 0% to be idle\n"
+			"(default 30m; s, m, h, d)",
+		.summary = "how long at 0% before a process is idle (default 30m)",
+		.parse = parse_duration, FIELD(idle_after_ms),
+		.what = "a duration (a whole number > 0 with s, m, h or d)",
+		.complete = COMPLETIONS_ARG_TEXT,
+	},
 	[CLI_OPT_READ_ONLY] = {
 		.name = "read-only",
 		.help = "never signal processes",

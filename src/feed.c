@@ -40,6 +40,7 @@ struct feed {
 	 * a frame over. */
 	uint64_t produced;
 	uint64_t target_ns; /* when the last frame was due */
+	struct idle_tracker *idle; /* the feed's thread's; renewed by a seek */
 };
 
 static void wake_reader(struct feed *f)
@@ -121,6 +122,10 @@ static bool deliver(struct feed *f, struct frame *fr, struct fleet *fl)
 		frame_reset(f->posted);
 	}
 	pthread_mutex_unlock(&f->mu);
+	/* Idle processes are judged on every frame, live or replayed, before
+	 * the sink records its events. A fleet's frames are many hosts'. */
+	if (!fl)
+		idle_update(f->idle, fr);
 	bool more = !f->o.sink || sink_emit(f->o.sink, fr, fl); /* false when stdout went away */
 	publish(f, fr, fl);
 	f->produced++;
@@ -159,6 +164,10 @@ static bool do_seek(struct feed *f)
 	struct frame *last = NULL;
 	struct fleet *last_fleet = NULL;
 	uint64_t skipped = 0;
+
+	/* What was quiet before the jump says nothing of what follows it. */
+	idle_free(f->idle);
+	f->idle = idle_new(&f->o.idle);
 	int e;
 
 	f->seek_pending = false;
@@ -341,8 +350,14 @@ struct feed *feed_start(const struct feed_opts *o)
 	f->paused = o->start_paused && o->virt;
 	f->interval = o->interval >= 0 ? o->interval : 1.0; /* 0 for as fast as possible, headless */
 	f->speed = o->speed > 0 ? o->speed : 1.0;
+	if (!f->o.idle.mem_bytes) {
+		f->o.idle.mem_bytes = IDLE_MEM_DEFAULT;
+		f->o.idle.after_ms = IDLE_AFTER_DEFAULT_MS;
+	}
+	f->idle = idle_new(&f->o.idle);
 	f->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (f->efd < 0) {
+		idle_free(f->idle);
 		free(f);
 		return NULL;
 	}
@@ -372,6 +387,7 @@ struct feed *feed_start(const struct feed_opts *o)
 		close(f->efd);
 		pthread_mutex_destroy(&f->mu);
 		pthread_cond_destroy(&f->cv);
+		idle_free(f->idle);
 		free(f);
 		errno = rc;
 		return NULL;
@@ -413,6 +429,7 @@ void feed_stop(struct feed *f)
 	close(f->efd);
 	pthread_mutex_destroy(&f->mu);
 	pthread_cond_destroy(&f->cv);
+	idle_free(f->idle);
 	free(f);
 }
 

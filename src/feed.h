@@ -15,6 +15,7 @@
 
 #include "model/gpusel.h"
 #include "model/frame.h"
+#include "model/idle.h"
 #include "output/sink.h"
 #include "source.h"
 #include "util/clock.h"
@@ -33,6 +34,7 @@ struct feed_opts {
 	const struct frame *early;  /* events that go into the first frame, detection's and borrowed, or NULL */
 	bool notify;                /* feed_fd() wakes for every frame, for the dashboard, not only at the end */
 	bool start_paused;          /* with virt, no poll until feed_step() or feed_set_paused(false) */
+	struct idle_opts idle;      /* idle processes (model/idle.h); mem_bytes 0 for the defaults */
 };
 
 enum feed_seek { FEED_SEEK_START, FEED_SEEK_END, FEED_SEEK_TIME };

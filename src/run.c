@@ -235,6 +235,7 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 		/* The dashboard on the virtual clock polls only when stepped ('.')
 		 * or resumed (space), for a scripted session such as the demo's. */
 		.start_paused = tui,
+		.idle = {.mem_bytes = cfg->idle_mem, .after_ms = cfg->idle_after_ms},
 	};
 	struct feed *feed = feed_start(&fo);
 
@@ -536,8 +537,9 @@ int run_main(const struct config *cfg)
 		goto out;
 	}
 
+	struct idle_opts io = {.mem_bytes = cfg->idle_mem, .after_ms = cfg->idle_after_ms};
 	if (cfg->report_path)
-		status = report_run(src.replay, sel, cfg->report_path, cfg->replay_path, &run_stop_requested);
+		status = report_run(src.replay, sel, &io, cfg->report_path, cfg->replay_path, &run_stop_requested);
 	else
 		status = run_pipeline(cfg, &src, &o, sel, env.want);
 	status = outputs_status(&o, status);

@@ -293,6 +293,10 @@ static void add_row(struct group *grp, const struct gpu_process *p, size_t row, 
 	grp->nprocs++;
 	if (process_has(p, PROC_F_GPU_MEM) && isfinite((double)p->gpu_mem_bytes)) {
 		grp->mem_bytes += p->gpu_mem_bytes;
+		if (p->idle_since_ms) {
+			grp->idle_bytes += p->gpu_mem_bytes;
+			grp->nidle++;
+		}
 	} else {
 		grp->mem_known = false;
 		grp->nmem_unknown++;

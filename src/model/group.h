@@ -33,6 +33,9 @@ struct group {
 	bool mem_known, util_known;
 	size_t nmem_unknown, nutil_unknown;
 	long double mem_bytes, util_pct;
+	/* GPU memory its idle processes hold (model/idle.h), and how many. */
+	long double idle_bytes;
+	size_t nidle;
 	size_t ngpus;     /* distinct GPUs used */
 	uint32_t gpus[FRAME_MAX_GPUS / 32]; /* bit gpu_index set = used */
 };

@@ -73,6 +73,9 @@ struct gpu_process {
 	 * Replayed and remote rows have none. */
 	const struct process_parent *parents;
 	size_t nparents;
+	/* Not recorded. When it is idle (model/idle.h), since when it has been
+	 * quiet, in ms since the epoch; 0 when it is not idle. */
+	uint64_t idle_since_ms;
 };
 
 extern const struct field PROCESS_FIELDS[];

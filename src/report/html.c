@@ -234,6 +234,72 @@ static void proc_table(struct report_out *o, const struct summary *s)
 	buf_puts(&o->b, "</tbody></table>\n");
 }
 
+/* Processes or groups by GPU memory held while idle, most first. */
+static const struct summary *idle_sort_s;
+
+static int cmp_idle_procs(const void *a, const void *b)
+{
+	double x = idle_sort_s->procs[*(const size_t *)a].idle_byte_ms, y = idle_sort_s->procs[*(const size_t *)b].idle_byte_ms;
+	return x > y ? -1 : x < y;
+}
+
+static int cmp_idle_groups(const void *a, const void *b)
+{
+	double x = idle_sort_s->groups[*(const size_t *)a].idle_byte_ms;
+	double y = idle_sort_s->groups[*(const size_t *)b].idle_byte_ms;
+	return x > y ? -1 : x < y;
+}
+
+/* #idle: who held GPU memory without using it (docs/report.md), by process
+ * and by user, container, pod and job. */
+static void idle_table(struct report_out *o, const struct summary *s)
+{
+	size_t *pi = xcalloc(s->nprocs + 1, sizeof(*pi)), *gi = xcalloc(s->ngroups + 1, sizeof(*gi)), np = 0, ng = 0;
+
+	for (size_t i = 0; i < s->nprocs; i++)
+		if (s->procs[i].idle_since_ms)
+			pi[np++] = i;
+	for (size_t i = 0; i < s->ngroups; i++)
+		if (s->groups[i].idle_byte_ms > 0)
+			gi[ng++] = i;
+	idle_sort_s = s;
+	qsort(pi, np, sizeof(*pi), cmp_idle_procs);
+	qsort(gi, ng, sizeof(*gi), cmp_idle_groups);
+	buf_printf(&o->b, "<h2>Idle GPU memory</h2>\n<p>Held by processes at 0%% GPU for %.0f min or more, "
+			  "holding %.2f GiB or more; GiB\xC2\xB7h from when each became quiet.</p>\n",
+		   (double)s->idle.after_ms / 60000.0, (double)s->idle.mem_bytes / 1073741824.0);
+	buf_puts(&o->b, "<table id=\"idle\"><thead><tr><th>pid</th><th>user</th><th>name</th><th>container / pod</th>"
+			"<th>GPU</th><th>idle since</th><th>idle GiB\xC2\xB7h</th></tr></thead><tbody>\n");
+	for (size_t k = 0; k < np; k++) {
+		const struct summary_proc *p = &s->procs[pi[k]];
+		buf_printf(&o->b, "<tr><td class=\"n\">%llu</td>", (unsigned long long)p->pid);
+		cell_text(o, p->user);
+		cell_text(o, p->name);
+		cell_text(o, p->pod ? p->pod : p->container);
+		buf_printf(&o->b, "<td class=\"n\">%llu</td>", (unsigned long long)s->gpus[p->gpu].index);
+		cell_time(o, true, p->idle_since_ms);
+		cell_num(o, true, 3, summary_gib_h(p->idle_byte_ms));
+		buf_puts(&o->b, "</tr>\n");
+		report_out_flush(o, false);
+	}
+	if (!np)
+		buf_puts(&o->b, "<tr class=\"rest\"><td colspan=\"7\">no process was idle</td></tr>\n");
+	buf_puts(&o->b, "</tbody></table>\n<table id=\"idle-groups\"><thead><tr><th>kind</th><th>who</th>"
+			"<th>idle GiB\xC2\xB7h</th></tr></thead><tbody>\n");
+	for (size_t k = 0; k < ng; k++) {
+		const struct summary_group *g = &s->groups[gi[k]];
+		buf_puts(&o->b, "<tr>");
+		cell_text(o, SUMMARY_GROUP_KIND_NAMES[g->kind]);
+		cell_text(o, g->name ? g->name : g->id);
+		cell_num(o, true, 3, summary_gib_h(g->idle_byte_ms));
+		buf_puts(&o->b, "</tr>\n");
+		report_out_flush(o, false);
+	}
+	buf_puts(&o->b, "</tbody></table>\n");
+	free(pi);
+	free(gi);
+}
+
 static void group_cells(struct report_out *o, const struct summary *s, double gpu_ms, double mem_ms, bool mk,
 			double e)
 {
@@ -328,6 +394,7 @@ void html_write(struct report_out *o, const struct summary *s, const char *sourc
 			   SUMMARY_MAX_PLOTTED);
 	proc_table(o, s);
 	group_table(o, s);
+	idle_table(o, s);
 	event_table(o, s);
 	buf_printf(&o->b, "<script>%s</script>\n</body></html>\n", SCRIPT);
 	report_out_flush(o, true);

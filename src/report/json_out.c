@@ -136,6 +136,10 @@ static void procs(struct report_out *o, const struct summary *s)
 		}
 		if (p->util.n)
 			knum(&j, "gpu_util_pct_mean", p->util.sum / (double)p->util.n);
+		if (p->idle_since_ms) {
+			ku64(&j, "idle_since_ms", p->idle_since_ms);
+			knum(&j, "idle_gib_h", summary_gib_h(p->idle_byte_ms));
+		}
 		buf_puts(&o->b, "}");
 		report_out_flush(o, false);
 	}
@@ -175,6 +179,8 @@ static void groups(struct report_out *o, const struct summary *s)
 		kstr(&j, "id", g->id);
 		kstr(&j, "name", g->name);
 		group_fields(&j, s, g->gpu_ms, g->mem_byte_ms, g->mem_known, g->energy_j);
+		if (g->idle_byte_ms > 0)
+			knum(&j, "idle_gib_h", summary_gib_h(g->idle_byte_ms));
 		buf_puts(&o->b, "}");
 		report_out_flush(o, false);
 	}

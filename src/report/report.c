@@ -50,7 +50,8 @@ static bool is_recording(const char *out, const char *source)
 }
 
 /* Reads the records. Returns 0, or 1 when --gpus matches nothing. */
-static int read_all(struct replay *r, const struct gpusel *sel, struct summary *s, const volatile sig_atomic_t *stop)
+static int read_all(struct replay *r, const struct gpusel *sel, struct summary *s, struct idle_tracker *idle,
+		    const volatile sig_atomic_t *stop)
 {
 	static uint32_t orig[FRAME_MAX_GPUS];
 	bool first = true;
@@ -87,13 +88,14 @@ static int read_all(struct replay *r, const struct gpusel *sel, struct summary *
 			}
 		}
 		first = false;
+		idle_update(idle, f);
 		summary_add(s, f, sel ? orig : NULL);
 		frame_unref(f);
 	}
 }
 
-int report_run(struct replay *r, const struct gpusel *sel, const char *out, const char *source,
-	       const volatile sig_atomic_t *stop)
+int report_run(struct replay *r, const struct gpusel *sel, const struct idle_opts *idle, const char *out,
+	       const char *source, const volatile sig_atomic_t *stop)
 {
 	bool to_stdout = strcmp(out, "-") == 0;
 	enum report_format fmt = report_format_of(out);
@@ -123,7 +125,10 @@ int report_run(struct replay *r, const struct gpusel *sel, const char *out, cons
 		}
 	}
 	struct summary *s = summary_new();
-	status = read_all(r, sel, s, stop);
+	s->idle = *idle;
+	struct idle_tracker *it = idle_new(idle);
+	status = read_all(r, sel, s, it, stop);
+	idle_free(it);
 	if (status == 0) {
 		struct report_out o;
 		summary_finish(s);

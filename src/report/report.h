@@ -8,6 +8,7 @@
 
 #include "record/replay.h"
 #include "model/gpusel.h"
+#include "model/idle.h"
 
 enum report_format { REPORT_FORMAT_HTML, REPORT_FORMAT_JSON, REPORT_FORMAT_UNKNOWN };
 
@@ -22,7 +23,7 @@ enum report_format report_format_of(const char *out);
  * report then covers what was read. Messages go to stderr, each naming the
  * file or option. Returns the exit status: 0; 1 when it cannot write or
  * nothing in the span matches --gpus; or 2 when out is the recording. */
-int report_run(struct replay *r, const struct gpusel *sel, const char *out, const char *source,
-	       const volatile sig_atomic_t *stop);
+int report_run(struct replay *r, const struct gpusel *sel, const struct idle_opts *idle, const char *out,
+	       const char *source, const volatile sig_atomic_t *stop);
 
 #endif

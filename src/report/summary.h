@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "model/frame.h"
+#include "model/idle.h"
 #include "report/downsample.h"
 
 #define SUMMARY_GAP_MS 5000
@@ -95,6 +96,12 @@ struct summary_proc {
 	double mem_max, mem_byte_ms; /* gpu_mem_bytes peak, and bytes × ms */
 	bool mem_known;
 	struct summary_stat util;
+	/* GPU memory held while idle (model/idle.h), in byte·ms: the whole
+	 * quiet stretch that ended idle, from when it became quiet; pending is
+	 * the stretch not yet idle. idle_since_ms: the first idle stretch's
+	 * start, 0 when never idle. */
+	double idle_byte_ms, idle_pending;
+	uint64_t idle_since_ms;
 	double energy_j;             /* its share of its GPU's energy */
 	uint64_t seq;                /* the last record that credited it */
 	int32_t groups[SUMMARY_G__COUNT]; /* index into groups, or -1 for none */
@@ -113,6 +120,7 @@ struct summary_group {
 	double gpu_ms;               /* time any of its processes was on a GPU, per GPU */
 	double mem_byte_ms, energy_j;
 	bool mem_known;
+	double idle_byte_ms; /* its processes' GPU memory held while idle */
 };
 
 struct summary_event {
@@ -149,6 +157,9 @@ struct summary {
 	uint64_t events_total;
 	double energy_total_j;
 	bool finished;
+	/* What idle is (the run's --idle-mem and --idle-after): set before the
+	 * first summary_add; the records come marked by idle_update. */
+	struct idle_opts idle;
 	/* The reading state, used by summary.c. */
 	struct summary_priv *priv;
 };

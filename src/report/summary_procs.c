@@ -240,12 +240,13 @@ static bool pair_first(struct summary_priv *pv, uint32_t group, uint32_t gpu)
 }
 
 static void credit_group(struct summary *s, int32_t gi, uint32_t gpu, double mem_ms, bool mem_known, double e,
-			 uint64_t dt_ms)
+			 uint64_t dt_ms, double idle_ms)
 {
 	struct summary_group *g = gi == GROUP_OTHERS ? &s->group_others : &s->groups[gi];
 	uint32_t key = gi == GROUP_OTHERS ? UINT32_MAX : (uint32_t)gi;
 
 	g->mem_byte_ms += mem_ms;
+	g->idle_byte_ms += idle_ms;
 	g->mem_known |= mem_known;
 	g->energy_j += e;
 	if (pair_first(s->priv, key, gpu))
@@ -357,6 +358,20 @@ void summary_credit_procs(struct summary *s, const struct frame *p, const uint32
 		note_identity(e, r, p);
 		bool mk;
 		double mem_ms = note_figures(e, r, dt_ms, &mk);
+		/* Memory held while idle: a quiet stretch counts once it ends
+		 * idle, from its start; one that ends before is dropped. */
+		double idle_ms = 0;
+		if (r->idle_since_ms) {
+			idle_ms = e->idle_pending + mem_ms;
+			e->idle_pending = 0;
+			if (!e->idle_since_ms)
+				e->idle_since_ms = r->idle_since_ms;
+		} else if (idle_quiet(&s->idle, p, r)) {
+			e->idle_pending += mem_ms;
+		} else {
+			e->idle_pending = 0;
+		}
+		e->idle_byte_ms += idle_ms;
 		/* Its share of the GPU's energy goes by utilisation when every row
 		 * of the GPU has one, and else evenly. */
 		double share = 0;
@@ -368,7 +383,7 @@ void summary_credit_procs(struct summary *s, const struct frame *p, const uint32
 		}
 		for (int k = 0; k < SUMMARY_G__COUNT; k++)
 			if (e->groups[k] != -1)
-				credit_group(s, e->groups[k], slot[gi], mem_ms, mk, share, dt_ms);
+				credit_group(s, e->groups[k], slot[gi], mem_ms, mk, share, dt_ms, idle_ms);
 	}
 }
 

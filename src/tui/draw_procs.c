@@ -121,6 +121,16 @@ static int pid_width(const struct tui *t)
 	return digits > w ? digits : w;
 }
 
+/* Whether a row of the view is idle. */
+static bool any_idle(const struct tui *t)
+{
+	const struct frame *f = t->frame;
+	for (size_t i = 0; f && i < t->table.nview; i++)
+		if (f->procs[t->table.view[i]].idle_since_ms)
+			return true;
+	return false;
+}
+
 /* Sets the columns' widths, with PID and CONTAINER as wide as their cells,
  * and which columns show. On a narrow terminal the less telling ones give
  * way so that COMMAND, whose width 0 means the rest, keeps 20. CONTAINER
@@ -128,9 +138,14 @@ static int pid_width(const struct tui *t)
 static uint32_t column_widths(struct tui *t, uint64_t now, int *width)
 {
 	static const enum proctable_col give_way[] = {PROCTABLE_MEMBW, PROCTABLE_HOSTMEM, PROCTABLE_TIME,
-						       PROCTABLE_TYPE, PROCTABLE_CONTAINER, PROCTABLE_CPU};
+						       PROCTABLE_TYPE, PROCTABLE_CONTAINER, PROCTABLE_CPU, PROCTABLE_IDLE};
 	uint32_t shown = t->set.columns;
 	int fixed = 0, room = t->cols - 20;
+
+	/* IDLE shows only while some row is idle, or when it is the sort
+	 * column: most of the time no process is. */
+	if ((shown >> PROCTABLE_IDLE & 1u) && t->set.sort != PROCTABLE_IDLE && !any_idle(t))
+		shown &= ~(1u << PROCTABLE_IDLE);
 
 	for (int c = 0; c < PROCTABLE__COUNT; c++)
 		width[c] = PROCTABLE_COLS[c].width;

@@ -248,6 +248,20 @@ static int draw_use(struct tui *t, const struct gpu_process *p, uint64_t now, in
 	if (r < end)
 		line(t, r, ix, iw, "started", process_has(p, PROC_F_START) ? buf : NULL);
 	r++;
+	if (p->idle_since_ms) {
+		/* Idle (model/idle.h): since when it has held its memory at 0 %. */
+		time_t s = (time_t)(p->idle_since_ms / 1000);
+		struct tm tm;
+		char when[64] = "--";
+		if (localtime_r(&s, &tm))
+			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z", &tm);
+		proctable_cell(f, p, PROCTABLE_IDLE, now, a, sizeof(a));
+		proctable_cell(f, p, PROCTABLE_GPUMEM, now, b, sizeof(b));
+		snprintf(buf, sizeof(buf), "since %s   (%s), holding %s at 0%% GPU", when, a, b);
+		if (r < end)
+			line(t, r, ix, iw, "idle", buf);
+		r++;
+	}
 	const char *gname = f && p->gpu_index < f->ngpus && gpu_has(&f->gpus[p->gpu_index], GPU_F_NAME)
 				    ? f->gpus[p->gpu_index].name
 				    : NULL;

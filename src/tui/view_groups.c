@@ -107,13 +107,14 @@ int tui_groups_title(struct tui *t, int y)
 
 /* The group table's columns, with numbers first and the owner taking the
  * rest. */
-enum { GC_MEM, GC_UTIL, GC_PROCS, GC_GPUS, GC_NAME, GC__COUNT };
+enum { GC_MEM, GC_IDLE, GC_UTIL, GC_PROCS, GC_GPUS, GC_NAME, GC__COUNT };
 static const struct {
 	const char *title;
 	int width;
 	bool right;
 } GCOLS[GC__COUNT] = {
-	[GC_MEM] = {"GPU-MEM", 8, true}, [GC_UTIL] = {"GPU%", 5, true}, [GC_PROCS] = {"PROCS", 6, true},
+	[GC_MEM] = {"GPU-MEM", 8, true}, [GC_IDLE] = {"IDLE-MEM", 8, true}, [GC_UTIL] = {"GPU%", 5, true},
+	[GC_PROCS] = {"PROCS", 6, true},
 	[GC_GPUS] = {"GPUS", 10, false}, [GC_NAME] = {NULL, 0, false},
 };
 
@@ -132,6 +133,13 @@ static void group_cell(const struct tui *t, const struct group *grp, int c, char
 	switch (c) {
 	case GC_MEM:
 		tui_size(buf, n, grp->mem_known, field_num_u64(grp->mem_bytes));
+		break;
+	case GC_IDLE:
+		/* What its idle processes hold; blank when none is idle. */
+		if (grp->nidle)
+			tui_size(buf, n, true, field_num_u64(grp->idle_bytes));
+		else if (n)
+			buf[0] = '\0';
 		break;
 	case GC_UTIL:
 		if (grp->util_known)
@@ -173,15 +181,22 @@ void tui_groups_draw(struct tui *t, int y, int h)
 	t->table.ncols = 0; /* no sorting by a click on a group title */
 	if (h < 2)
 		return;
+	/* IDLE-MEM shows only while some group holds idle memory. */
+	bool hide[GC__COUNT] = {[GC_IDLE] = true};
+	for (size_t i = 0; i < g->ngroups && hide[GC_IDLE]; i++)
+		hide[GC_IDLE] = g->groups[i].nidle == 0;
 	for (int c = 0; c < GC__COUNT; c++) {
 		x[c] = at;
-		at += GCOLS[c].width + 1;
+		if (!hide[c])
+			at += GCOLS[c].width + 1;
 	}
 	x[GC__COUNT] = t->cols;
 	int sorted = sorted_column(t->set.sort);
 	tui_attr(t, TC_SEL, true);
 	canvas_hline(&t->canvas, y, 0, ' ', t->cols);
 	for (int c = 0; c < GC__COUNT; c++) {
+		if (hide[c])
+			continue;
 		const char *arrow = c != sorted ? "" : t->set.reverse ? (t->utf8 ? "\u25b2" : "^") : (t->utf8 ? "\u25bc" : "v");
 		const char *name = GCOLS[c].title;
 		char upper[16];
@@ -211,6 +226,8 @@ void tui_groups_draw(struct tui *t, int y, int h)
 			canvas_hline(&t->canvas, y + 1 + r, 0, ' ', t->cols);
 		}
 		for (int c = 0; c < GC__COUNT; c++) {
+			if (hide[c])
+				continue;
 			int w = (c + 1 < GC__COUNT ? x[c + 1] : t->cols + 1) - x[c] - 1;
 			group_cell(t, &g->groups[gi], c, cell, sizeof(cell));
 			bool dim = !sel && strcmp(cell, "--") == 0;

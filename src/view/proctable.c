@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/idle.h"
 #include "util/fmt.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
@@ -25,6 +26,7 @@ const struct proctable_col_info PROCTABLE_COLS[PROCTABLE__COUNT] = {
 	[PROCTABLE_CPU] = {"cpu", "CPU%", 5, true, true},
 	[PROCTABLE_HOSTMEM] = {"hostmem", "HOST-MEM", 9, true, true},
 	[PROCTABLE_TIME] = {"time", "TIME", 8, true, true},
+	[PROCTABLE_IDLE] = {"idle", "IDLE", 6, true, true},
 	[PROCTABLE_CONTAINER] = {"container", "CONTAINER", 12, false, false},
 	[PROCTABLE_COMMAND] = {"command", "COMMAND", 0, false, false},
 };
@@ -156,6 +158,12 @@ static struct sort_key sort_key(const struct gpu_process *p, enum proctable_col 
 	case PROCTABLE_TIME:
 		if ((k.known = elapsed_s(p, now_ms, &u)))
 			k.num = (double)u;
+		break;
+	case PROCTABLE_IDLE:
+		/* A process that is not idle is unknown here, so it sorts last
+		 * either way. */
+		if ((k.known = p->idle_since_ms != 0))
+			k.num = now_ms > p->idle_since_ms ? (double)(now_ms - p->idle_since_ms) : 0;
 		break;
 	case PROCTABLE_USER:
 		k.text = known_str(p, PROC_F_USER, p->user);
@@ -455,6 +463,13 @@ void proctable_cell(const struct frame *f, const struct gpu_process *p, enum pro
 			return;
 		}
 		break;
+	case PROCTABLE_IDLE:
+		/* Blank, not "--", for a process that is not idle: that is known. */
+		if (p->idle_since_ms)
+			idle_format(now_ms > p->idle_since_ms ? now_ms - p->idle_since_ms : 0, buf, n);
+		else if (n)
+			buf[0] = '\0';
+		return;
 	case PROCTABLE_USER:
 	case PROCTABLE_TYPE:
 	case PROCTABLE_CONTAINER:

@@ -71,7 +71,7 @@ def dom(path):
     d.close()
     print(f"plots {d.plots}")
     print(f"paths {d.paths}")
-    for t in ("gpus", "processes", "groups", "events"):
+    for t in ("gpus", "processes", "groups", "events", "idle", "idle-groups"):
         print(f"rows {t} {d.rows.get(t, 0)}")
     for t, n in sorted(d.tags.items()):
         print(f"tag {t} {n}")

@@ -5,6 +5,7 @@ json module reads the JSONL; nothing of gpur's code is used), then compared
 with gpur's JSON.
 
   report_oracle.py RECORDING REPORT.json [--from MS] [--to MS] [--gpus I,J]
+                   [--idle-mem BYTES] [--idle-after MS]
   report_oracle.py RECORDING REPORT.html [--from MS] [--to MS] [--gpus I,J]
 
 Exit status 0 when every value agrees (relative 1e-9), 1 with the
@@ -85,6 +86,8 @@ def events_of(r, g, keep, selected):
     for e in r.get("events") or []:
         if not isinstance(e, dict) or not isinstance(e.get("kind"), str):
             continue
+        if e["kind"] in ("idle", "active"):
+            continue  # recomputed, with the report's options
         e = dict(e)
         gi = e.get("gpu_index")
         if not is_int(gi) or not 0 <= gi < len(g):
@@ -93,6 +96,83 @@ def events_of(r, g, keep, selected):
             continue
         out.append(e)
     return out
+
+
+IDLE_MEM, IDLE_AFTER, IDLE_GAP = 2**30, 1800000, 900000
+
+
+def span_text(ms):
+    s = ms // 1000
+    if s < 60:
+        return f"{s}s"
+    if s < 3600:
+        return f"{s // 60}m"
+    if s < 86400:
+        return f"{s // 3600}h{s // 60 % 60:02d}m"
+    return f"{s // 86400}d{s // 3600 % 24:02d}h"
+
+
+def quiet(p, g, mem):
+    """docs/report.md: holds at least mem at 0 % (its own, else its GPU's)."""
+    if not known(p, "gpu_mem_bytes") or p["gpu_mem_bytes"] < mem:
+        return False
+    if known(p, "gpu_util_pct"):
+        return p["gpu_util_pct"] <= 0
+    return g is not None and known(g, "util_pct") and g["util_pct"] <= 0
+
+
+def idle_pass(recs, mem, after):
+    """Marks each process row that is idle with "_idle_since", and adds the
+    idle and active events to the records, as docs/report.md defines them."""
+    state = {}
+    for r in recs:
+        now = r.get("ts_ms")
+        if not is_int(now) or now <= 0:
+            continue
+        gpus = {g.get("device_id"): (pos, i, g) for pos, (i, g) in enumerate(r["_gpus"])}
+        for d, p in r["_procs"]:
+            pos, idx, g = gpus.get(d, (None, None, None))
+            key = (p["pid"], p.get("start_ms") if is_int(p.get("start_ms")) else 0, d)
+            s = state.get(key)
+            name = p["name"] if isinstance(p.get("name"), str) and p["name"] else "?"
+            if not quiet(p, g, mem):
+                if s and s["idle"]:
+                    r["_events"].append({"kind": "active", "gpu_index": idx, "device_id": d, "pid": p["pid"],
+                                         "detail": f"pid {p['pid']} ({name}) works again after idle "
+                                                   f"{span_text(max(now - s['since'], 0))}"})
+                state.pop(key, None)
+                continue
+            if s and not s["idle"] and now > s["seen"] + IDLE_GAP:
+                s["since"] = now
+            if not s:
+                s = state[key] = {"since": now, "idle": False, "name": None}
+            s["seen"] = now
+            if s["name"] is None and isinstance(p.get("name"), str):
+                s["name"] = p["name"]
+            if now - s["since"] < after:
+                continue
+            p["_idle_since"] = s["since"]
+            if not s["idle"]:
+                s["idle"] = True
+                user = f", {p['user']}" if isinstance(p.get("user"), str) else ""
+                r["_events"].append({"kind": "idle", "gpu_index": idx, "device_id": d, "pid": p["pid"],
+                                     "detail": f"pid {p['pid']} ({name}{user}) holds "
+                                               f"{p['gpu_mem_bytes'] / 2**30:.1f} GiB at 0% GPU for "
+                                               f"{span_text(now - s['since'])}"})
+        gone = []
+        for key, s in state.items():
+            if s["seen"] == now:
+                continue
+            pos, idx, g = gpus.get(key[2], (None, None, None))
+            if g is None or g.get("state") in ("lost", "suspended"):
+                continue
+            gone.append((pos, key[0], key[1], idx, key, s))
+        for pos, pid, start, idx, key, s in sorted(gone, key=lambda x: x[:3]):
+            if s["idle"]:
+                r["_events"].append({"kind": "active", "gpu_index": idx, "device_id": key[2], "pid": pid,
+                                     "detail": f"pid {pid} ({s['name'] or '?'}) exited after idle "
+                                               f"{span_text(max(now - s['since'], 0))}"})
+            del state[key]
 
 
 def stretches(recs):
@@ -167,7 +247,7 @@ def compute(recs):
         for d, p in r["_procs"]:
             key = (p["pid"], p.get("start_ms"), d)
             e = procs.setdefault(key, {"pid": p["pid"], "gpu": d, "ts": [], "mem": [], "mem_ms": 0.0, "util": [],
-                                       "p": p})
+                                       "p": p, "idle_ms": 0.0, "pending": 0.0, "idle_since": None})
             if r.get("ts_ms") is not None:
                 e["ts"].append(r["ts_ms"])
             mem_ms = 0.0
@@ -177,6 +257,18 @@ def compute(recs):
                 e["mem_ms"] += mem_ms
             if known(p, "gpu_util_pct"):
                 e["util"].append(p["gpu_util_pct"])
+            idle_add = 0.0
+            gd = {g.get("device_id"): g for _, g in r["_gpus"]}.get(d)
+            if p.get("_idle_since") is not None:
+                idle_add = e["pending"] + mem_ms
+                e["pending"] = 0.0
+                if e["idle_since"] is None:
+                    e["idle_since"] = p["_idle_since"]
+            elif quiet(p, gd, IDLE_MEM):
+                e["pending"] += mem_ms
+            else:
+                e["pending"] = 0.0
+            e["idle_ms"] += idle_add
             share = 0.0
             if d in energy:
                 mates = on[d]
@@ -186,8 +278,10 @@ def compute(recs):
                 else:
                     share = energy[d] / len(mates)
             for gk in groups_of(p):
-                g = groups.setdefault(gk, {"gpu_ms": 0.0, "mem_ms": 0.0, "energy": 0.0, "mem_known": False})
+                g = groups.setdefault(gk, {"gpu_ms": 0.0, "mem_ms": 0.0, "energy": 0.0, "mem_known": False,
+                                           "idle_ms": 0.0})
                 g["mem_ms"] += mem_ms
+                g["idle_ms"] += idle_add
                 g["mem_known"] |= known(p, "gpu_mem_bytes")
                 g["energy"] += share
                 if (gk, d) not in seen_pairs:
@@ -236,6 +330,9 @@ def compute(recs):
             o["gpu_mem_gib_h"] = e["mem_ms"] / GIB_H
         if e["util"]:
             o["gpu_util_pct_mean"] = sum(e["util"]) / len(e["util"])
+        if e["idle_since"] is not None:
+            o["idle_since_ms"] = e["idle_since"]
+            o["idle_gib_h"] = e["idle_ms"] / GIB_H
         want_procs.append(o)
     want_groups = []
     for (kind, gid), g in groups.items():
@@ -245,6 +342,8 @@ def compute(recs):
         if total_energy > 0:
             o["energy_j"] = g["energy"]
             o["energy_share"] = g["energy"] / total_energy
+        if g["idle_ms"] > 0:
+            o["idle_gib_h"] = g["idle_ms"] / GIB_H
         want_groups.append(o)
     ts = [r["ts_ms"] for r in recs if r.get("ts_ms") is not None]
     span = {"records": len(recs), "from_ms": min(ts), "to_ms": max(ts),
@@ -499,6 +598,7 @@ def check_html(recs, path):
 
 
 def main():
+    global IDLE_MEM, IDLE_AFTER
     args = sys.argv[1:]
     lo = hi = gsel = None
     while len(args) > 2:
@@ -510,7 +610,12 @@ def main():
             hi = int(val)
         elif opt == "--gpus":
             gsel = [int(x) for x in val.split(",")]
+        elif opt == "--idle-mem":
+            IDLE_MEM = int(val)
+        elif opt == "--idle-after":
+            IDLE_AFTER = int(val)
     recs = load(args[0], lo, hi, gsel)
+    idle_pass(recs, IDLE_MEM, IDLE_AFTER)
     if args[1].lower().endswith((".html", ".htm")):
         return check_html(recs, args[1])
     with open(args[1], encoding="utf-8") as f:

@@ -41,7 +41,7 @@ if [ -f "$CONF" ]; then
 	check "config: sort = pid" grep -qx 'sort = pid' "$CONF"
 	check "config: reverse = true" grep -qx 'reverse = true' "$CONF"
 	check "config: columns without user" \
-		grep -qx 'columns = pid,dev,type,gpu,membw,gpumem,cpu,hostmem,time,container,command' "$CONF"
+		grep -qx 'columns = pid,dev,type,gpu,membw,gpumem,cpu,hostmem,time,idle,container,command' "$CONF"
 	check "config: chart = mem" grep -qx 'chart = mem' "$CONF"
 	check "config: mode 0600" test "$(stat -c %a "$CONF")" = 600
 else

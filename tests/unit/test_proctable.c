@@ -72,9 +72,9 @@ static const char *cell(const struct frame *f, const struct gpu_process *p, enum
 static void test_columns(void **state)
 {
 	static const char *const names[] = {"pid", "user", "dev", "type", "gpu", "membw", "gpumem",
-					    "cpu", "hostmem", "time", "container", "command"};
+					    "cpu", "hostmem", "time", "idle", "container", "command"};
 	static const char *const titles[] = {"PID", "USER", "DEV", "TYPE", "GPU%", "MEMBW%", "GPU-MEM",
-					     "CPU%", "HOST-MEM", "TIME", "CONTAINER", "COMMAND"};
+					     "CPU%", "HOST-MEM", "TIME", "IDLE", "CONTAINER", "COMMAND"};
 
 	(void)state;
 	for (int c = 0; c < PROCTABLE__COUNT; c++) {
@@ -345,10 +345,16 @@ static void test_cells_numbers(void **state)
 	p->gpu_util_pct = 0;
 	assert_string_equal(cell(f, p, PROCTABLE_GPU), "0");
 
-	/* Nothing known: "--" everywhere, never "0". */
+	/* Nothing known: "--" everywhere, never "0"; IDLE is blank for a
+	 * process that is not idle, and the time since it became quiet for
+	 * one that is. */
 	u = frame_add_process(f);
 	for (int c = 0; c < PROCTABLE__COUNT; c++)
-		assert_string_equal(cell(f, u, (enum proctable_col)c), "--");
+		assert_string_equal(cell(f, u, (enum proctable_col)c), c == PROCTABLE_IDLE ? "" : "--");
+	u->idle_since_ms = NOW_MS - (2 * 3600 + 14 * 60 + 30) * 1000ull;
+	assert_string_equal(cell(f, u, PROCTABLE_IDLE), "2h14m");
+	u->idle_since_ms = NOW_MS - 45 * 60 * 1000ull;
+	assert_string_equal(cell(f, u, PROCTABLE_IDLE), "45m");
 	frame_unref(f);
 }
 
