@@ -258,8 +258,7 @@ void idle_update(struct idle_tracker *t, struct frame *f)
 		if (!idle_quiet(&t->o, f, p)) {
 			if (s && s->idle) {
 				idle_format(now > s->quiet_since_ms ? now - s->quiet_since_ms : 0, span, sizeof(span));
-				add_event(f, EVENT_ACTIVE, p, p->gpu_index, "pid %" PRIu64 " (%s) works again after idle %s",
-					  p->pid, who(p), span);
+				add_event(f, EVENT_ACTIVE, p, p->gpu_index, "%s works again after idle %s", who(p), span);
 			}
 			if (s)
 				drop(t, (size_t)(s - t->slots));
@@ -284,11 +283,10 @@ void idle_update(struct idle_tracker *t, struct frame *f)
 		if (!s->idle) {
 			s->idle = true;
 			idle_format(now - s->quiet_since_ms, span, sizeof(span));
-			add_event(f, EVENT_IDLE, p, p->gpu_index,
-				  "pid %" PRIu64 " (%s%s%s) holds %.1f GiB at 0%% GPU for %s", p->pid, who(p),
-				  process_has(p, PROC_F_USER) && p->user ? ", " : "",
-				  process_has(p, PROC_F_USER) && p->user ? p->user : "", (double)p->gpu_mem_bytes / 1073741824.0,
-				  span);
+			bool user = process_has(p, PROC_F_USER) && p->user && *p->user;
+			add_event(f, EVENT_IDLE, p, p->gpu_index, "%s%s%s%s holds %.1f GiB at 0%% GPU for %s", who(p),
+				  user ? " (" : "", user ? p->user : "", user ? ")" : "",
+				  (double)p->gpu_mem_bytes / 1073741824.0, span);
 		}
 	}
 	/* A process quiet before and not in this frame has exited, or left
@@ -321,8 +319,8 @@ void idle_update(struct idle_tracker *t, struct frame *f)
 		if (s->idle) {
 			idle_format(now > s->quiet_since_ms ? now - s->quiet_since_ms : 0, span, sizeof(span));
 			struct gpu_process gone = {.pid = s->pid};
-			add_event(f, EVENT_ACTIVE, &gone, stale[i].idx, "pid %" PRIu64 " (%s) exited after idle %s", s->pid,
-				  stale[i].name ? stale[i].name : "?", span);
+			add_event(f, EVENT_ACTIVE, &gone, stale[i].idx, "%s exited after idle %s",
+				  stale[i].name && *stale[i].name ? stale[i].name : "?", span);
 		}
 	}
 	for (size_t i = 0; i < nstale; i++) {

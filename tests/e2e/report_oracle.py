@@ -138,7 +138,7 @@ def idle_pass(recs, mem, after):
             if not quiet(p, g, mem):
                 if s and s["idle"]:
                     r["_events"].append({"kind": "active", "gpu_index": idx, "device_id": d, "pid": p["pid"],
-                                         "detail": f"pid {p['pid']} ({name}) works again after idle "
+                                         "detail": f"{name} works again after idle "
                                                    f"{span_text(max(now - s['since'], 0))}"})
                 state.pop(key, None)
                 continue
@@ -154,9 +154,9 @@ def idle_pass(recs, mem, after):
             p["_idle_since"] = s["since"]
             if not s["idle"]:
                 s["idle"] = True
-                user = f", {p['user']}" if isinstance(p.get("user"), str) else ""
+                user = f" ({p['user']})" if isinstance(p.get("user"), str) and p["user"] else ""
                 r["_events"].append({"kind": "idle", "gpu_index": idx, "device_id": d, "pid": p["pid"],
-                                     "detail": f"pid {p['pid']} ({name}{user}) holds "
+                                     "detail": f"{name}{user} holds "
                                                f"{p['gpu_mem_bytes'] / 2**30:.1f} GiB at 0% GPU for "
                                                f"{span_text(now - s['since'])}"})
         gone = []
@@ -170,7 +170,7 @@ def idle_pass(recs, mem, after):
         for pos, pid, start, idx, key, s in sorted(gone, key=lambda x: x[:3]):
             if s["idle"]:
                 r["_events"].append({"kind": "active", "gpu_index": idx, "device_id": key[2], "pid": pid,
-                                     "detail": f"pid {pid} ({s['name'] or '?'}) exited after idle "
+                                     "detail": f"{s['name'] or '?'} exited after idle "
                                                f"{span_text(max(now - s['since'], 0))}"})
             del state[key]
 
