@@ -354,7 +354,8 @@ static int open_serve(const struct config *cfg, struct sink *o, struct serve **s
 	struct serve_opts so = {.addr = cfg->serve,
 				.hostname = cfg->hostname,
 				.processes = cfg->serve_processes,
-				.live = !cfg->replay_path};
+				.live = !cfg->replay_path,
+				.names = cfg->serve_names};
 
 	if (!(*serve = serve_start(&so, err, sizeof(err)))) {
 		msg_error("%s", err);

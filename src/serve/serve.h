@@ -39,6 +39,7 @@ struct serve_opts {
 	const char *hostname; /* the Hostname label (--hostname), or NULL for each frame's host */
 	bool processes;       /* per-process series */
 	bool live;            /* frames of a live source */
+	enum field_names names; /* dcgm-exporter's legacy names or 4.10's (--serve-names) */
 };
 
 struct serve;
