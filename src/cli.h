@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "completions.h"
+#include "model/field.h"
 #include "util/when.h"
 
 /* What gpur does. --once, --json and --headless choose it while the command
@@ -46,6 +47,7 @@ struct config {
 	const char *web_config; /* --web-config FILE */
 	bool health_auth;       /* --health-auth */
 	bool serve_processes;   /* per-process series behind --serve, yes by default */
+	enum field_names serve_names; /* --serve-names, legacy by default */
 	const char *procfs, *sysfs;
 	const char *rootfs;     /* the host's root, for container and pod names, "/" by default */
 	bool read_only, no_color;

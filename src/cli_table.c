@@ -314,6 +314,35 @@ static int parse_yes_no(const struct cli_option *o, const char *arg, struct conf
 	return 0;
 }
 
+/* --serve-names takes one of FIELD_NAMES_WORDS, which the message of
+ * another word lists. */
+static int parse_names(const struct cli_option *o, const char *arg, struct config *cfg, char *err, size_t errlen)
+{
+	char words[128];
+	size_t len = 0;
+
+	for (int n = 0; n < FIELD_NAMES__COUNT; n++) {
+		if (strcmp(arg, FIELD_NAMES_WORDS[n]) == 0) {
+			*(enum field_names *)field_of(o, cfg) = (enum field_names)n;
+			return 0;
+		}
+		const char *sep = n == 0 ? "" : n == FIELD_NAMES__COUNT - 1 ? " or " : ", ";
+		int w = snprintf(words + len, sizeof(words) - len, "%s%s", sep, FIELD_NAMES_WORDS[n]);
+		if (w > 0 && (size_t)w < sizeof(words) - len)
+			len += (size_t)w;
+	}
+	return cli_table_error(err, errlen, "--%s: '%.200s' is not %s", o->name, arg, words);
+}
+
+static size_t names_words(const char **out, size_t max)
+{
+	size_t n = 0;
+
+	for (; n < FIELD_NAMES__COUNT && n < max; n++)
+		out[n] = FIELD_NAMES_WORDS[n];
+	return n;
+}
+
 /* --prometheus takes an http:// or https:// URL of at most 1000 bytes
  * without white space. */
 static int parse_url(const struct cli_option *o, const char *arg, struct config *cfg, char *err, size_t errlen)
@@ -551,6 +580,15 @@ const struct cli_option CLI_TABLE[CLI_OPT_END] = {
 		.summary = "per-process series behind --serve (no: none)",
 		.parse = parse_yes_no, FIELD(serve_processes), .what = "yes or no",
 		.complete = COMPLETIONS_ARG_WORD, .words = {"no", "yes"},
+	},
+	[CLI_OPT_SERVE_NAMES] = {
+		.name = "serve-names", .takes_arg = true, .metavar = "NAMES",
+		.help = "dcgm-exporter's metric and label names to serve: legacy\n"
+			"(default; up to 4.8) or dcgm-4.10 (4.10's names and units)",
+		.summary = "dcgm-exporter's names to serve: legacy or dcgm-4.10",
+		.parse = parse_names, FIELD(serve_names),
+		.complete = COMPLETIONS_ARG_WORD, .words_from = names_words,
+		.rules = {{CLI_RULE_NEEDS, {CLI_OPT_SERVE}, .metavar = true}},
 	},
 	[CLI_OPT_WEB_CONFIG] = {
 		.name = "web-config", .takes_arg = true, .metavar = "FILE",

@@ -365,7 +365,8 @@ static int open_serve(const struct config *cfg, struct sink *o, struct serve **s
 				.live = !cfg->replay_path,
 				.web_config = cfg->web_config,
 				.health_auth = cfg->health_auth,
-				.interval_ms = (uint64_t)(cfg->interval * 1000.0 + 0.5)};
+				.interval_ms = (uint64_t)(cfg->interval * 1000.0 + 0.5),
+				.names = cfg->serve_names};
 	bool usage;
 
 	if (!(*serve = serve_start(&so, &usage, err, sizeof(err)))) {

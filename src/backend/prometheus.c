@@ -178,7 +178,8 @@ static int query_finish(struct backend *b, enum prom_metric m, struct prom_resul
 
 	if (rq->rc != CURLE_OK) {
 		if (rq->too_big)
-			backend_fail(b, "%s: the answer to %s is over %u MiB", pr->base, PROM_METRICS[m], PROM_BODY_MAX >> 20);
+			backend_fail(b, "%s: the answer to %s is over %u MiB", pr->base, prom_fleet_metric(m),
+				     PROM_BODY_MAX >> 20);
 		else
 			backend_fail(b, "%s: %s", pr->base, rq->errbuf[0] ? rq->errbuf : curl.strerror(rq->rc));
 		return -1;

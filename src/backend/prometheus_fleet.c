@@ -8,28 +8,59 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/gpu.h"
 #include "util/xalloc.h"
 
-const char *const PROM_METRICS[PROM_M__COUNT] = {
-	"DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_GPU_TEMP",
-	"DCGM_FI_DEV_POWER_USAGE", "gpur_gpu_lost", "gpur_gpu_suspended", "DCGM_FI_PROF_SM_ACTIVE",
-	"DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "gpur_container_gpu_memory_bytes",
-	"gpur_process_gpu_memory_bytes", "gpur_process_gpu_util_percent",
+/* gpur's own families, which have one name under both of dcgm-exporter's. */
+static const char *const GPUR_FAMILY[PROM_M__COUNT] = {
+	[PROM_M_LOST] = "gpur_gpu_lost",
+	[PROM_M_SUSPENDED] = "gpur_gpu_suspended",
+	[PROM_M_CONTAINER] = "gpur_container_gpu_memory_bytes",
+	[PROM_M_PROC_MEM] = "gpur_process_gpu_memory_bytes",
+	[PROM_M_PROC_UTIL] = "gpur_process_gpu_util_percent",
 };
+
+/* The metric of a GPU query under both names, as the GPU field table names
+ * it (free memory is not a field), or NULL for gpur's own families. */
+static const struct field_prom *query_prom(enum prom_metric m)
+{
+	switch (m) {
+	case PROM_M_UTIL: return GPU_FIELDS[GPU_F_UTIL].prom;
+	case PROM_M_FB_USED: return GPU_FIELDS[GPU_F_MEM_USED].prom;
+	case PROM_M_FB_FREE: return GPU_METRIC_FB_FREE.prom;
+	case PROM_M_TEMP: return GPU_FIELDS[GPU_F_TEMP].prom;
+	case PROM_M_POWER: return GPU_FIELDS[GPU_F_POWER].prom;
+	case PROM_M_SM: return GPU_FIELDS[GPU_F_SM_ACTIVE].prom;
+	case PROM_M_TENSOR: return GPU_FIELDS[GPU_F_TENSOR_ACTIVE].prom;
+	default: return NULL;
+	}
+}
+
+const char *prom_fleet_metric(enum prom_metric m)
+{
+	const struct field_prom *p = query_prom(m);
+	return p ? p->name : GPUR_FAMILY[m];
+}
 
 void prom_fleet_query(char *out, size_t n, enum prom_metric m, const char *match)
 {
 	size_t ml = match ? strlen(match) : 0;
+	const struct field_prom *p = query_prom(m);
 
 	if (ml >= 2 && match[0] == '{' && match[ml - 1] == '}') {
 		match++;
 		ml -= 2;
 	}
 	char sel[1100];
-	if (ml)
-		snprintf(sel, sizeof(sel), "%s{%.*s}", PROM_METRICS[m], (int)ml, match);
+	/* A GPU metric is asked for under both names in one query, so that a
+	 * fleet of both costs no more queries. */
+	if (p && p->name_4_10)
+		snprintf(sel, sizeof(sel), "{__name__=~\"%s|%s\"%s%.*s}", p->name, p->name_4_10, ml ? "," : "", (int)ml,
+			 match);
+	else if (ml)
+		snprintf(sel, sizeof(sel), "%s{%.*s}", prom_fleet_metric(m), (int)ml, match);
 	else
-		snprintf(sel, sizeof(sel), "%s", PROM_METRICS[m]);
+		snprintf(sel, sizeof(sel), "%s", prom_fleet_metric(m));
 	/* One container per exporter target, so the answer grows with hosts
 	 * and not with containers. */
 	if (m == PROM_M_CONTAINER)
@@ -42,7 +73,20 @@ struct entry {
 	const struct prom_series *s;
 	enum prom_metric m;
 	unsigned long idx; /* the gpu label as a number, ULONG_MAX for none */
+	double v;          /* the value in the GPU field's unit */
 };
+
+/* The value of series s of query m in its GPU field's unit: a series under
+ * dcgm-exporter 4.10's name is in 4.10's unit, and any other (the legacy
+ * name, or none) in the legacy one. */
+static double field_value(enum prom_metric m, const struct prom_series *s)
+{
+	const struct field_prom *p = query_prom(m);
+	if (!p || !s->known)
+		return s->value;
+	bool is_4_10 = s->name && p->name_4_10 && strcmp(s->name, p->name_4_10) == 0;
+	return field_prom_field_value(p, is_4_10 ? FIELD_NAMES_DCGM_4_10 : FIELD_NAMES_LEGACY, s->value);
+}
 
 static int cmp_str(const char *a, const char *b)
 {
@@ -63,7 +107,10 @@ static int cmp_entry(const void *pa, const void *pb)
 		return c;
 	if ((c = cmp_str(a->s->uuid, b->s->uuid)))
 		return c;
-	return (int)a->m - (int)b->m;
+	if (a->m != b->m)
+		return (int)a->m - (int)b->m;
+	/* A metric's series are in one answer: keep its order. */
+	return (a->s > b->s) - (a->s < b->s);
 }
 
 static bool same_gpu(const struct entry *a, const struct entry *b)
@@ -108,7 +155,7 @@ static void fill_gpu(struct gpu *g, struct frame *f, const struct entry *e, size
 			model = e[i].s->model;
 		if (e[i].s->known && !have[e[i].m]) {
 			have[e[i].m] = true;
-			v[e[i].m] = e[i].s->value;
+			v[e[i].m] = e[i].v;
 		}
 	}
 	if (model) {
@@ -129,11 +176,11 @@ static void fill_gpu(struct gpu *g, struct frame *f, const struct entry *e, size
 		any = true;
 	}
 	if (have[PROM_M_FB_USED]) {
-		g->mem_used_bytes = (long double)v[PROM_M_FB_USED] * 1048576.0L;
+		g->mem_used_bytes = v[PROM_M_FB_USED];
 		gpu_set(g, GPU_F_MEM_USED);
 		any = true;
 		if (have[PROM_M_FB_FREE]) {
-			g->mem_total_bytes = ((long double)v[PROM_M_FB_USED] + v[PROM_M_FB_FREE]) * 1048576.0L;
+			g->mem_total_bytes = (long double)v[PROM_M_FB_USED] + v[PROM_M_FB_FREE];
 			gpu_set(g, GPU_F_MEM_TOTAL);
 		}
 	}
@@ -148,13 +195,14 @@ static void fill_gpu(struct gpu *g, struct frame *f, const struct entry *e, size
 		any = true;
 	}
 	/* The profiling families are ratios 0-1, from gpur's GPM or DCGM's
-	 * profiling; a value outside them is not believed. */
-	if (have[PROM_M_SM] && v[PROM_M_SM] >= 0 && v[PROM_M_SM] <= 1) {
-		g->act.sm_pct = (long double)v[PROM_M_SM] * 100.0L;
+	 * profiling, here as percentages; a value outside them is not
+	 * believed. */
+	if (have[PROM_M_SM] && v[PROM_M_SM] >= 0 && v[PROM_M_SM] <= 100) {
+		g->act.sm_pct = v[PROM_M_SM];
 		gpu_set(g, GPU_F_SM_ACTIVE);
 	}
-	if (have[PROM_M_TENSOR] && v[PROM_M_TENSOR] >= 0 && v[PROM_M_TENSOR] <= 1) {
-		g->act.tensor_pct = (long double)v[PROM_M_TENSOR] * 100.0L;
+	if (have[PROM_M_TENSOR] && v[PROM_M_TENSOR] >= 0 && v[PROM_M_TENSOR] <= 100) {
+		g->act.tensor_pct = v[PROM_M_TENSOR];
 		gpu_set(g, GPU_F_TENSOR_ACTIVE);
 	}
 	if (have[PROM_M_LOST] && v[PROM_M_LOST] == 1) {
@@ -227,6 +275,32 @@ static int cmp_proc_ptr(const void *pa, const void *pb)
 	return cmp_proc_key(*(const struct prom_series *const *)pa, *(const struct prom_series *const *)pb);
 }
 
+/* The same, and then in the answer's order. */
+static int cmp_proc_place(const void *pa, const void *pb)
+{
+	const struct prom_series *a = *(const struct prom_series *const *)pa, *b = *(const struct prom_series *const *)pb;
+	int c = cmp_proc_key(a, b);
+	return c ? c : (a > b) - (a < b);
+}
+
+/* Marks in dup[i] each series of r after the first with the same host, GPU
+ * and pid, as when two exporters of one host serve the same process. The
+ * caller frees the result. */
+static bool *proc_duplicates(const struct prom_result *r)
+{
+	const struct prom_series **p = xreallocarray(NULL, r->n ? r->n : 1, sizeof(*p));
+	bool *dup = xcalloc(r->n ? r->n : 1, sizeof(*dup));
+
+	for (size_t i = 0; i < r->n; i++)
+		p[i] = &r->s[i];
+	qsort(p, r->n, sizeof(*p), cmp_proc_place);
+	for (size_t i = 1; i < r->n; i++)
+		if (cmp_proc_key(p[i - 1], p[i]) == 0)
+			dup[p[i] - r->s] = true;
+	free(p);
+	return dup;
+}
+
 static const char *safe_str(struct frame *f, const char *s)
 {
 	char tmp[FLEET_NAME_MAX + 1];
@@ -242,6 +316,7 @@ static void add_processes(struct fleet *fl, const char **raw, const struct prom_
 			  const struct prom_result *util, struct prom_fleet_info *info)
 {
 	const struct prom_series **u = xreallocarray(NULL, util->n ? util->n : 1, sizeof(*u));
+	bool *dup = proc_duplicates(mem);
 	char id[FLEET_NAME_MAX + 1];
 
 	for (size_t i = 0; i < util->n; i++)
@@ -250,7 +325,7 @@ static void add_processes(struct fleet *fl, const char **raw, const struct prom_
 	for (size_t i = 0; i < mem->n; i++) {
 		const struct prom_series *s = &mem->s[i];
 		uint64_t pid = parse_pid(s->pid);
-		if (!s->host || !pid)
+		if (!s->host || !pid || dup[i])
 			continue;
 		const char **at = bsearch(s->host, raw, fl->nhosts, sizeof(*raw), cmp_host);
 		if (!at)
@@ -292,6 +367,7 @@ static void add_processes(struct fleet *fl, const char **raw, const struct prom_
 			process_set(p, PROC_F_GPU_UTIL);
 		}
 	}
+	free(dup);
 	free(u);
 }
 
@@ -308,7 +384,8 @@ struct fleet *prom_fleet_build(const struct prom_result *r, const char *url, uin
 	for (int m = 0; m < PROM_M_CONTAINER; m++)
 		for (size_t i = 0; i < r[m].n; i++)
 			if (r[m].s[i].host) /* Prometheus gives every scraped series an instance */
-				e[k++] = (struct entry){&r[m].s[i], (enum prom_metric)m, gpu_index(r[m].s[i].gpu)};
+				e[k++] = (struct entry){&r[m].s[i], (enum prom_metric)m, gpu_index(r[m].s[i].gpu),
+							field_value((enum prom_metric)m, &r[m].s[i])};
 	qsort(e, k, sizeof(*e), cmp_entry);
 	/* raw[i] is host i's name as Prometheus spelled it, sorted, to find
 	 * hosts by the labels of other answers. */

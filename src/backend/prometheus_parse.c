@@ -18,6 +18,7 @@ void prom_result_init(struct prom_result *r)
 
 static void series_free(struct prom_series *s)
 {
+	free(s->name);
 	free(s->host);
 	free(s->uuid);
 	free(s->gpu);
@@ -56,17 +57,18 @@ static bool take_label(struct jsonp_parser *jp, struct buf *tmp, char **slot)
 	return true;
 }
 
-/* The labels that a series is read by: dcgm-exporter's (Hostname, UUID, gpu,
- * modelName), the lower-case ones that other exporters write, Prometheus's
- * instance, and gpur's process labels. */
+/* The labels that a series is read by: the metric's name, which tells the
+ * unit of its value, dcgm-exporter's (Hostname, UUID, gpu, modelName), the
+ * lower-case ones that other exporters and dcgm-exporter 4.10 write,
+ * Prometheus's instance, and gpur's process labels. */
 enum label {
-	L_HOSTNAME, L_HOSTNAME_LC, L_INSTANCE, L_UUID, L_UUID_LC, L_GPU, L_MODEL, L_CONTAINER, L_PID, L_COMM,
-	L_USER, L_POD, L_NS, L__COUNT
+	L_NAME, L_HOSTNAME, L_HOSTNAME_LC, L_INSTANCE, L_UUID, L_UUID_LC, L_GPU, L_MODEL, L_CONTAINER, L_PID,
+	L_COMM, L_USER, L_POD, L_NS, L__COUNT
 };
 
 static const char *const LABEL_NAMES[L__COUNT] = {
-	"Hostname", "hostname", "instance", "UUID", "uuid", "gpu", "modelName", "container", "pid", "comm",
-	"user", "pod", "namespace",
+	"__name__", "Hostname", "hostname", "instance", "UUID", "uuid", "gpu", "modelName", "container", "pid",
+	"comm", "user", "pod", "namespace",
 };
 
 struct labels {
@@ -193,6 +195,7 @@ static bool parse_sample(struct jsonp_parser *jp, struct buf *tmp, size_t max_se
 		struct prom_series *s = &r->s[r->n++];
 		char *none = NULL;
 		char **lv = l.v;
+		s->name = take(&lv[L_NAME], &none);
 		s->host = take(&lv[L_HOSTNAME], lv[L_HOSTNAME_LC] ? &lv[L_HOSTNAME_LC] : &lv[L_INSTANCE]);
 		s->uuid = take(&lv[L_UUID], &lv[L_UUID_LC]);
 		s->gpu = take(&lv[L_GPU], &none);

@@ -12,10 +12,11 @@
 #define PROM_LABEL_MAX 256 /* bytes kept of a label value, cut on a character boundary */
 
 struct prom_series {
-	/* Hostname (else hostname, else instance), UUID (else uuid), gpu,
-	 * modelName, container, and a process series' pid, comm, user, pod and
-	 * namespace, each NULL when absent. The result owns them. */
-	char *host, *uuid, *gpu, *model, *container;
+	/* The metric's name (__name__), Hostname (else hostname, else
+	 * instance), UUID (else uuid), gpu, modelName, container, and a process
+	 * series' pid, comm, user, pod and namespace, each NULL when absent.
+	 * The result owns them. */
+	char *name, *host, *uuid, *gpu, *model, *container;
 	char *pid, *comm, *user, *pod, *ns;
 	bool known;   /* the value is a finite number */
 	double value;

@@ -2,10 +2,54 @@
 #include "model/field.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "util/arena.h"
+
+const char *const FIELD_NAMES_WORDS[FIELD_NAMES__COUNT] = {"legacy", "dcgm-4.10"};
+
+struct field_metric field_prom_metric(const struct field_prom *p, enum field_names n)
+{
+	if (n == FIELD_NAMES_DCGM_4_10 && p->name_4_10)
+		return (struct field_metric){p->name_4_10, p->type, p->help_4_10, true};
+	return (struct field_metric){p->name, p->type, NULL, false};
+}
+
+double field_prom_value(const struct field_prom *p, enum field_names n, long double v)
+{
+	if (n == FIELD_NAMES_DCGM_4_10 && p->name_4_10)
+		return (double)(v * p->mul_4_10 / p->div_4_10);
+	return (double)(v * p->scale);
+}
+
+double field_prom_field_value(const struct field_prom *p, enum field_names n, double m)
+{
+	double v;
+	bool exact;
+	int e;
+
+	if (n == FIELD_NAMES_DCGM_4_10 && p->name_4_10) {
+		v = (double)((long double)m * p->div_4_10 / p->mul_4_10);
+		exact = frexp(p->div_4_10 / p->mul_4_10, &e) == 0.5;
+	} else if (p->scale < 1) {
+		/* A legacy factor below 1 is the reciprocal of a whole number
+		 * (1/100, 1/1048576), whose inverse in double is that number
+		 * exactly. */
+		v = (double)((long double)m * (1.0 / p->scale));
+		exact = frexp(p->scale, &e) == 0.5;
+	} else {
+		v = (double)((long double)m / p->scale);
+		exact = frexp(p->scale, &e) == 0.5;
+	}
+	if (exact || !isfinite(v))
+		return v;
+	char tmp[40];
+	snprintf(tmp, sizeof(tmp), "%.15g", v);
+	return strtod(tmp, NULL);
+}
 
 void field_dup_strings(void *obj, const struct field *tab, size_t n, struct arena *a)
 {

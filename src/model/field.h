@@ -39,17 +39,56 @@ enum field_type {
 
 enum field_prom_type { FIELD_PROM_GAUGE, FIELD_PROM_COUNTER };
 
+/* The names the exporter serves metrics under (--serve-names): dcgm-exporter's
+ * legacy names and units, which it served up to 4.8, or those of
+ * dcgm-exporter 4.10, which renamed them and changed some units. */
+enum field_names { FIELD_NAMES_LEGACY, FIELD_NAMES_DCGM_4_10, FIELD_NAMES__COUNT };
+/* The words of --serve-names, in the order of enum field_names. */
+extern const char *const FIELD_NAMES_WORDS[FIELD_NAMES__COUNT];
+
 /* A field as a Prometheus metric: its name, the factor from the field's unit
  * to the metric's (1.0 / 1048576 for bytes shown in MiB), and its type. A
  * BOOL is exported as 0 or 1, and a FLAGS field as one sample per name with a
- * `reason` label. */
+ * `reason` label. The name_4_10 members are the same metric as
+ * dcgm-exporter 4.10 serves it: its name, its value as the field's times
+ * mul_4_10 divided by div_4_10 (two whole factors, so that 57 % is the ratio
+ * 0.57 exactly), and its help, or NULL where the field's help says its unit
+ * rightly. A NULL name_4_10 means that the metric is the same under both
+ * names, as gpur's own are. The type is the same under both. */
 struct field_prom {
 	const char *name;
 	double scale;
 	enum field_prom_type type;
+	const char *name_4_10;
+	double mul_4_10, div_4_10;
+	const char *help_4_10;
 };
-/* For tables: a metric descriptor with static storage. */
-#define FIELD_PROM(name, scale, type) (&(const struct field_prom){name, scale, FIELD_PROM_##type})
+/* For tables: a metric descriptor with static storage, the same under both
+ * names. */
+#define FIELD_PROM(name, scale, type) (&(const struct field_prom){name, scale, FIELD_PROM_##type, NULL, 1, 1, NULL})
+/* The same, with dcgm-exporter 4.10's name, factors and help. */
+#define FIELD_PROM_4_10(name, scale, type, name_4_10, mul, div, help)                                    \
+	(&(const struct field_prom){name, scale, FIELD_PROM_##type, name_4_10, mul, div, help})
+
+/* A metric as one set of names serves it. */
+struct field_metric {
+	const char *name;
+	enum field_prom_type type;
+	const char *help; /* NULL for the field's own */
+	bool renamed;     /* the name differs from the legacy one */
+};
+/* p under names n. */
+struct field_metric field_prom_metric(const struct field_prom *p, enum field_names n);
+/* The metric's value under names n for a field's value v. The legacy factor
+ * multiplies in long double, as the exporter always did; dcgm-exporter
+ * 4.10's multiplies and divides. The result may be infinite or NaN when v
+ * is. */
+double field_prom_value(const struct field_prom *p, enum field_names n, long double v);
+/* The inverse: the field's value for a metric's value m under names n.
+ * Where the factor is not a power of two, the result is rounded to 15
+ * significant digits, all that a double is sure to hold, so that the ratio
+ * 0.57 reads back as 57 % and not as 56.99999999999999. */
+double field_prom_field_value(const struct field_prom *p, enum field_names n, double m);
 
 struct field {
 	const char *key;

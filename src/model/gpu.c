@@ -21,11 +21,21 @@ const char *const GPU_THROTTLE_NAMES[GPU_THROTTLE__COUNT] = {
 #define NUM(k, m, b, lo, hi, fl, p, h) {k, FIELD_NUM, b, offsetof(struct gpu, m), lo, hi, 0, NULL, 0, fl, p, h}
 #define PCT(k, m, b, p, h) NUM(k, m, b, 0, 100, R, p, h)
 /* Fields are exported as dcgm-exporter exports them: gauges in the field's
- * unit, memory in MiB and energy in mJ. docs/exporter.md lists every
- * metric. */
+ * unit, memory in MiB and energy in mJ under its legacy names, and under
+ * dcgm-exporter 4.10's names (--serve-names dcgm-4.10) with percentages as
+ * ratios 0-1, memory in bytes, clocks in Hz and energy in J.
+ * docs/exporter.md lists every metric under both. */
 #define G(name) FIELD_PROM(name, 1, GAUGE)
 #define RATIO(name) FIELD_PROM(name, 0.01, GAUGE)
 #define MIB (1.0 / 1048576.0)
+/* A gauge in the field's unit under both names. */
+#define G2(name, name_4_10) FIELD_PROM_4_10(name, 1, GAUGE, name_4_10, 1, 1, NULL)
+/* A percentage, which dcgm-exporter 4.10 serves as a ratio 0-1. */
+#define PCT2(name, name_4_10, help) FIELD_PROM_4_10(name, 1, GAUGE, name_4_10, 1, 100, help)
+/* GPM's activities, ratios 0-1 under both names. */
+#define RATIO2(name, name_4_10) FIELD_PROM_4_10(name, 0.01, GAUGE, name_4_10, 1, 100, NULL)
+/* A clock in MHz, which dcgm-exporter 4.10 serves in Hz. */
+#define MHZ2(name, name_4_10, help) FIELD_PROM_4_10(name, 1, GAUGE, name_4_10, 1000000, 1, help)
 
 const struct field GPU_FIELDS[] = {
 	STR("name", name, GPU_F_NAME, 256, 0, "product name"),
@@ -38,19 +48,24 @@ const struct field GPU_FIELDS[] = {
 	U64("pstate", pstate, GPU_F_PSTATE, 0, 15, R, G("DCGM_FI_DEV_PSTATE"), "performance state P0-P15"),
 	{"mig_mode", FIELD_BOOL, GPU_F_MIG_MODE, offsetof(struct gpu, mig_mode), 0, 0, 0, NULL, 0, 0,
 	 G("gpur_gpu_mig_mode"), "MIG mode enabled"},
-	PCT("util_pct", util_pct, GPU_F_UTIL, G("DCGM_FI_DEV_GPU_UTIL"), "GPU utilisation (%)"),
-	PCT("mem_util_pct", mem_util_pct, GPU_F_MEM_UTIL, G("DCGM_FI_DEV_MEM_COPY_UTIL"),
+	PCT("util_pct", util_pct, GPU_F_UTIL,
+	    PCT2("DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_GPU_UTIL_RATIO", "GPU utilisation (ratio 0-1)"),
+	    "GPU utilisation (%)"),
+	PCT("mem_util_pct", mem_util_pct, GPU_F_MEM_UTIL,
+	    PCT2("DCGM_FI_DEV_MEM_COPY_UTIL", "DCGM_FI_DEV_MEMORY_UTIL_RATIO", "memory controller busy (ratio 0-1)"),
 	    "memory controller busy (%)"),
 	NUM("mem_used_bytes", mem_used_bytes, GPU_F_MEM_USED, 0, FIELD_U64_MAX, R,
-	    FIELD_PROM("DCGM_FI_DEV_FB_USED", MIB, GAUGE), "memory used (bytes; exported in MiB)"),
+	    FIELD_PROM_4_10("DCGM_FI_DEV_FB_USED", MIB, GAUGE, "DCGM_FI_DEV_FB_USED_BYTES", 1, 1, "memory used (bytes)"),
+	    "memory used (bytes; exported in MiB)"),
 	NUM("mem_total_bytes", mem_total_bytes, GPU_F_MEM_TOTAL, 0, FIELD_U64_MAX, 0,
-	    FIELD_PROM("DCGM_FI_DEV_FB_TOTAL", MIB, GAUGE), "memory total (bytes; exported in MiB)"),
+	    FIELD_PROM_4_10("DCGM_FI_DEV_FB_TOTAL", MIB, GAUGE, "DCGM_FI_DEV_FB_CAPACITY_BYTES", 1, 1, "memory total (bytes)"),
+	    "memory total (bytes; exported in MiB)"),
 	NUM("gtt_used_bytes", gtt_used_bytes, GPU_F_GTT_USED, 0, FIELD_U64_MAX, R, G("gpur_gpu_gtt_used_bytes"),
 	    "GTT used: system memory mapped for the GPU (bytes)"),
 	NUM("gtt_total_bytes", gtt_total_bytes, GPU_F_GTT_TOTAL, 0, FIELD_U64_MAX, 0, G("gpur_gpu_gtt_total_bytes"),
 	    "GTT size (bytes)"),
-	NUM("temp_c", temp_c, GPU_F_TEMP, -273, 1000, R, G("DCGM_FI_DEV_GPU_TEMP"), "GPU temperature (C)"),
-	NUM("temp_mem_c", temp_mem_c, GPU_F_TEMP_MEM, -273, 1000, R, G("DCGM_FI_DEV_MEMORY_TEMP"),
+	NUM("temp_c", temp_c, GPU_F_TEMP, -273, 1000, R, G2("DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_GPU_TEMP_CELSIUS"), "GPU temperature (C)"),
+	NUM("temp_mem_c", temp_mem_c, GPU_F_TEMP_MEM, -273, 1000, R, G2("DCGM_FI_DEV_MEMORY_TEMP", "DCGM_FI_DEV_MEMORY_TEMP_CELSIUS"),
 	    "memory temperature (C)"),
 	NUM("temp_junction_c", temp_junction_c, GPU_F_TEMP_JUNCTION, -273, 1000, R, G("gpur_gpu_temp_junction_celsius"),
 	    "junction (hotspot) temperature (C)"),
@@ -58,24 +73,30 @@ const struct field GPU_FIELDS[] = {
 	    "slowdown threshold (C)"),
 	NUM("temp_shutdown_c", temp_shutdown_c, GPU_F_TEMP_SHUTDOWN, -273, 1000, 0, G("DCGM_FI_DEV_SHUTDOWN_TEMP"),
 	    "shutdown threshold (C)"),
-	NUM("power_w", power_w, GPU_F_POWER, 0, 1e6, R, G("DCGM_FI_DEV_POWER_USAGE"), "power draw (W)"),
+	NUM("power_w", power_w, GPU_F_POWER, 0, 1e6, R, G2("DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_BOARD_POWER_WATTS"), "power draw (W)"),
 	NUM("power_limit_w", power_limit_w, GPU_F_POWER_LIMIT, 0, 1e6, 0, G("DCGM_FI_DEV_POWER_MGMT_LIMIT"),
 	    "power limit (W)"),
 	NUM("energy_j", energy_j, GPU_F_ENERGY, 0, DBL_MAX, R,
-	    FIELD_PROM("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", 1000, COUNTER), "energy since driver load (J; exported in mJ)"),
+	    FIELD_PROM_4_10("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", 1000, COUNTER, "DCGM_FI_DEV_GPU_ENERGY_JOULES_TOTAL", 1, 1,
+			    "energy since driver load (J)"),
+	    "energy since driver load (J; exported in mJ)"),
 	NUM("fan_pct", fan_pct, GPU_F_FAN_PCT, 0, 1000, R, G("DCGM_FI_DEV_FAN_SPEED"),
 	    "fan 0 speed (%; NVIDIA allows over 100)"),
 	NUM("fan_rpm", fan_rpm, GPU_F_FAN_RPM, 0, 1e6, R, G("gpur_gpu_fan_rpm"), "fan 0 speed (RPM)"),
-	NUM("clock_gfx_mhz", clock_gfx_mhz, GPU_F_CLOCK_GFX, 0, 1e6, R, G("DCGM_FI_DEV_SM_CLOCK"),
+	NUM("clock_gfx_mhz", clock_gfx_mhz, GPU_F_CLOCK_GFX, 0, 1e6, R, MHZ2("DCGM_FI_DEV_SM_CLOCK", "DCGM_FI_DEV_SM_CLOCK_HERTZ", "graphics clock (Hz)"),
 	    "graphics clock (MHz)"),
 	NUM("clock_gfx_max_mhz", clock_gfx_max_mhz, GPU_F_CLOCK_GFX_MAX, 0, 1e6, 0, G("DCGM_FI_DEV_MAX_SM_CLOCK"),
 	    "graphics clock maximum (MHz)"),
-	NUM("clock_mem_mhz", clock_mem_mhz, GPU_F_CLOCK_MEM, 0, 1e6, R, G("DCGM_FI_DEV_MEM_CLOCK"),
+	NUM("clock_mem_mhz", clock_mem_mhz, GPU_F_CLOCK_MEM, 0, 1e6, R, MHZ2("DCGM_FI_DEV_MEM_CLOCK", "DCGM_FI_DEV_MEMORY_CLOCK_HERTZ", "memory clock (Hz)"),
 	    "memory clock (MHz)"),
 	NUM("clock_mem_max_mhz", clock_mem_max_mhz, GPU_F_CLOCK_MEM_MAX, 0, 1e6, 0, G("DCGM_FI_DEV_MAX_MEM_CLOCK"),
 	    "memory clock maximum (MHz)"),
-	PCT("enc_pct", enc_pct, GPU_F_ENC, G("DCGM_FI_DEV_ENC_UTIL"), "encoder utilisation (%)"),
-	PCT("dec_pct", dec_pct, GPU_F_DEC, G("DCGM_FI_DEV_DEC_UTIL"), "decoder utilisation (%)"),
+	PCT("enc_pct", enc_pct, GPU_F_ENC,
+	    PCT2("DCGM_FI_DEV_ENC_UTIL", "DCGM_FI_DEV_ENC_UTIL_RATIO", "encoder utilisation (ratio 0-1)"),
+	    "encoder utilisation (%)"),
+	PCT("dec_pct", dec_pct, GPU_F_DEC,
+	    PCT2("DCGM_FI_DEV_DEC_UTIL", "DCGM_FI_DEV_DEC_UTIL_RATIO", "decoder utilisation (ratio 0-1)"),
+	    "decoder utilisation (%)"),
 	U64("pcie_gen", link.gen, GPU_F_PCIE_GEN, 0, 64, R, G("DCGM_FI_DEV_PCIE_LINK_GEN"), "PCIe generation now"),
 	U64("pcie_width", link.width, GPU_F_PCIE_WIDTH, 0, 64, R, G("DCGM_FI_DEV_PCIE_LINK_WIDTH"), "PCIe lanes now"),
 	U64("pcie_gen_max", link.gen_max, GPU_F_PCIE_GEN_MAX, 0, 64, 0, G("DCGM_FI_DEV_PCIE_MAX_LINK_GEN"),
@@ -83,9 +104,9 @@ const struct field GPU_FIELDS[] = {
 	U64("pcie_width_max", link.width_max, GPU_F_PCIE_WIDTH_MAX, 0, 64, 0, G("DCGM_FI_DEV_PCIE_MAX_LINK_WIDTH"),
 	    "PCIe lanes maximum"),
 	NUM("pcie_rx_bytes_per_s", pcie_rx_bytes_per_s, GPU_F_PCIE_RX, 0, FIELD_U64_MAX, R,
-	    G("DCGM_FI_PROF_PCIE_RX_BYTES"), "PCIe receive (bytes/s)"),
+	    G2("DCGM_FI_PROF_PCIE_RX_BYTES", "DCGM_FI_PROF_PCIE_RX_BYTES_PER_SECOND"), "PCIe receive (bytes/s)"),
 	NUM("pcie_tx_bytes_per_s", pcie_tx_bytes_per_s, GPU_F_PCIE_TX, 0, FIELD_U64_MAX, R,
-	    G("DCGM_FI_PROF_PCIE_TX_BYTES"), "PCIe transmit (bytes/s)"),
+	    G2("DCGM_FI_PROF_PCIE_TX_BYTES", "DCGM_FI_PROF_PCIE_TX_BYTES_PER_SECOND"), "PCIe transmit (bytes/s)"),
 	NUM("ecc_errors_uncorrected", ecc_errors_uncorrected, GPU_F_ECC_UNCORRECTED, 0, FIELD_U64_MAX, R,
 	     FIELD_PROM("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", 1, COUNTER), "volatile uncorrected ECC errors"),
 	{"throttle", FIELD_FLAGS, GPU_F_THROTTLE, offsetof(struct gpu, throttle), 0, 0, 0,
@@ -98,28 +119,41 @@ const struct field GPU_FIELDS[] = {
 	STR("perf_level", perf_level, GPU_F_PERF_LEVEL, 64, R, "forced performance level (AMD DPM; auto is absent)"),
 	/* GPM's profiling metrics, exported as dcgm-exporter's DCGM_FI_PROF_*
 	 * families: activities as ratios 0-1, NVLink in bytes/s. */
-	PCT("gr_active_pct", act.gr_pct, GPU_F_GR_ACTIVE, RATIO("DCGM_FI_PROF_GR_ENGINE_ACTIVE"),
+	PCT("gr_active_pct", act.gr_pct, GPU_F_GR_ACTIVE, RATIO2("DCGM_FI_PROF_GR_ENGINE_ACTIVE", "DCGM_FI_PROF_GR_ENGINE_UTIL_RATIO"),
 	    "graphics or compute engine active (%; exported as a ratio 0-1)"),
-	PCT("sm_active_pct", act.sm_pct, GPU_F_SM_ACTIVE, RATIO("DCGM_FI_PROF_SM_ACTIVE"),
+	PCT("sm_active_pct", act.sm_pct, GPU_F_SM_ACTIVE, RATIO2("DCGM_FI_PROF_SM_ACTIVE", "DCGM_FI_PROF_SM_UTIL_RATIO"),
 	    "SMs busy (%; exported as a ratio 0-1)"),
-	PCT("sm_occupancy_pct", act.sm_occupancy_pct, GPU_F_SM_OCCUPANCY, RATIO("DCGM_FI_PROF_SM_OCCUPANCY"),
+	PCT("sm_occupancy_pct", act.sm_occupancy_pct, GPU_F_SM_OCCUPANCY, RATIO2("DCGM_FI_PROF_SM_OCCUPANCY", "DCGM_FI_PROF_SM_OCCUPANCY_RATIO"),
 	    "resident warps of the SMs' maximum (%; exported as a ratio 0-1)"),
-	PCT("tensor_active_pct", act.tensor_pct, GPU_F_TENSOR_ACTIVE, RATIO("DCGM_FI_PROF_PIPE_TENSOR_ACTIVE"),
+	PCT("tensor_active_pct", act.tensor_pct, GPU_F_TENSOR_ACTIVE, RATIO2("DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "DCGM_FI_PROF_TENSOR_UTIL_RATIO"),
 	    "tensor pipes active (%; exported as a ratio 0-1)"),
-	PCT("dram_active_pct", act.dram_pct, GPU_F_DRAM_ACTIVE, RATIO("DCGM_FI_PROF_DRAM_ACTIVE"),
+	PCT("dram_active_pct", act.dram_pct, GPU_F_DRAM_ACTIVE, RATIO2("DCGM_FI_PROF_DRAM_ACTIVE", "DCGM_FI_PROF_DRAM_UTIL_RATIO"),
 	    "DRAM bandwidth used of the maximum (%; exported as a ratio 0-1)"),
-	PCT("fp64_active_pct", act.fp64_pct, GPU_F_FP64_ACTIVE, RATIO("DCGM_FI_PROF_PIPE_FP64_ACTIVE"),
+	PCT("fp64_active_pct", act.fp64_pct, GPU_F_FP64_ACTIVE, RATIO2("DCGM_FI_PROF_PIPE_FP64_ACTIVE", "DCGM_FI_PROF_FP64_UTIL_RATIO"),
 	    "FP64 pipes active, not tensor (%; exported as a ratio 0-1)"),
-	PCT("fp32_active_pct", act.fp32_pct, GPU_F_FP32_ACTIVE, RATIO("DCGM_FI_PROF_PIPE_FP32_ACTIVE"),
+	PCT("fp32_active_pct", act.fp32_pct, GPU_F_FP32_ACTIVE, RATIO2("DCGM_FI_PROF_PIPE_FP32_ACTIVE", "DCGM_FI_PROF_FP32_UTIL_RATIO"),
 	    "FP32 pipes active, not tensor (%; exported as a ratio 0-1)"),
-	PCT("fp16_active_pct", act.fp16_pct, GPU_F_FP16_ACTIVE, RATIO("DCGM_FI_PROF_PIPE_FP16_ACTIVE"),
+	PCT("fp16_active_pct", act.fp16_pct, GPU_F_FP16_ACTIVE, RATIO2("DCGM_FI_PROF_PIPE_FP16_ACTIVE", "DCGM_FI_PROF_FP16_UTIL_RATIO"),
 	    "FP16 pipes active, not tensor (%; exported as a ratio 0-1)"),
 	NUM("nvlink_rx_bytes_per_s", act.nvlink_rx_bytes_per_s, GPU_F_NVLINK_RX, 0, FIELD_U64_MAX, R,
-	    G("DCGM_FI_PROF_NVLINK_RX_BYTES"), "NVLink receive, all links (bytes/s)"),
+	    G2("DCGM_FI_PROF_NVLINK_RX_BYTES", "DCGM_FI_PROF_NVLINK_RX_BYTES_PER_SECOND"), "NVLink receive, all links (bytes/s)"),
 	NUM("nvlink_tx_bytes_per_s", act.nvlink_tx_bytes_per_s, GPU_F_NVLINK_TX, 0, FIELD_U64_MAX, R,
-	    G("DCGM_FI_PROF_NVLINK_TX_BYTES"), "NVLink transmit, all links (bytes/s)"),
+	    G2("DCGM_FI_PROF_NVLINK_TX_BYTES", "DCGM_FI_PROF_NVLINK_TX_BYTES_PER_SECOND"), "NVLink transmit, all links (bytes/s)"),
 };
 const size_t GPU_NFIELDS = sizeof(GPU_FIELDS) / sizeof(GPU_FIELDS[0]);
+
+/* Free memory is total minus used, not a field: gpur's used memory excludes
+ * the driver's reserved memory (NVML v2), so reserved memory counts as free
+ * here. */
+const struct gpu_metric GPU_METRIC_FB_FREE = {
+	FIELD_PROM_4_10("DCGM_FI_DEV_FB_FREE", MIB, GAUGE, "DCGM_FI_DEV_FB_FREE_BYTES", 1, 1,
+			"memory free (bytes): total minus used; reserved memory counts as free"),
+	"memory free (MiB): total minus used; reserved memory counts as free",
+};
+const struct gpu_metric GPU_METRIC_XID = {
+	FIELD_PROM_4_10("DCGM_FI_DEV_XID_ERRORS", 1, GAUGE, "DCGM_FI_DEV_XID_ERROR", 1, 1, NULL),
+	"the last XID error of the GPU",
+};
 
 /* The original gpur's names (from its GpuSnapshot) for fields of ours. Its
  * keys that are ours too need no row: name, device_id, integrated,

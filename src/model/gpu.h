@@ -106,6 +106,15 @@ extern const size_t GPU_NALIASES;
 extern const char *const GPU_STATE_NAMES[GPU_STATE__COUNT];
 extern const char *const GPU_THROTTLE_NAMES[GPU_THROTTLE__COUNT];
 
+/* An exported family that is not a field of the table: its metric under
+ * both names, and its legacy help. */
+struct gpu_metric {
+	const struct field_prom *prom;
+	const char *help;
+};
+/* Free memory (total minus used) and the last XID error of a GPU. */
+extern const struct gpu_metric GPU_METRIC_FB_FREE, GPU_METRIC_XID;
+
 static inline bool gpu_has(const struct gpu *g, enum gpu_field f)
 {
 	return (g->valid >> f) & 1u;

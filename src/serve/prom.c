@@ -123,9 +123,22 @@ static void end(struct buf *b, size_t mark, bool any)
 
 /* The label sets of each GPU of the frame, in a shared text buffer. */
 struct gmeta {
-	size_t full_off, full_len;   /* dcgm-exporter's labels and vendor */
+	size_t full_off, full_len;   /* dcgm-exporter's labels, under the names served, and vendor */
+	size_t own_off, own_len;     /* the same under the legacy names, for gpur's own families */
 	size_t short_off, short_len; /* gpu, UUID, GPU_I_ID and Hostname, for process series */
 };
+
+/* The labels whose names differ between the two sets of names, in the
+ * order of enum field_names. */
+static const char *const HOST_LABEL[FIELD_NAMES__COUNT] = {"Hostname", "hostname"};
+static const char *const DRIVER_LABEL[FIELD_NAMES__COUNT] = {"DCGM_FI_DRIVER_VERSION", "DCGM_FI_SYSTEM_DRIVER_VERSION"};
+
+/* Whether a family is gpur's own, whose name and labels are the same under
+ * both sets of names. */
+static bool own_family(const char *name)
+{
+	return strncmp(name, "gpur_", 5) == 0;
+}
 
 static const char *str_of(const struct gpu *g, enum gpu_field f, const char *s)
 {
@@ -165,13 +178,43 @@ static const char *driver_of(const struct frame *f, const struct gpu *g, char *o
 	return strcmp(out, "?") == 0 || !*out ? NULL : out;
 }
 
-/* Builds every GPU's label sets in dcgm-exporter's order: gpu, UUID,
- * pci_bus_id, device, modelName, GPU_I_PROFILE, GPU_I_ID, Hostname and
- * DCGM_FI_DRIVER_VERSION, to which gpur adds vendor. A MIG instance carries
- * its GPU's gpu, UUID and modelName and its own profile and instance number,
- * as dcgm-exporter labels instances. `gpu` counts physical GPUs, so it is
- * NVML's index on an NVIDIA machine. */
-static void build_labels(const struct frame *f, const char *host, struct buf *lb, struct gmeta *m)
+/* Appends one GPU's dcgm-exporter labels under names n: gpu, UUID,
+ * pci_bus_id, device, modelName, GPU_I_PROFILE, GPU_I_ID, Hostname (4.10:
+ * hostname) and DCGM_FI_DRIVER_VERSION (4.10: DCGM_FI_SYSTEM_DRIVER_VERSION),
+ * to which gpur adds vendor. gi is the MIG instance's number, and id the
+ * GPU whose identity it carries. */
+static void gpu_labels(struct buf *lb, enum field_names n, uint64_t ordinal, const struct gpu *g, const struct gpu *id,
+		       bool instance, uint64_t gi, const char *host, const char *driver)
+{
+	const char *vendor = str_of(g, GPU_F_VENDOR, g->vendor);
+	const char *name = str_of(g, GPU_F_NAME, g->name);
+	const char *profile = NULL;
+	if (instance && name && (profile = strstr(name, " MIG ")))
+		profile += 5;
+	char device[32];
+	snprintf(device, sizeof(device), "nvidia%llu", (unsigned long long)ordinal);
+	bool first = true;
+
+	label_u64(lb, &first, "gpu", ordinal);
+	label(lb, &first, "UUID", str_of(id, GPU_F_DEVICE_ID, id->device_id));
+	label(lb, &first, "pci_bus_id", str_of(g, GPU_F_PCI_BUS_ID, g->pci_bus_id));
+	label(lb, &first, "device", vendor && strcmp(vendor, "nvidia") == 0 ? device : NULL);
+	label(lb, &first, "modelName", str_of(id, GPU_F_NAME, id->name));
+	if (instance) {
+		label(lb, &first, "GPU_I_PROFILE", profile);
+		label_u64(lb, &first, "GPU_I_ID", gi);
+	}
+	label(lb, &first, HOST_LABEL[n], host);
+	label(lb, &first, DRIVER_LABEL[n], driver);
+	label(lb, &first, "vendor", vendor);
+}
+
+/* Builds every GPU's label sets, in dcgm-exporter's order. A MIG instance
+ * carries its GPU's gpu, UUID and modelName and its own profile and instance
+ * number, as dcgm-exporter labels instances. `gpu` counts physical GPUs, so
+ * it is NVML's index on an NVIDIA machine. */
+static void build_labels(const struct frame *f, const char *host, enum field_names names, struct buf *lb,
+			 struct gmeta *m)
 {
 	uint64_t *ordinal = xcalloc(f->ngpus ? f->ngpus : 1, sizeof(*ordinal));
 	uint64_t *instances = xcalloc(f->ngpus ? f->ngpus : 1, sizeof(*instances));
@@ -198,31 +241,21 @@ static void build_labels(const struct frame *f, const char *host, struct buf *lb
 		} else {
 			ordinal[i] = next++;
 		}
-		const char *vendor = str_of(g, GPU_F_VENDOR, g->vendor);
-		const char *name = str_of(g, GPU_F_NAME, g->name);
-		const char *profile = NULL;
-		if (parent && name && (profile = strstr(name, " MIG ")))
-			profile += 5;
-		char device[32], drv[128];
-		snprintf(device, sizeof(device), "nvidia%llu", (unsigned long long)ordinal[i]);
-		bool first = true;
+		char drv[128];
+		const char *driver = driver_of(f, g, drv, sizeof(drv));
 
 		m[i].full_off = lb->len;
-		label_u64(lb, &first, "gpu", ordinal[i]);
-		label(lb, &first, "UUID", str_of(id, GPU_F_DEVICE_ID, id->device_id));
-		label(lb, &first, "pci_bus_id", str_of(g, GPU_F_PCI_BUS_ID, g->pci_bus_id));
-		label(lb, &first, "device", vendor && strcmp(vendor, "nvidia") == 0 ? device : NULL);
-		label(lb, &first, "modelName", str_of(id, GPU_F_NAME, id->name));
-		if (parent) {
-			label(lb, &first, "GPU_I_PROFILE", profile);
-			label_u64(lb, &first, "GPU_I_ID", gi);
-		}
-		label(lb, &first, "Hostname", host);
-		label(lb, &first, "DCGM_FI_DRIVER_VERSION", driver_of(f, g, drv, sizeof(drv)));
-		label(lb, &first, "vendor", vendor);
+		gpu_labels(lb, names, ordinal[i], g, id, parent != NULL, gi, host, driver);
 		m[i].full_len = lb->len - m[i].full_off;
+		m[i].own_off = m[i].full_off;
+		m[i].own_len = m[i].full_len;
+		if (names != FIELD_NAMES_LEGACY) {
+			m[i].own_off = lb->len;
+			gpu_labels(lb, FIELD_NAMES_LEGACY, ordinal[i], g, id, parent != NULL, gi, host, driver);
+			m[i].own_len = lb->len - m[i].own_off;
+		}
 
-		first = true;
+		bool first = true;
 		m[i].short_off = lb->len;
 		label_u64(lb, &first, "gpu", ordinal[i]);
 		label(lb, &first, "UUID", str_of(id, GPU_F_DEVICE_ID, id->device_id));
@@ -235,17 +268,17 @@ static void build_labels(const struct frame *f, const char *host, struct buf *lb
 	free(instances);
 }
 
-static bool field_number(const void *obj, const struct field *fd, double *v)
+/* The value of obj's field fd as its metric under names n. */
+static bool field_number(const void *obj, const struct field *fd, enum field_names n, double *v)
 {
 	if (!field_valid(obj, fd))
 		return false;
-	double scale = fd->prom->scale;
 	switch (fd->type) {
 	case FIELD_NUM:
-		*v = (double)(*(const long double *)field_cptr(obj, fd) * scale);
+		*v = field_prom_value(fd->prom, n, *(const long double *)field_cptr(obj, fd));
 		return isfinite(*v);
 	case FIELD_U64:
-		*v = (double)*(const uint64_t *)field_cptr(obj, fd) * scale;
+		*v = field_prom_value(fd->prom, n, *(const uint64_t *)field_cptr(obj, fd));
 		return true;
 	case FIELD_BOOL:
 		*v = *(const bool *)field_cptr(obj, fd) ? 1 : 0;
@@ -255,18 +288,41 @@ static bool field_number(const void *obj, const struct field *fd, double *v)
 	}
 }
 
-static void render_gpu_fields(struct buf *b, const struct frame *f, const struct buf *lb, const struct gmeta *m)
+/* Opens a family of p under names n, whose help is the metric's own or else
+ * help, and says which labels its GPU series take: gpur's own families keep
+ * the legacy ones. */
+static size_t begin_metric(struct buf *b, const struct field_prom *p, enum field_names n, const char *help,
+			   struct field_metric *mt, bool *own)
 {
+	*mt = field_prom_metric(p, n);
+	*own = own_family(mt->name);
+	return begin(b, mt->name, mt->type == FIELD_PROM_COUNTER ? "counter" : "gauge", mt->help ? mt->help : help);
+}
+
+/* A GPU's labels for a family, the legacy ones for gpur's own, and their
+ * length. */
+static const char *gpu_ls(const struct buf *lb, const struct gmeta *m, bool own, size_t *len)
+{
+	*len = own ? m->own_len : m->full_len;
+	return lb->data + (own ? m->own_off : m->full_off);
+}
+
+static void render_gpu_fields(struct buf *b, const struct frame *f, enum field_names names, const struct buf *lb,
+			      const struct gmeta *m)
+{
+	struct field_metric mt;
+	bool own;
+	size_t ll;
+
 	for (size_t k = 0; k < GPU_NFIELDS; k++) {
 		const struct field *fd = &GPU_FIELDS[k];
 		if (!fd->prom)
 			continue;
-		const char *type = fd->prom->type == FIELD_PROM_COUNTER ? "counter" : "gauge";
-		size_t mark = begin(b, fd->prom->name, type, fd->help);
+		size_t mark = begin_metric(b, fd->prom, names, fd->help, &mt, &own);
 		bool any = false;
 		for (size_t i = 0; i < f->ngpus; i++) {
 			const struct gpu *g = &f->gpus[i];
-			const char *ls = lb->data + m[i].full_off;
+			const char *ls = gpu_ls(lb, &m[i], own, &ll);
 			if (fd->type == FIELD_FLAGS) {
 				if (!field_valid(g, fd))
 					continue;
@@ -274,28 +330,26 @@ static void render_gpu_fields(struct buf *b, const struct frame *f, const struct
 				for (unsigned r = 0; r < fd->nnames; r++) {
 					char extra[96];
 					snprintf(extra, sizeof(extra), "reason=\"%s\"", fd->names[r]);
-					any |= sample(b, fd->prom->name, ls, m[i].full_len, extra, (bits >> r & 1u) ? 1 : 0);
+					any |= sample(b, mt.name, ls, ll, extra, (bits >> r & 1u) ? 1 : 0);
 				}
 				continue;
 			}
 			double v;
-			if (field_number(g, fd, &v))
-				any |= sample(b, fd->prom->name, ls, m[i].full_len, NULL, v);
+			if (field_number(g, fd, names, &v))
+				any |= sample(b, mt.name, ls, ll, NULL, v);
 		}
 		end(b, mark, any);
 	}
 
-	/* Free memory is not a field but total - used. gpur's used memory
-	 * excludes the driver's reserved memory (NVML v2), so reserved memory
-	 * counts as free here. */
-	size_t mark = begin(b, "DCGM_FI_DEV_FB_FREE", "gauge",
-			    "memory free (MiB): total minus used; reserved memory counts as free");
+	const struct gpu_metric *free_mem = &GPU_METRIC_FB_FREE;
+	size_t mark = begin_metric(b, free_mem->prom, names, free_mem->help, &mt, &own);
 	bool any = false;
 	for (size_t i = 0; i < f->ngpus; i++) {
 		const struct gpu *g = &f->gpus[i];
+		const char *ls = gpu_ls(lb, &m[i], own, &ll);
 		if (gpu_has(g, GPU_F_MEM_TOTAL) && gpu_has(g, GPU_F_MEM_USED))
-			any |= sample(b, "DCGM_FI_DEV_FB_FREE", lb->data + m[i].full_off, m[i].full_len, NULL,
-				      (double)((g->mem_total_bytes - g->mem_used_bytes) / 1048576.0L));
+			any |= sample(b, mt.name, ls, ll, NULL,
+				      field_prom_value(free_mem->prom, names, g->mem_total_bytes - g->mem_used_bytes));
 	}
 	end(b, mark, any);
 
@@ -310,7 +364,7 @@ static void render_gpu_fields(struct buf *b, const struct frame *f, const struct
 		for (size_t i = 0; i < f->ngpus; i++) {
 			unsigned st = gpu_state(&f->gpus[i]);
 			if (st != GPU_STATE__COUNT)
-				any |= sample(b, STATES[s].name, lb->data + m[i].full_off, m[i].full_len, NULL,
+				any |= sample(b, STATES[s].name, lb->data + m[i].own_off, m[i].own_len, NULL,
 					      st == STATES[s].state ? 1 : 0);
 		}
 		end(b, mark, any);
@@ -334,18 +388,21 @@ static struct prom_xid_gpu *xid_gpu(struct prom_health *h, const char *id, bool 
 /* XID errors, for the GPUs of f that had any since gpur started: the last
  * one as dcgm-exporter serves it, and a counter per XID. A GPU without an
  * XID has no series, since gpur cannot tell "none" from "not reported". */
-static void render_xids(struct buf *b, const struct frame *f, const struct buf *lb, const struct gmeta *m,
-			struct prom_health *h)
+static void render_xids(struct buf *b, const struct frame *f, enum field_names names, const struct buf *lb,
+			const struct gmeta *m, struct prom_health *h)
 {
-	size_t mark = begin(b, "DCGM_FI_DEV_XID_ERRORS", "gauge", "the last XID error of the GPU");
+	struct field_metric mt;
+	bool own;
+	size_t ll;
+	size_t mark = begin_metric(b, GPU_METRIC_XID.prom, names, GPU_METRIC_XID.help, &mt, &own);
 	bool any = false;
 	for (size_t i = 0; i < f->ngpus; i++) {
 		const struct gpu *g = &f->gpus[i];
 		const struct prom_xid_gpu *x = gpu_has(g, GPU_F_DEVICE_ID) && g->device_id ? xid_gpu(h, g->device_id, false)
 											   : NULL;
+		const char *ls = gpu_ls(lb, &m[i], own, &ll);
 		if (x)
-			any |= sample(b, "DCGM_FI_DEV_XID_ERRORS", lb->data + m[i].full_off, m[i].full_len, NULL,
-				      (double)x->last);
+			any |= sample(b, mt.name, ls, ll, NULL, field_prom_value(GPU_METRIC_XID.prom, names, x->last));
 	}
 	end(b, mark, any);
 	mark = begin(b, "gpur_xid_errors_total", "counter", "XID errors of the GPU since gpur started, by XID");
@@ -445,7 +502,7 @@ static size_t render_processes(struct buf *b, const struct frame *f, const struc
 		bool any = false;
 		for (size_t r = 0; r < uniq; r++) {
 			double v;
-			if (field_number(&f->procs[rows[r]], fd, &v))
+			if (field_number(&f->procs[rows[r]], fd, FIELD_NAMES_LEGACY, &v))
 				any |= sample(b, fd->prom->name, ls.data + label_off[2 * r], label_off[2 * r + 1], NULL, v);
 		}
 		end(b, mark, any);
@@ -685,9 +742,9 @@ void prom_render(struct buf *out, const struct frame *f, const struct prom_opts 
 
 	buf_init(&lb);
 	buf_reserve(&lb, 256);
-	build_labels(f, host, &lb, m);
-	render_gpu_fields(out, f, &lb, m);
-	render_xids(out, f, &lb, m, h);
+	build_labels(f, host, o->names, &lb, m);
+	render_gpu_fields(out, f, o->names, &lb, m);
+	render_xids(out, f, o->names, &lb, m, h);
 	if (o->processes)
 		left[0] = render_processes(out, f, &lb, m, o->max_process_rows ? o->max_process_rows : PROM_MAX_PROCESS_ROWS);
 	left[1] = render_containers(out, f, host, o->max_containers ? o->max_containers : PROM_MAX_CONTAINERS);

@@ -1,6 +1,7 @@
 /* prom: a frame in Prometheus text exposition format 0.0.4. The GPU fields
- * come first under dcgm-exporter's names, units and labels, driven by the
- * field tables (struct field_prom), and then gpur's own families: GPU state,
+ * come first under dcgm-exporter's names, units and labels, its legacy ones
+ * or those of 4.10, driven by the field tables (struct field_prom), and then
+ * gpur's own families, the same under both: GPU state,
  * throttle reasons, processes, containers and gpur's health. Unknown values
  * give no sample, label values are escaped and stripped of control
  * characters, and process and container series are capped
@@ -30,6 +31,9 @@
 
 struct prom_opts {
 	const char *hostname; /* the Hostname label, or NULL for the frame's host */
+	/* The names of dcgm-exporter's metrics and labels (--serve-names).
+	 * gpur's own families are the same under both. */
+	enum field_names names;
 	bool processes;       /* per-process series (--serve-processes) */
 	bool live;            /* a live source, whose poll duration is known */
 	size_t max_process_rows, max_containers; /* 0 for the PROM_MAX_ defaults */

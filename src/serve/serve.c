@@ -875,7 +875,8 @@ static double self_rss(void)
 
 void serve_publish(struct serve *s, const struct frame *f, uint64_t records_dropped, bool have_records)
 {
-	struct prom_opts po = {.hostname = s->o.hostname, .processes = s->o.processes, .live = s->o.live};
+	struct prom_opts po = {.hostname = s->o.hostname, .processes = s->o.processes, .live = s->o.live,
+			       .names = s->o.names};
 	struct rusage ru;
 	double t0 = now_s(CLOCK_MONOTONIC);
 

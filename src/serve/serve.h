@@ -55,6 +55,7 @@ struct serve_opts {
 	const char *web_config; /* --web-config FILE, or NULL */
 	bool health_auth;       /* /health asks for credentials too (--health-auth) */
 	uint64_t interval_ms;   /* the poll interval, for /health */
+	enum field_names names; /* dcgm-exporter's legacy names or 4.10's (--serve-names) */
 };
 
 struct serve;

@@ -92,6 +92,8 @@ for bad in 9400 : :x :65536 :123456 '::1:9400' '[::1]9400' '[nonsense]:9400' 'ho
 done
 usage_error "--once and --serve conflict" --replay "$R" --once --serve :0
 usage_error "--serve-processes: 'maybe' is not yes or no" --replay "$R" --headless --serve :0 --serve-processes=maybe
+usage_error "--serve-names: 'dcgm-4.9' is not legacy or dcgm-4.10" --replay "$R" --headless --serve :0 --serve-names dcgm-4.9
+usage_error "--serve-names needs --serve ADDR" --replay "$R" --headless --serve-names dcgm-4.10
 # Unknown options, missing arguments, stray arguments.
 usage_error --frobnicate --frobnicate
 usage_error "-x" -x

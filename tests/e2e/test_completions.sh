@@ -146,6 +146,7 @@ bash_says "--backend=nv as one word" --backend=nvml -- gpur --backend=nv
 bash_says "shells" bash zsh fish -- gpur --completions ''
 bash_says "shells after --completions=" zsh -- gpur --completions = z
 bash_says "--serve-processes=" no yes -- gpur --serve-processes = ''
+bash_says "--serve-names" legacy dcgm-4.10 -- gpur --serve-names ''
 bash_says "report files" - a.html b.json d.htm sub "with space" -- gpur --report ''
 bash_says "report files in a directory" sub/dir sub/r.html -- gpur --report sub/
 bash_says "log files" a.html b.json c.txt d.htm sub "with space" -- gpur --log ''
@@ -177,6 +178,7 @@ if $have_fish; then
 	fish_says "--backend=nvml,in" "gpur --backend=nvml,in" --backend=nvml,intel
 	fish_says "shells" "gpur --completions " bash zsh fish
 	fish_says "--serve-processes=" "gpur --serve-processes=" --serve-processes=no --serve-processes=yes
+	fish_says "--serve-names" "gpur --serve-names " legacy dcgm-4.10
 	fish_says "report files" "gpur --report " - a.html b.json d.htm sub/ "with space/"
 	fish_says "report files in a directory" "gpur --report sub/" sub/dir/ sub/r.html
 	fish_says "log files" "gpur --log " a.html b.json c.txt d.htm sub/ "with space/"
@@ -225,6 +227,7 @@ if $have_zsh; then
 		zsh_says "gpur --backend=nvml," amdgpu intel drm
 		zsh_says "gpur --completions " bash zsh fish
 		zsh_says "gpur --serve-processes=" no yes
+		zsh_says "gpur --serve-names " legacy dcgm-4.10
 		zsh_says "gpur --report " - a.html b.json d.htm sub 'with\ space'
 		zsh_says "gpur --procfs " sub 'with\ space'
 		zsh_says "gpur --log " a.html b.json c.txt d.htm sub 'with\ space'

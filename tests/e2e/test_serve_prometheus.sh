@@ -47,8 +47,8 @@ B=$ADDR
 for addr in "$A" "$B"; do
 	http_get "http://$addr/metrics" > "$T/metrics.txt"
 	"$PROMTOOL" check metrics < "$T/metrics.txt" > "$T/lint.txt" 2>&1
-	grep -v -E "^[A-Za-z_:]+ label names should be written in 'snake_case' not 'camelCase'$" "$T/lint.txt" |
-		grep -v -E '^DCGM_FI_[A-Z_]+ counter metrics should have "_total" suffix$' > "$T/lint.left"
+	grep -v -E "^[A-Za-z0-9_:]+ label names should be written in 'snake_case' not 'camelCase'$" "$T/lint.txt" |
+		grep -v -E '^DCGM_FI_[A-Z0-9_]+ counter metrics should have "_total" suffix$' > "$T/lint.left"
 	if [ -s "$T/lint.left" ]; then
 		fail "promtool check metrics on $addr: $(head -c 600 "$T/lint.left")"
 	else

@@ -98,6 +98,7 @@ static void test_defaults(void **state)
 	assert_string_equal(p.cfg.sysfs, "/sys");
 	assert_string_equal(p.cfg.rootfs, "/");
 	assert_true(p.cfg.serve_processes);
+	assert_int_equal(p.cfg.serve_names, FIELD_NAMES_LEGACY);
 	assert_int_equal(p.cfg.backends, (1u << BACKEND_REGISTRY_LEN) - 1);
 	assert_int_equal(p.cfg.mode, CLI_MODE_AUTO);
 	assert_int_equal(p.cfg.count, 0);
@@ -341,6 +342,14 @@ static void test_addresses_and_words(void **state)
 	REFUSED("--serve: '9400' is not host:port (e.g. :9400, 0.0.0.0:9400, [::]:9400)", "--serve", "9400");
 	REFUSED("--serve-processes: 'maybe' is not yes or no", "--serve-processes=maybe");
 	REFUSED("--serve-processes: '' is not yes or no", "--serve-processes=");
+	ACCEPTED(&p, "--serve", ":9400", "--serve-names", "dcgm-4.10");
+	assert_int_equal(p.cfg.serve_names, FIELD_NAMES_DCGM_4_10);
+	ACCEPTED(&p, "--serve-names=legacy", "--serve", ":9400");
+	assert_int_equal(p.cfg.serve_names, FIELD_NAMES_LEGACY);
+	REFUSED("--serve-names: 'dcgm-4.9' is not legacy or dcgm-4.10", "--serve", ":9400", "--serve-names", "dcgm-4.9");
+	REFUSED("--serve-names: 'Legacy' is not legacy or dcgm-4.10", "--serve", ":9400", "--serve-names=Legacy");
+	REFUSED("--serve-names: '' is not legacy or dcgm-4.10", "--serve", ":9400", "--serve-names=");
+	REFUSED("--serve-names needs --serve ADDR", "--serve-names", "dcgm-4.10");
 
 	ACCEPTED(&p, "--prometheus", "https://prom:9090", "--prometheus-match", "{job=\"gpu\"}");
 	assert_string_equal(p.cfg.prometheus, "https://prom:9090");

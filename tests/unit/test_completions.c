@@ -127,6 +127,19 @@ static void test_words_come_from_their_tables(void **state)
 	}
 	assert_int_equal(k, 2);
 
+	/* And every word offered for --serve-names, all of them. */
+	o = find(opts, n, "serve-names");
+	assert_int_equal(o->arg, COMPLETIONS_ARG_WORD);
+	for (k = 0; o->words[k]; k++) {
+		char prog[] = "gpur", serve[] = "--serve=:9400", arg[64];
+		snprintf(arg, sizeof(arg), "--serve-names=%s", o->words[k]);
+		char *argv[] = {prog, serve, arg, NULL};
+		struct config cfg;
+		assert_int_equal(cli_parse(3, argv, &cfg, err, sizeof(err)), 0);
+		assert_int_equal(cfg.serve_names, (enum field_names)k);
+	}
+	assert_int_equal(k, FIELD_NAMES__COUNT);
+
 	o = find(opts, n, "report");
 	assert_int_equal(o->arg, COMPLETIONS_ARG_FILE);
 	assert_true(o->dash);

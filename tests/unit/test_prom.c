@@ -451,39 +451,174 @@ static void test_gzip_closed_per_scrape(void **state)
 	buf_fini(&text);
 }
 
+static void check_metric_name(const char *m)
+{
+	assert_non_null(m);
+	assert_true(strspn(m, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_:0123456789") == strlen(m));
+	assert_false(m[0] >= '0' && m[0] <= '9');
+}
+
 /* Every exported field: a valid metric name, a positive scale, a type the
- * renderer writes; no name twice. */
+ * renderer writes; no name twice under either set of names. gpur's own
+ * families are never renamed, and a dcgm-exporter 4.10 name has positive
+ * factors. */
 static void test_field_prom_descriptors(void **state)
 {
 	(void)state;
 	const struct { const struct field *tab; size_t n; } tabs[] = {
 		{GPU_FIELDS, GPU_NFIELDS}, {PROCESS_FIELDS, PROCESS_NFIELDS}};
-	const char *names[128];
-	size_t nn = 0;
+	const struct field_prom *others[] = {GPU_METRIC_FB_FREE.prom, GPU_METRIC_XID.prom};
+	const struct field_prom *all[128];
+	size_t na = 0, renamed = 0;
 	for (size_t t = 0; t < 2; t++)
 		for (size_t i = 0; i < tabs[t].n; i++) {
 			const struct field *f = &tabs[t].tab[i];
 			if (!f->prom)
 				continue;
-			const char *m = f->prom->name;
-			assert_non_null(m);
-			assert_true(strspn(m, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_:0123456789") == strlen(m));
-			assert_false(m[0] >= '0' && m[0] <= '9');
-			assert_true(f->prom->scale > 0);
-			assert_true(f->prom->type == FIELD_PROM_GAUGE || f->prom->type == FIELD_PROM_COUNTER);
 			assert_true(f->type == FIELD_NUM || f->type == FIELD_U64 || f->type == FIELD_BOOL ||
 				    f->type == FIELD_FLAGS);
-			for (size_t j = 0; j < nn; j++)
-				assert_string_not_equal(names[j], m);
-			names[nn++] = m;
+			all[na++] = f->prom;
 		}
-	assert_true(nn >= 28);
+	assert_true(na >= 28);
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+		all[na++] = others[i];
+	for (int n = 0; n < FIELD_NAMES__COUNT; n++) {
+		for (size_t i = 0; i < na; i++) {
+			const struct field_prom *p = all[i];
+			struct field_metric m = field_prom_metric(p, (enum field_names)n);
+			check_metric_name(m.name);
+			assert_true(p->scale > 0);
+			assert_true(p->type == FIELD_PROM_GAUGE || p->type == FIELD_PROM_COUNTER);
+			assert_true(m.type == p->type);
+			if (p->name_4_10) {
+				assert_true(p->mul_4_10 > 0 && p->div_4_10 > 0);
+				assert_string_not_equal(p->name_4_10, p->name);
+				assert_true(strncmp(p->name, "gpur_", 5) != 0);
+				renamed += n == FIELD_NAMES_DCGM_4_10;
+			}
+			assert_true(m.renamed == (n == FIELD_NAMES_DCGM_4_10 && p->name_4_10 != NULL));
+			if (!m.renamed)
+				assert_string_equal(m.name, p->name);
+			for (size_t j = 0; j < i; j++)
+				assert_string_not_equal(field_prom_metric(all[j], (enum field_names)n).name, m.name);
+		}
+	}
+	assert_true(renamed >= 20);
+}
+
+/* The factors of both names, both ways: a field's value becomes the
+ * metric's, and the metric's reads back as the field's. */
+static void test_field_prom_values(void **state)
+{
+	(void)state;
+	const struct field_prom *util = GPU_FIELDS[GPU_F_UTIL].prom, *used = GPU_FIELDS[GPU_F_MEM_USED].prom;
+	const struct field_prom *clock = GPU_FIELDS[GPU_F_CLOCK_GFX].prom, *energy = GPU_FIELDS[GPU_F_ENERGY].prom;
+	const struct field_prom *sm = GPU_FIELDS[GPU_F_SM_ACTIVE].prom;
+
+	assert_true(field_prom_value(util, FIELD_NAMES_LEGACY, 57) == 57);
+	assert_true(field_prom_value(util, FIELD_NAMES_DCGM_4_10, 57) == 0.57);
+	assert_true(field_prom_value(used, FIELD_NAMES_LEGACY, 3145728) == 3);
+	assert_true(field_prom_value(used, FIELD_NAMES_DCGM_4_10, 3145728) == 3145728);
+	assert_true(field_prom_value(clock, FIELD_NAMES_DCGM_4_10, 1410) == 1410e6);
+	assert_true(field_prom_value(energy, FIELD_NAMES_LEGACY, 2.5) == 2500);
+	assert_true(field_prom_value(energy, FIELD_NAMES_DCGM_4_10, 2.5) == 2.5);
+	assert_true(field_prom_value(sm, FIELD_NAMES_DCGM_4_10, 45.25) == 0.4525);
+	assert_true(field_prom_field_value(util, FIELD_NAMES_DCGM_4_10, 0.57) == 57);
+	assert_true(field_prom_field_value(used, FIELD_NAMES_LEGACY, 3) == 3145728);
+	assert_true(field_prom_field_value(sm, FIELD_NAMES_LEGACY, 0.125) == 12.5);
+	assert_true(field_prom_field_value(sm, FIELD_NAMES_DCGM_4_10, 0.125) == 12.5);
+	assert_true(field_prom_field_value(clock, FIELD_NAMES_DCGM_4_10, 1410e6) == 1410);
+	/* A metric that is the same under both names keeps its factor. */
+	const struct field_prom *limit = GPU_FIELDS[GPU_F_POWER_LIMIT].prom;
+	assert_null(limit->name_4_10);
+	assert_true(field_prom_value(limit, FIELD_NAMES_DCGM_4_10, 400) == 400);
+	assert_string_equal(field_prom_metric(limit, FIELD_NAMES_DCGM_4_10).name, "DCGM_FI_DEV_POWER_MGMT_LIMIT");
+}
+
+/* Under dcgm-exporter 4.10's names: the new names with their units and
+ * labels (hostname, DCGM_FI_SYSTEM_DRIVER_VERSION) on dcgm-exporter's
+ * families, gpur's own families as under the legacy names, and unknown
+ * values still without a sample under either name. */
+static void test_dcgm_4_10_names(void **state)
+{
+	(void)state;
+	struct frame *f = frame_new();
+	struct gpu *g = add_gpu(f, "GPU-a", "NVIDIA H100");
+	g->util_pct = 57;
+	gpu_set(g, GPU_F_UTIL);
+	g->mem_used_bytes = 1073741824;
+	gpu_set(g, GPU_F_MEM_USED);
+	g->mem_total_bytes = 4294967296.0L;
+	gpu_set(g, GPU_F_MEM_TOTAL);
+	g->clock_gfx_mhz = 1410;
+	gpu_set(g, GPU_F_CLOCK_GFX);
+	g->energy_j = 2.5;
+	gpu_set(g, GPU_F_ENERGY);
+	g->fan_rpm = 2100;
+	gpu_set(g, GPU_F_FAN_RPM);
+	f->host = frame_str(f, "node-1");
+	frame_set(f, FRAME_F_HOST);
+	f->driver = frame_str(f, "550.54.15");
+	frame_set(f, FRAME_F_DRIVER);
+	struct prom_opts legacy = {.processes = true}, o = {.processes = true, .names = FIELD_NAMES_DCGM_4_10};
+	char *t = render(f, &o), *l = render(f, &legacy);
+	check_exposition(t);
+	const char *labels = "{gpu=\"0\",UUID=\"GPU-a\",device=\"nvidia0\",modelName=\"NVIDIA H100\","
+			     "hostname=\"node-1\",DCGM_FI_SYSTEM_DRIVER_VERSION=\"550.54.15\",vendor=\"nvidia\"}";
+	char want[512];
+	snprintf(want, sizeof(want), "\nDCGM_FI_DEV_GPU_UTIL_RATIO%s 0.57\n", labels);
+	assert_non_null(strstr(t, want));
+	snprintf(want, sizeof(want), "\nDCGM_FI_DEV_FB_USED_BYTES%s 1073741824\n", labels);
+	assert_non_null(strstr(t, want));
+	assert_true(value_of(t, "DCGM_FI_DEV_FB_CAPACITY_BYTES{") == 4294967296.0);
+	assert_true(value_of(t, "DCGM_FI_DEV_FB_FREE_BYTES{") == 3221225472.0);
+	assert_true(value_of(t, "DCGM_FI_DEV_SM_CLOCK_HERTZ{") == 1410e6);
+	assert_non_null(strstr(t, "# TYPE DCGM_FI_DEV_GPU_ENERGY_JOULES_TOTAL counter\n"));
+	assert_true(value_of(t, "DCGM_FI_DEV_GPU_ENERGY_JOULES_TOTAL{") == 2.5);
+	assert_non_null(strstr(t, "# HELP DCGM_FI_DEV_GPU_UTIL_RATIO GPU utilisation (ratio 0-1)\n"));
+	/* None of the legacy names or labels of dcgm-exporter's families. */
+	assert_null(strstr(t, "DCGM_FI_DEV_GPU_UTIL{"));
+	assert_null(strstr(t, "DCGM_FI_DEV_FB_USED{"));
+	assert_null(strstr(t, "DCGM_FI_DEV_FB_TOTAL"));
+	assert_null(strstr(t, "DCGM_FI_DEV_FB_FREE{"));
+	assert_null(strstr(t, "DCGM_FI_DEV_SM_CLOCK{"));
+	assert_null(strstr(t, "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION"));
+	for (const char *p = strstr(t, "\nDCGM_"); p; p = strstr(p + 1, "\nDCGM_")) {
+		const char *nl = strchr(p + 1, '\n');
+		char line[512];
+		snprintf(line, sizeof(line), "%.*s", (int)(nl - p - 1), p + 1);
+		assert_null(strstr(line, "Hostname="));
+		assert_null(strstr(line, "DCGM_FI_DRIVER_VERSION="));
+	}
+	/* Unknown values: no sample, no family, under the new names too. */
+	assert_null(strstr(t, "DCGM_FI_DEV_MEMORY_UTIL_RATIO"));
+	assert_null(strstr(t, "DCGM_FI_DEV_GPU_TEMP_CELSIUS"));
+	assert_null(strstr(t, "DCGM_FI_DEV_MEMORY_CLOCK_HERTZ"));
+	assert_null(strstr(t, "DCGM_FI_DEV_XID_ERROR"));
+	/* gpur's own families are the same, line for line, as under the legacy
+	 * names. */
+	for (const char *p = l; *p;) {
+		const char *nl = strchr(p, '\n');
+		char line[1024];
+		snprintf(line, sizeof(line), "%.*s", (int)(nl - p + 1), p);
+		const char *name = line[0] == '#' ? line + 7 : line;
+		if (strncmp(name, "gpur_", 5) == 0)
+			assert_non_null(strstr(t, line));
+		p = nl + 1;
+	}
+	assert_non_null(strstr(t, "gpur_gpu_fan_rpm{gpu=\"0\",UUID=\"GPU-a\",device=\"nvidia0\",modelName=\"NVIDIA H100\","
+				  "Hostname=\"node-1\",DCGM_FI_DRIVER_VERSION=\"550.54.15\",vendor=\"nvidia\"} 2100\n"));
+	free(t);
+	free(l);
+	frame_unref(f);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_field_prom_descriptors),
+		cmocka_unit_test(test_field_prom_values),
+		cmocka_unit_test(test_dcgm_4_10_names),
 		cmocka_unit_test(test_label_escaping),
 		cmocka_unit_test(test_unknown_is_no_sample),
 		cmocka_unit_test(test_mig_labels),

@@ -23,7 +23,8 @@ static void test_vector(void **st)
 	(void)st;
 	struct prom_result r;
 	assert_int_equal(parse("{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
-			       "{\"metric\":{\"Hostname\":\"a\",\"gpu\":\"0\",\"UUID\":\"GPU-1\",\"modelName\":\"X\"},\"value\":[1.5,\"37\"]},"
+			       "{\"metric\":{\"__name__\":\"DCGM_FI_DEV_GPU_UTIL\",\"Hostname\":\"a\",\"gpu\":\"0\",\"UUID\":\"GPU-1\","
+			       "\"modelName\":\"X\"},\"value\":[1.5,\"37\"]},"
 			       "{\"value\":[1,\"NaN\"],\"metric\":{\"instance\":\"h:9400\",\"gpu\":\"1\"}},"
 			       "{\"metric\":{\"instance\":\"h\"},\"value\":[1,\"+Inf\"]},"
 			       "{\"metric\":{\"gpu\":7},\"value\":[1,\"3\"]},"
@@ -31,6 +32,8 @@ static void test_vector(void **st)
 			       "7]}}", &r), 0);
 	assert_int_equal(r.n, 4);
 	assert_string_equal(r.s[0].host, "a");
+	assert_string_equal(r.s[0].name, "DCGM_FI_DEV_GPU_UTIL");
+	assert_null(r.s[1].name);
 	assert_string_equal(r.s[0].uuid, "GPU-1");
 	assert_true(r.s[0].known);
 	assert_true(r.s[0].value == 37);
@@ -39,6 +42,25 @@ static void test_vector(void **st)
 	assert_false(r.s[2].known); /* +Inf */
 	assert_null(r.s[3].gpu);    /* a label of the wrong type is absent */
 	assert_int_equal(r.skipped, 2);
+	prom_result_free(&r);
+}
+
+/* dcgm-exporter 4.10's lower-case hostname names the host when Hostname is
+ * absent, and Hostname wins when a series has both. */
+static void test_hostname_labels(void **st)
+{
+	(void)st;
+	struct prom_result r;
+	assert_int_equal(parse("{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
+			       "{\"metric\":{\"__name__\":\"DCGM_FI_DEV_GPU_UTIL_RATIO\",\"hostname\":\"b\",\"instance\":\"i\"},"
+			       "\"value\":[1,\"0.5\"]},"
+			       "{\"metric\":{\"hostname\":\"b\",\"Hostname\":\"c\",\"instance\":\"i\"},\"value\":[1,\"1\"]}]}}",
+			       &r), 0);
+	assert_int_equal(r.n, 2);
+	assert_string_equal(r.s[0].name, "DCGM_FI_DEV_GPU_UTIL_RATIO");
+	assert_string_equal(r.s[0].host, "b");
+	assert_true(r.s[0].value == 0.5);
+	assert_string_equal(r.s[1].host, "c");
 	prom_result_free(&r);
 }
 
@@ -78,6 +100,7 @@ static void test_hostile(void **st)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {cmocka_unit_test(test_vector), cmocka_unit_test(test_hostile)};
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_vector), cmocka_unit_test(test_hostname_labels),
+					   cmocka_unit_test(test_hostile)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
