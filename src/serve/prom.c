@@ -369,6 +369,24 @@ static void render_gpu_fields(struct buf *b, const struct frame *f, enum field_n
 		}
 		end(b, mark, any);
 	}
+
+	/* The GPU memory idle processes hold (model/idle.h), per GPU read
+	 * normally: 0 is known when none is idle. */
+	long double *idle = xcalloc(f->ngpus ? f->ngpus : 1, sizeof(*idle));
+	for (size_t i = 0; i < f->nprocs; i++) {
+		const struct gpu_process *p = &f->procs[i];
+		if (p->idle_since_ms && p->gpu_index < f->ngpus && process_has(p, PROC_F_GPU_MEM))
+			idle[p->gpu_index] += p->gpu_mem_bytes;
+	}
+	mark = begin(b, "gpur_idle_memory_bytes", "gauge",
+		     "GPU memory held by idle processes (at 0% GPU for --idle-after, holding --idle-mem or more)");
+	any = false;
+	for (size_t i = 0; i < f->ngpus; i++)
+		if (gpu_state(&f->gpus[i]) == GPU_STATE_OK)
+			any |= sample(b, "gpur_idle_memory_bytes", lb->data + m[i].own_off, m[i].own_len, NULL,
+				      (double)idle[i]);
+	end(b, mark, any);
+	free(idle);
 }
 
 /* The XID record of a GPU, made on first use; NULL when the table is full. */
@@ -507,6 +525,18 @@ static size_t render_processes(struct buf *b, const struct frame *f, const struc
 		}
 		end(b, mark, any);
 	}
+	/* How long each idle process has been idle (model/idle.h); the others
+	 * have no series. */
+	size_t mark = begin(b, "gpur_process_idle_seconds", "gauge",
+			    "how long the process has held its GPU memory at 0% GPU, while it is idle (--idle-mem, --idle-after)");
+	bool any = false;
+	for (size_t r = 0; r < uniq; r++) {
+		const struct gpu_process *p = &f->procs[rows[r]];
+		if (p->idle_since_ms && frame_has(f, FRAME_F_TS))
+			any |= sample(b, "gpur_process_idle_seconds", ls.data + label_off[2 * r], label_off[2 * r + 1], NULL,
+				      f->ts_ms > p->idle_since_ms ? (double)(f->ts_ms - p->idle_since_ms) / 1000.0 : 0);
+	}
+	end(b, mark, any);
 	buf_fini(&ls);
 	free(label_off);
 	free(rows);

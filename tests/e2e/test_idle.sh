@@ -61,4 +61,34 @@ check "idle when the quiet stretch reaches 3 minutes (the fourth record)" grep -
 check "the first works again at its seventh poll" grep -Eq "^active $A [0-9]+ .*works again after idle" "$T/events.txt"
 check "the second exited" grep -Eq "^active $B [0-9]+ .*exited after idle" "$T/events.txt"
 check "the events name the GPU" test "$(get "$L" 4 events.0.device_id)" = "GPU-00000000-0000-0000-0000-000000000000"
+
+# The exporter, behind a replay, which computes the same from the
+# recording: a process idle at the end has gpur_process_idle_seconds, the
+# others none, and gpur_idle_memory_bytes sums each GPU's idle ones.
+. "$(dirname "$0")/serve_lib.sh"
+python3 - "$T/rec.jsonl" << 'PY'
+import json, sys
+out = open(sys.argv[1], "w")
+for i in range(40):
+    procs = [{"pid": 10, "gpu_index": 0, "name": "nb", "user": "bob", "start_ms": 1, "gpu_mem_bytes": 6 << 30,
+              "gpu_util_pct": 0 if i >= 5 else 20},
+             {"pid": 11, "gpu_index": 0, "name": "train", "user": "amy", "start_ms": 2, "gpu_mem_bytes": 8 << 30,
+              "gpu_util_pct": 90},
+             {"pid": 12, "gpu_index": 1, "name": "other", "user": "cy", "start_ms": 3, "gpu_mem_bytes": 3 << 30,
+              "gpu_util_pct": 0 if i >= 30 else 5}]
+    out.write(json.dumps({"schema": 1, "ts_ms": 1764583200000 + i * 60000, "host": "h", "backend": "nvml",
+                          "gpus": [{"name": "G", "device_id": "GPU-a", "state": "ok", "util_pct": 50},
+                                   {"name": "G", "device_id": "GPU-b", "state": "ok", "util_pct": 0}],
+                          "processes": procs}) + "\n")
+PY
+start_exporter rep -- --replay "$T/rec.jsonl" --headless --idle-after 10m
+check "the replay's last frame is served" wait_until 20 sh -c "curl -s http://$ADDR/metrics | grep -q gpur_idle_memory_bytes"
+http_get "http://$ADDR/metrics" > "$T/m.prom"
+check "the idle process has gpur_process_idle_seconds: 34 min (quiet since the sixth record)" \
+	grep -Eq '^gpur_process_idle_seconds\{[^}]*pid="10"[^}]*\} 2040$' "$T/m.prom"
+check "the busy one and the one quiet for 9 min have none" \
+	test "$(grep -c '^gpur_process_idle_seconds{' "$T/m.prom")" = 1
+check "GPU 0: 6 GiB held idle" grep -Eq '^gpur_idle_memory_bytes\{gpu="0",UUID="GPU-a"[^}]*\} 6442450944$' "$T/m.prom"
+check "GPU 1: none held idle, a known 0" grep -Eq '^gpur_idle_memory_bytes\{gpu="1",UUID="GPU-b"[^}]*\} 0$' "$T/m.prom"
+stop_all
 finish
