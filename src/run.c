@@ -208,6 +208,17 @@ static void print_table(const struct frame *f, const struct fleet *fl, const str
 	buf_fini(&b);
 }
 
+/* The exporter's messages, while the dashboard owns the terminal: a note
+ * event in the next frame. */
+static void post_note(void *ctx, const char *text)
+{
+	struct frame *tmp = frame_new();
+	struct event *e = frame_note(tmp, EVENT_NOTE, "%s", text);
+	if (e)
+		feed_post_event(ctx, e);
+	frame_unref(tmp);
+}
+
 /* Every mode runs the one frame pipeline (feed.c). The dashboard reads its
  * latest frame, and --once, --json and --headless wait for it to finish. */
 static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink *o, const struct gpusel *sel,
@@ -246,6 +257,8 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 	int status = 0;
 	if (tui) {
 		o->quiet = true; /* the dashboard owns the terminal and shows failures itself */
+		if (o->serve)
+			serve_notes(o->serve, post_note, feed); /* a re-read web config says so on the events line */
 		struct tui_opts to = {
 			.procfs = cfg->procfs,
 			.replay_path = cfg->replay_path,
@@ -262,6 +275,8 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 	struct fleet *last_fleet = feed_latest_fleet(feed, NULL);
 	char why[256];
 	int result = feed_result(feed, why, sizeof(why));
+	if (o->serve)
+		serve_notes(o->serve, NULL, NULL);
 	feed_stop(feed);
 	o->quiet = false;
 	if (result) {

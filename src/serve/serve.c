@@ -8,6 +8,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +76,8 @@ struct serve {
 	char lost_names[256];
 	uint64_t (*busy)(void *ctx, const char **name);
 	void *busy_ctx;
+	void (*note)(void *ctx, const char *text); /* guarded by mu; NULL: stderr */
+	void *note_ctx;
 	/* The thread that re-reads the web config and sweeps connections. */
 	pthread_t thread;
 	bool have_thread;
@@ -693,6 +696,25 @@ static bool reap_draining(struct serve *s)
 	return s->draining != NULL;
 }
 
+/* One message from the exporter's thread: to the dashboard's events line
+ * when one owns the terminal, else to stderr. */
+static void say(struct serve *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void say(struct serve *s, const char *fmt, ...)
+{
+	char text[1400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&s->mu);
+	if (s->note)
+		s->note(s->note_ctx, text);
+	else
+		msg_error("%s", text);
+	pthread_mutex_unlock(&s->mu);
+}
+
 /* SIGHUP: the file again. A bad file keeps the running server, with one
  * message. */
 static void reload(struct serve *s)
@@ -702,13 +724,13 @@ static void reload(struct serve *s)
 
 	atomic_fetch_add(&s->reloads, 1);
 	if (webcfg_load(s->web_config, &cfg, err, sizeof(err)) != 0) {
-		msg_error("%s; still serving with the previous configuration", err);
+		say(s, "%s; still serving with the previous configuration", err);
 		return;
 	}
 	struct dctx *x = dctx_start(s, &cfg, err, sizeof(err));
 	webcfg_free(&cfg);
 	if (!x) {
-		msg_error("%s; still serving with the previous configuration", err);
+		say(s, "%s; still serving with the previous configuration", err);
 		return;
 	}
 	pthread_mutex_lock(&s->mu);
@@ -716,7 +738,7 @@ static void reload(struct serve *s)
 	s->cur = x;
 	pthread_mutex_unlock(&s->mu);
 	dctx_retire(s, old);
-	msg_error("--web-config %s: re-read; serving with it%s", s->web_config, x->cfg.tls ? " over HTTPS" : "");
+	say(s, "--web-config %s: re-read; serving with it%s", s->web_config, x->cfg.tls ? " over HTTPS" : "");
 }
 
 static void *serve_thread(void *arg)
@@ -839,6 +861,14 @@ fail:
 int serve_reload_fd(const struct serve *s)
 {
 	return s && s->web_config[0] ? s->efd : -1;
+}
+
+void serve_notes(struct serve *s, void (*note)(void *ctx, const char *text), void *ctx)
+{
+	pthread_mutex_lock(&s->mu);
+	s->note = note;
+	s->note_ctx = ctx;
+	pthread_mutex_unlock(&s->mu);
 }
 
 void serve_watch(struct serve *s, uint64_t (*busy)(void *ctx, const char **name), void *ctx)

@@ -80,6 +80,10 @@ void serve_publish(struct serve *s, const struct frame *f, uint64_t records_drop
 /* The address served with the bound port, as "127.0.0.1:9400" or
  * "[::1]:9400". */
 const char *serve_where(const struct serve *s);
+/* From now on the exporter's messages (a re-read web config) go to
+ * note(ctx, text) instead of stderr, as when a dashboard owns the terminal;
+ * NULL restores stderr. note may be called from the exporter's thread. */
+void serve_notes(struct serve *s, void (*note)(void *ctx, const char *text), void *ctx);
 /* "https" when the web config it started with has TLS, else "http". */
 const char *serve_scheme(struct serve *s);
 /* Stops the server and frees it. NULL is a no-op. */
