@@ -766,7 +766,9 @@ bool procinfo_fill(struct procinfo *pi, unsigned pid, struct frame *f, struct gp
 		process_set(p, PROC_F_START);
 	}
 	p->start_ticks = e->start_ticks;
-	if (e->ntree) {
+	/* Parents only while something shows the tree: a chain walked before
+	 * is not copied into every frame for nothing. */
+	if (e->ntree && !pi->no_tree) {
 		struct process_parent pp[PROCTREE_MAX];
 		for (size_t i = 0; i < e->ntree; i++) {
 			pp[i].pid = e->tree[i].pid;
