@@ -160,20 +160,20 @@ void idle_format(uint64_t ms, char *buf, size_t n)
 		snprintf(buf, n, "%" PRIu64 "d%02" PRIu64 "h", s / 86400, s / 3600 % 24);
 }
 
-/* The stable identity of p's GPU in the run: its device id's hash when
- * known, else its index. */
-static uint64_t gpu_key(const struct frame *f, const struct gpu_process *p)
+/* The stable identity of each GPU of f in the run: its device id's hash
+ * when known, else its position. */
+static void gpu_keys(const struct frame *f, uint64_t *keys)
 {
-	if (p->gpu_index < f->ngpus) {
-		const struct gpu *g = &f->gpus[p->gpu_index];
+	for (size_t i = 0; i < f->ngpus; i++) {
+		const struct gpu *g = &f->gpus[i];
+		keys[i] = i;
 		if (gpu_has(g, GPU_F_DEVICE_ID) && g->device_id) {
 			uint64_t h = 1469598103934665603ull;
 			for (const char *c = g->device_id; *c; c++)
 				h = (h ^ (unsigned char)*c) * 1099511628211ull;
-			return h;
+			keys[i] = h;
 		}
 	}
-	return p->gpu_index;
 }
 
 static struct event *add_event(struct frame *f, const char *kind, const struct gpu_process *p, uint64_t gpu_index,
@@ -247,13 +247,16 @@ void idle_update(struct idle_tracker *t, struct frame *f)
 		return;
 	uint64_t now = f->ts_ms;
 	char span[32];
+	uint64_t keys[FRAME_MAX_GPUS];
+	gpu_keys(f, keys);
 
 	for (size_t i = 0; i < f->nprocs; i++) {
 		struct gpu_process *p = &f->procs[i];
 		p->idle_since_ms = 0;
 		if (!process_has(p, PROC_F_PID))
 			continue;
-		uint64_t start = process_has(p, PROC_F_START) ? p->start_ms : 0, gk = gpu_key(f, p);
+		uint64_t start = process_has(p, PROC_F_START) ? p->start_ms : 0;
+		uint64_t gk = p->gpu_index < f->ngpus ? keys[p->gpu_index] : p->gpu_index;
 		struct slot *s = find(t, p->pid, start, gk);
 		if (!idle_quiet(&t->o, f, p)) {
 			if (s && s->idle) {
@@ -300,11 +303,9 @@ void idle_update(struct idle_tracker *t, struct frame *f)
 		if (!s->quiet_since_ms || s->seen_ms == now)
 			continue;
 		uint64_t idx = UINT64_MAX;
-		for (size_t g = 0; g < f->ngpus && idx == UINT64_MAX; g++) {
-			struct gpu_process probe = {.gpu_index = g};
-			if (gpu_key(f, &probe) == s->gpu)
+		for (size_t g = 0; g < f->ngpus && idx == UINT64_MAX; g++)
+			if (keys[g] == s->gpu)
 				idx = g;
-		}
 		if (idx == UINT64_MAX || gpu_state(&f->gpus[idx]) == GPU_STATE_LOST ||
 		    gpu_state(&f->gpus[idx]) == GPU_STATE_SUSPENDED)
 			continue;
