@@ -416,8 +416,12 @@ static bool cert_accepted(struct dctx *x, struct MHD_Connection *c)
 		return a == WEBCFG_VERIFY_CLIENT_CERT_IF_GIVEN;
 	if (a == WEBCFG_REQUIRE_ANY_CLIENT_CERT)
 		return true;
+	/* Verified against the client CA, in its time, and for client
+	 * authentication: a certificate whose extended key usage leaves that
+	 * out (one made for a server only) is refused, as Go's TLS does. */
 	unsigned status = 1;
-	if (x->g->verify_peers2(session, &status) < 0 || status != 0)
+	gnutls_typed_vdata_st purpose = {GNUTLS_DT_KEY_PURPOSE_OID, (unsigned char *)(uintptr_t)GNUTLS_KP_TLS_WWW_CLIENT, 0};
+	if (x->g->verify_peers(session, &purpose, 1, &status) < 0 || status != 0)
 		return false;
 	if (!x->cfg.nsans)
 		return true;

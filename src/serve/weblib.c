@@ -38,7 +38,7 @@ static const struct sym GNUTLS_SYMS[] = {
 	SYM(weblib_gnutls, strerror, "gnutls_strerror"),
 	SYM(weblib_gnutls, server_set_request, "gnutls_certificate_server_set_request"),
 	SYM(weblib_gnutls, get_peers, "gnutls_certificate_get_peers"),
-	SYM(weblib_gnutls, verify_peers2, "gnutls_certificate_verify_peers2"),
+	SYM(weblib_gnutls, verify_peers, "gnutls_certificate_verify_peers"),
 	SYM(weblib_gnutls, crt_init, "gnutls_x509_crt_init"),
 	SYM(weblib_gnutls, crt_deinit, "gnutls_x509_crt_deinit"),
 	SYM(weblib_gnutls, crt_import, "gnutls_x509_crt_import"),

@@ -44,7 +44,7 @@ struct weblib_gnutls {
 	__typeof__(gnutls_strerror) *strerror;
 	__typeof__(gnutls_certificate_server_set_request) *server_set_request;
 	__typeof__(gnutls_certificate_get_peers) *get_peers;
-	__typeof__(gnutls_certificate_verify_peers2) *verify_peers2;
+	__typeof__(gnutls_certificate_verify_peers) *verify_peers;
 	__typeof__(gnutls_x509_crt_init) *crt_init;
 	__typeof__(gnutls_x509_crt_deinit) *crt_deinit;
 	__typeof__(gnutls_x509_crt_import) *crt_import;
