@@ -19,6 +19,7 @@
 #include "output/table.h"
 #include "output/table_fleet.h"
 #include "model/fleet.h"
+#include "pick/pick_run.h"
 #include "proc/pidwant.h"
 #include "proc/sysstat.h"
 #include "record/record_encode.h"
@@ -279,6 +280,20 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 	return status;
 }
 
+/* --select and --wait take the source's frames one by one themselves. */
+static int run_pick(const struct config *cfg, struct inputs *in, const struct gpusel *sel,
+		    struct pick_launch **launch)
+{
+	in->source = in->replay ? source_replay(in->replay, false) : source_live(in->sampler, 0);
+	struct pick_env pe = {.source = in->source,
+			      .recorded = in->replay != NULL,
+			      .fleet = cfg->prometheus != NULL,
+			      .interval = cfg->interval,
+			      .sel = sel,
+			      .stop = &run_stop_requested};
+	return pick_run(&cfg->pick, &pe, launch);
+}
+
 static bool same_file(const struct stat *a, const struct stat *b)
 {
 	return S_ISREG(a->st_mode) && a->st_dev == b->st_dev && a->st_ino == b->st_ino;
@@ -502,6 +517,7 @@ int run_main(const struct config *cfg)
 	struct sink o;
 	struct serve *serve = NULL;
 	struct gpusel *sel = NULL;
+	struct pick_launch *launch = NULL;
 	char err[1024];
 	int status;
 
@@ -538,6 +554,8 @@ int run_main(const struct config *cfg)
 
 	if (cfg->report_path)
 		status = report_run(src.replay, sel, cfg->report_path, cfg->replay_path, &run_stop_requested);
+	else if (pick_wanted(&cfg->pick))
+		status = run_pick(cfg, &src, sel, &launch);
 	else
 		status = run_pipeline(cfg, &src, &o, sel, env.want);
 	status = outputs_status(&o, status);
@@ -553,5 +571,9 @@ out:
 	sysstat_free(src.sysstat);
 	replay_free(src.replay);
 	gpusel_free(sel);
+	/* The command runs once the GPUs are no longer watched, with nothing of
+	 * the backends open, holding only the locks. */
+	if (launch)
+		status = pick_exec(launch);
 	return status;
 }
