@@ -67,9 +67,7 @@ void pick_text_reason(struct buf *b, const struct pick_candidate *c, const struc
 		buf_printf(b, " was not seen for all of the last %s (--stable)", win);
 		break;
 	case PICK_MEM_UNKNOWN:
-		buf_printf(b, "'s free memory %s (--min-free)", c->now ? "is unknown" : "was unknown");
-		if (!c->now)
-			buf_puts(b, when);
+		buf_printf(b, "'s free memory %s%s (--min-free)", c->now ? "is unknown" : "was unknown", c->now ? "" : when);
 		break;
 	case PICK_MEM_LOW:
 		pick_bytes_text(c->now ? c->free_now : c->free_bytes, v, sizeof(v));
@@ -77,9 +75,7 @@ void pick_text_reason(struct buf *b, const struct pick_candidate *c, const struc
 		buf_printf(b, " %s %s free%s (< %s, --min-free)", c->now ? "has" : "had", v, c->now ? "" : when, need);
 		break;
 	case PICK_UTIL_UNKNOWN:
-		buf_printf(b, "'s utilisation %s (--max-util)", c->now ? "is unknown" : "was unknown");
-		if (!c->now)
-			buf_puts(b, when);
+		buf_printf(b, "'s utilisation %s%s (--max-util)", c->now ? "is unknown" : "was unknown", c->now ? "" : when);
 		break;
 	case PICK_UTIL_HIGH:
 		pct_text(c->now ? c->util_now : c->util_pct, v, sizeof(v));

@@ -57,6 +57,9 @@ struct pick_window {
 	size_t at_cap;
 	struct pick_candidate *cand;
 	size_t cand_cap;
+	/* The times of the window's polls, oldest first: a ring. */
+	uint64_t *polls;
+	size_t phead, npolls, pcap;
 };
 
 static void mono_push(struct mono *m, uint64_t ts, double v)
@@ -124,17 +127,46 @@ void pick_window_free(struct pick_window *w)
 	free(w->dev);
 	free(w->at);
 	free(w->cand);
+	free(w->polls);
 	free(w->me);
 	free(w->uid);
 	free(w);
 }
 
-/* The first time that is still in the window. */
+/* The first time that is still in the window: its first poll's. */
 static uint64_t window_lo(const struct pick_window *w)
 {
-	if (w->stable == 0)
-		return w->now;
-	return w->now + 1 >= w->stable ? w->now + 1 - w->stable : 0;
+	return w->npolls ? w->polls[w->phead] : w->now;
+}
+
+/* The time whose state the window must hold from: stable before the
+ * latest poll. */
+static uint64_t window_cut(const struct pick_window *w)
+{
+	return w->now > w->stable ? w->now - w->stable : 0;
+}
+
+/* Adds the latest poll's time and lets go of the polls before the last one
+ * at or before the cut, whose readings no longer stand in the window. */
+static void add_poll(struct pick_window *w, uint64_t ts)
+{
+	if (w->npolls == w->pcap) {
+		size_t cap = w->pcap ? 2 * w->pcap : 16;
+		uint64_t *p = xreallocarray(NULL, cap, sizeof(*p));
+		for (size_t i = 0; i < w->npolls; i++)
+			p[i] = w->polls[(w->phead + i) % w->pcap];
+		free(w->polls);
+		w->polls = p;
+		w->pcap = cap;
+		w->phead = 0;
+	}
+	w->polls[(w->phead + w->npolls) % w->pcap] = ts;
+	w->npolls++;
+	uint64_t cut = window_cut(w);
+	while (w->npolls > 1 && w->polls[(w->phead + 1) % w->pcap] <= cut) {
+		w->phead = (w->phead + 1) % w->pcap;
+		w->npolls--;
+	}
 }
 
 static bool in_window(const struct dev *d, enum cause c, uint64_t lo)
@@ -325,6 +357,7 @@ void pick_window_add(struct pick_window *w, uint64_t ts_ms, const struct frame *
 		w->start_ts = ts_ms;
 	w->any = true;
 	w->now = ts_ms;
+	add_poll(w, ts_ms);
 	w->order = 0;
 	for (size_t i = 0; i < w->ndev; i++)
 		w->dev[i]->seen = false;
@@ -368,7 +401,7 @@ static enum pick_why judge(const struct pick_window *w, const struct dev *d, con
 {
 	const struct pick_opts *o = w->o;
 	uint64_t lo = window_lo(w);
-	bool covered = d->first_ts + w->stable <= w->now || (w->partial && d->first_ts <= w->start_ts);
+	bool covered = d->first_ts <= window_cut(w) || (w->partial && d->first_ts <= w->start_ts);
 
 	*now = true;
 	if (!d->id)

@@ -2,8 +2,9 @@
  * on each GPU at the latest poll: free, or why not. A GPU is judged by the
  * worst of the window (the least free memory, the highest utilisation), and
  * a value unknown anywhere in the window never passes a filter that is on.
- * The window is the half-open span (latest - stable, latest], so with
- * --stable 0 it is the latest poll alone. */
+ * A poll's readings stand until the next poll, so the window is the polls
+ * since the last one at or before (latest - stable): with --stable 0 the
+ * latest poll alone, and a GPU must have been seen in that first poll. */
 #ifndef GPUR_PICK_WINDOW_H
 #define GPUR_PICK_WINDOW_H
 

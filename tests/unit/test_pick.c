@@ -3,7 +3,7 @@
  * in it never passes a filter that is on, a GPU must have been seen for the
  * whole window, MIG instances are chosen instead of their GPU, another
  * user's process (or an unknown user's) keeps a GPU unless --shared, and
- * the free ones come best first. */
+ * the free ones come best first. A poll's readings stand until the next. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -174,22 +174,26 @@ static void test_the_worst_of_the_window_counts(void **state)
 	poll_util(w, 11000, 50);
 	poll_util(w, 12000, 0);
 	c = verdict(w, "GPU-a");
-	/* The window is (10500, 12000], with the spike at 11000 in it. */
+	/* The window holds from 10500, where the poll of 10000 stands, with
+	 * the spike at 11000 in it. */
 	assert_int_equal(c->why, PICK_UTIL_HIGH);
 	assert_false(c->now);
 	assert_true(c->util_pct == 50 && c->util_now == 0);
+	/* At 13000 the spike's reading still stands at 11500. */
 	poll_util(w, 13000, 5);
+	assert_int_equal(verdict(w, "GPU-a")->why, PICK_UTIL_HIGH);
+	poll_util(w, 14000, 5);
 	c = verdict(w, "GPU-a");
 	assert_int_equal(c->why, PICK_FREE);
 	assert_true(c->util_pct == 5);
 
 	struct buf b;
 	buf_init(&b);
-	poll_util(w, 14000, 20);
+	poll_util(w, 15000, 20);
 	pick_text_reason(&b, verdict(w, "GPU-a"), &o);
 	assert_string_equal(buf_cstr(&b), "GPU 0 is at 20% (> 10%, --max-util)");
 	buf_reset(&b);
-	poll_util(w, 15000, 0);
+	poll_util(w, 16000, 0);
 	pick_text_reason(&b, verdict(w, "GPU-a"), &o);
 	assert_string_equal(buf_cstr(&b), "GPU 0 was at 20% in the last 1.5s (> 10%, --max-util)");
 	buf_reset(&b);
@@ -398,13 +402,20 @@ static void test_gone_and_partial(void **state)
 	pick_window_add(w, 1500, empty, NULL, NULL);
 	poll_util(w, 2000, 0);
 	assert_int_equal(verdict(w, "GPU-a")->why, PICK_SHORT);
-	poll_util(w, 2600, 0);
+	poll_util(w, 2600, 0); /* the poll without it stands until 2000 */
+	assert_int_equal(verdict(w, "GPU-a")->why, PICK_SHORT);
+	poll_util(w, 3100, 0);
 	assert_int_equal(verdict(w, "GPU-a")->why, PICK_FREE);
 	pick_window_free(w);
 
+	w = pick_window_new(&o, "me", "1000", false);
+	poll_util(w, 5000, 0);
+	poll_util(w, 5300, 0);
+	assert_int_equal(verdict(w, "GPU-a")->why, PICK_SHORT);
+	pick_window_free(w);
 	w = pick_window_new(&o, "me", "1000", true);
-	poll_util(w, 0, 0);
-	poll_util(w, 300, 0);
+	poll_util(w, 5000, 0);
+	poll_util(w, 5300, 0);
 	assert_int_equal(verdict(w, "GPU-a")->why, PICK_FREE);
 	pick_window_free(w);
 	frame_unref(empty);
