@@ -289,6 +289,7 @@ static int run_pick(const struct config *cfg, struct inputs *in, const struct gp
 			      .recorded = in->replay != NULL,
 			      .fleet = cfg->prometheus != NULL,
 			      .interval = cfg->interval,
+			      .warmup = cfg->interval_set ? cfg->interval : 0.1, /* as --once's */
 			      .sel = sel,
 			      .stop = &run_stop_requested};
 	return pick_run(&cfg->pick, &pe, launch);

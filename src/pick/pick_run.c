@@ -36,6 +36,7 @@ struct run {
 	uint64_t t0;       /* the monotonic ms the run started at */
 	uint64_t last_ts;  /* the window's clock at the latest poll */
 	bool any;          /* a poll was taken */
+	bool warm;         /* live, the first poll is behind, and the next ones count */
 	bool fleet;        /* the source gave a fleet: the GPUs are other hosts' */
 	char *fleet_error; /* why the fleet's latest poll failed, or NULL */
 	int dirfd;         /* the lock directory, or -1 */
@@ -85,8 +86,9 @@ static void sleep_until(const struct run *r, uint64_t deadline)
 	}
 }
 
-/* Takes one poll into the window. Returns 1; 2 when a fleet source has
- * no hosts to give yet, which is no poll; 0 at the end of a recording; or
+/* Takes one poll into the window. Returns 1; 2 when the poll does not count
+ * (live, the first; a fleet's before it has hosts); 0 at the end of a
+ * recording; or
  * -1 with a message when --gpus names no GPU of the first poll. */
 static int poll_once(struct run *r)
 {
@@ -96,8 +98,13 @@ static int poll_once(struct run *r)
 
 	if (!f)
 		return 0;
-	if (r->e->fleet && !fl) {
+	/* A fleet source may have no hosts to give yet. Live, the first poll
+	 * warms up: rates such as GPM's activity need two samples, so it would
+	 * hold unknowns that no GPU has. */
+	if ((r->e->fleet && !fl) || !r->warm) {
+		r->warm = true;
 		frame_unref(f);
+		fleet_unref(fl);
 		return 2;
 	}
 	if (!r->any && r->e->sel && !fl) {
@@ -131,6 +138,14 @@ static int poll_once(struct run *r)
 	frame_unref(f);
 	fleet_unref(fl);
 	return 1;
+}
+
+/* When the poll after the one about to be taken is due: an interval on,
+ * or after the warm-up poll, its own shorter wait. */
+static uint64_t next_due(const struct run *r)
+{
+	double s = r->warm ? r->e->interval : r->e->warmup;
+	return mono_ms() + (uint64_t)(s * 1000.0 + 0.5);
 }
 
 /* The number of free candidates, which come first. */
@@ -307,7 +322,7 @@ static int run_select(struct run *r)
 
 	snprintf(what, sizeof(what), "--select %u", o->select_n);
 	for (;;) {
-		uint64_t due = mono_ms() + (uint64_t)(r->e->interval * 1000.0 + 0.5);
+		uint64_t due = next_due(r);
 		if ((got = poll_once(r)) < 0)
 			return 1;
 		if (*r->e->stop) {
@@ -393,7 +408,7 @@ static int run_wait(struct run *r, struct pick_launch **launch)
 		return 1;
 	}
 	for (;;) {
-		uint64_t due = mono_ms() + (uint64_t)(r->e->interval * 1000.0 + 0.5);
+		uint64_t due = next_due(r);
 		if ((got = poll_once(r)) <= 0) {
 			rc = 1;
 			if (got == 0)
@@ -448,7 +463,12 @@ static void who_am_i(char *me, size_t n, char *uid, size_t un)
 int pick_run(const struct pick_opts *o, const struct pick_env *e, struct pick_launch **launch)
 {
 	char me[256], uid[32];
-	struct run r = {.o = o, .e = e, .dirfd = -1, .t0 = mono_ms(), .tty = isatty(STDERR_FILENO) == 1};
+	struct run r = {.o = o,
+			.e = e,
+			.dirfd = -1,
+			.t0 = mono_ms(),
+			.tty = isatty(STDERR_FILENO) == 1,
+			.warm = e->recorded || e->fleet};
 	int status;
 
 	*launch = NULL;

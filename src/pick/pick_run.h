@@ -18,6 +18,7 @@ struct pick_env {
 	bool recorded;          /* a recording: its ts_ms are the clock, and it ends */
 	bool fleet;             /* a fleet source (--prometheus), whose hosts come beside its frames */
 	double interval;        /* seconds between polls; for a recording, the step of a record without ts_ms */
+	double warmup;          /* live, seconds from the first poll, which does not count, to the next */
 	const struct gpusel *sel; /* --gpus, or NULL */
 	/* Set by the signal handlers to the number of the signal that asks gpur
 	 * to stop. */
