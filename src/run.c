@@ -542,6 +542,8 @@ int run_main(const struct config *cfg)
 			goto out;
 	} else if ((status = open_live(cfg, &src, &env, src.host)) != 0) {
 		status = status > 0 ? 0 : 1; /* a signal during detection is a clean stop */
+		if (status == 0 && pick_wanted(&cfg->pick))
+			status = 128 + (int)run_stop_requested; /* but it chose no GPU */
 		goto out;
 	}
 	if (serve && src.source)

@@ -293,6 +293,8 @@ static void status_text(struct run *r, struct buf *b, const struct pick_candidat
 			if (n - nfree > STATUS_REASONS)
 				buf_printf(b, "; %zu more", n - nfree - STATUS_REASONS);
 			buf_putc(b, ')');
+		} else if (n < want) {
+			buf_printf(b, " (there %s only %zu)", n == 1 ? "is" : "are", n);
 		}
 	}
 }
