@@ -286,6 +286,7 @@ static void usage_option(FILE *out, const struct cli_option *o)
 void cli_usage(FILE *out)
 {
 	fputs("Usage: gpur [OPTION]...\n"
+	      "  or:  gpur --wait N [OPTION]... -- CMD [ARG]...\n"
 	      "Monitor GPUs (NVIDIA via NVML; AMD and Intel via DRM), record and replay.\n"
 	      "\n", out);
 	for (enum cli_opt id = CLI_OPT_NONE + 1; id < CLI_OPT_END; id++)
