@@ -289,7 +289,7 @@ static int run_pick(const struct config *cfg, struct inputs *in, const struct gp
 			      .recorded = in->replay != NULL,
 			      .fleet = cfg->prometheus != NULL,
 			      .interval = cfg->interval,
-			      .warmup = cfg->interval_set ? cfg->interval : 0.1, /* as --once's */
+			      .warmup = 0.25, /* more than NVIDIA's 100 ms between two GPM samples */
 			      .sel = sel,
 			      .stop = &run_stop_requested};
 	return pick_run(&cfg->pick, &pe, launch);

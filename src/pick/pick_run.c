@@ -99,8 +99,8 @@ static int poll_once(struct run *r)
 	if (!f)
 		return 0;
 	/* A fleet source may have no hosts to give yet. Live, the first poll
-	 * warms up: rates such as GPM's activity need two samples, so it would
-	 * hold unknowns that no GPU has. */
+	 * warms up: rates such as GPM's activity need two samples (more than
+	 * 100 ms apart), so it would hold unknowns that no GPU has. */
 	if ((r->e->fleet && !fl) || !r->warm) {
 		r->warm = true;
 		frame_unref(f);

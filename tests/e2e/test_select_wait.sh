@@ -47,13 +47,19 @@ expect_gpur_lines "--wait's stderr"
 check "--select-format index: an index and CUDA_DEVICE_ORDER=PCI_BUS_ID ($(cat "$T/out"))" \
 	test "$(cat "$T/out")" = "1 PCI_BUS_ID"
 
-# --timeout: two GPUs are never free at once for --max-util 0 (GPU 2 only).
-"${NV[@]}" --wait 2 --stable 0.2s --max-util 0 --timeout 1s -- touch "$T/ran" < /dev/null > "$T/out" 2> "$T/err"
+# --timeout, with values that do not move: GPU 1 is never free.
+scenario "$T/steady.json" <<JSON
+{"fast_pcie":1,"gpus":[
+ {"name":"F","uuid":"GPU-s-0","pci":"0000:01:00.0","util":0,"mem_total":$TOTAL,"mem_used":0},
+ {"name":"F","uuid":"GPU-s-1","pci":"0000:02:00.0","util":50,"mem_total":$TOTAL,"mem_used":0}]}
+JSON
+STEADY=(env GPUR_NVML_LIBRARY="$(fake modern)" FAKE_NVML_SCENARIO="$T/steady.json" "$GPUR" --backend nvml --interval 0.1)
+"${STEADY[@]}" --wait 2 --stable 0.2s --timeout 1s -- touch "$T/ran" < /dev/null > "$T/out" 2> "$T/err"
 RC=$?
 expect_rc 124 "--timeout"
 check "--timeout: the command never ran" test ! -e "$T/ran"
-check "--timeout: the last line says why ($(tail -n 1 "$T/err"))" sh -c "tail -n 1 '$T/err' | grep -q \
-	'^gpur: --wait 2: timed out after 1s: only 1 GPU qualifies: GPU 0 is at 90% (> 0%, --max-util); GPU 1 is at 50% (> 0%, --max-util)$'"
+check "--timeout: the last line says why ($(tail -n 1 "$T/err"))" sh -c "tail -n 1 '$T/err' | grep -qx \
+	'gpur: --wait 2: timed out after 1s: only 1 GPU qualifies: GPU 1 is at 50% (> 10%, --max-util)'"
 
 # Commands that cannot start, and one that a signal ends.
 "${NV[@]}" --wait 1 --stable 0 -- "$T/no-such-command" < /dev/null > "$T/out" 2> "$T/err"
@@ -110,10 +116,10 @@ check "it says so ($(tail -n 1 "$T/err"))" sh -c "tail -n 1 '$T/err' | grep -qx 
 # On a terminal the status line is rewritten in place (CR, erase to the end
 # of the line), and cleared before the last message.
 if command -v script > /dev/null; then
-	TERM=xterm script -qec "stty cols 200; env GPUR_NVML_LIBRARY='$(fake modern)' FAKE_NVML_SCENARIO='$T/w.json' '$GPUR' --backend nvml --interval 0.1 --wait 3 --stable 0.2s --timeout 1s -- true" \
+	TERM=xterm script -qec "stty cols 200; env GPUR_NVML_LIBRARY='$(fake modern)' FAKE_NVML_SCENARIO='$T/steady.json' '$GPUR' --backend nvml --interval 0.1 --wait 2 --stable 0.2s --timeout 1s -- true" \
 		/dev/null < /dev/null > "$T/tty.out" 2>&1
-	check "tty: the status line starts with CR and ends erasing the line" grep -qa $'\rgpur: waiting for 3 GPUs: 1 qualifies (GPU 0: 90% > 10%; GPU 1: 50% > 10%) 0:0[0-9]\e\[K' "$T/tty.out"
-	check "tty: cleared for the timeout's message" grep -qa $'\r\e\[Kgpur: --wait 3: timed out after 1s' "$T/tty.out"
+	check "tty: the status line starts with CR and ends erasing the line" grep -qa $'\rgpur: waiting for 2 GPUs: 1 qualifies (GPU 1: 50% > 10%) 0:0[0-9]\e\[K' "$T/tty.out"
+	check "tty: cleared for the timeout's message" grep -qa $'\r\e\[Kgpur: --wait 2: timed out after 1s' "$T/tty.out"
 else
 	skip "script(1) is missing: no terminal for the status line"
 fi
