@@ -389,10 +389,7 @@ static int wait_judge(struct run *r, struct pick_launch **launch)
 	free(fds);
 	struct buf b;
 	buf_init(&b);
-	if (r->fleet_error)
-		buf_printf(&b, "waiting for %u GPUs: %s", o->wait_n, r->fleet_error);
-	else
-		status_text(r, &b, c, n, nfree, sampling);
+	status_text(r, &b, c, n, nfree, sampling);
 	status_show(r, buf_cstr(&b), sampling);
 	buf_fini(&b);
 	return 0;
