@@ -52,13 +52,15 @@ static enum cli_opt opt_of_val(int val)
 }
 
 /* getopt_long's long options, CLI_OPT_END entries with the terminator, and
- * its short option string, with room for 2 * CLI_OPT_END + 2. The string
- * starts with ':' so that a missing argument is told apart from an unknown
- * option. */
+ * its short option string, with room for 2 * CLI_OPT_END + 3. The string
+ * starts with '+', so that the options end at the first word that is not
+ * one (the command of --wait keeps its own), and ':', so that a missing
+ * argument is told apart from an unknown option. */
 static void getopt_tables(struct option *longs, char *shorts)
 {
 	size_t n = 0, k = 0;
 
+	shorts[k++] = '+';
 	shorts[k++] = ':';
 	for (enum cli_opt id = CLI_OPT_NONE + 1; id < CLI_OPT_END; id++) {
 		const struct cli_option *o = &CLI_TABLE[id];
@@ -199,8 +201,9 @@ static int check_values(const struct cli_given *g, const struct config *cfg, cha
 int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errlen)
 {
 	struct option longs[CLI_OPT_END];
-	char shorts[2 * CLI_OPT_END + 2];
+	char shorts[2 * CLI_OPT_END + 3];
 	struct cli_given g;
+	const char *last_arg = NULL;
 	int c;
 
 	memset(&g, 0, sizeof(g));
@@ -222,10 +225,17 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errle
 		if (!g.arg[id])
 			g.order[g.n++] = id;
 		g.arg[id] = optarg ? optarg : "";
+		last_arg = optarg;
 		if (o->stops)
 			return 0;
 	}
-	if (optind < argc)
+	/* What follows "--" (not an option's argument) is --wait's command. */
+	if (g.arg[CLI_OPT_WAIT] && optind > 0 && strcmp(argv[optind - 1], "--") == 0 && argv[optind - 1] != last_arg)
+		cfg->pick.argv = optind < argc ? argv + optind : NULL;
+	else if (optind < argc && g.arg[CLI_OPT_WAIT])
+		return cli_table_error(err, errlen, "unexpected argument '%s' (--wait's command follows --: "
+				       "gpur --wait N [OPTION]... -- CMD [ARG]...)", argv[optind]);
+	else if (optind < argc)
 		return cli_table_error(err, errlen, "unexpected argument '%s' (try --help)", argv[optind]);
 	if (check_rules(&g, true, err, errlen) || check_rules(&g, false, err, errlen))
 		return -1;
@@ -242,8 +252,8 @@ int cli_check_mode(const struct config *cfg, char *err, size_t errlen)
 
 enum cli_mode cli_resolve_mode(const struct config *cfg, bool stdout_is_tty)
 {
-	if (cfg->report_path)
-		return CLI_MODE_HEADLESS; /* no dashboard, since the report is written and gpur exits */
+	if (cfg->report_path || pick_wanted(&cfg->pick))
+		return CLI_MODE_HEADLESS; /* no dashboard: a report, a choice of GPUs */
 	if (cfg->mode != CLI_MODE_AUTO)
 		return cfg->mode;
 	if (stdout_is_tty)
@@ -279,6 +289,7 @@ static void usage_option(FILE *out, const struct cli_option *o)
 void cli_usage(FILE *out)
 {
 	fputs("Usage: gpur [OPTION]...\n"
+	      "  or:  gpur --wait N [OPTION]... -- CMD [ARG]...\n"
 	      "Monitor GPUs (NVIDIA via NVML; AMD and Intel via DRM), record and replay.\n"
 	      "\n", out);
 	for (enum cli_opt id = CLI_OPT_NONE + 1; id < CLI_OPT_END; id++)

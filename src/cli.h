@@ -11,6 +11,7 @@
 
 #include "completions.h"
 #include "model/field.h"
+#include "pick/pick.h"
 #include "util/when.h"
 
 /* What gpur does. --once, --json and --headless choose it while the command
@@ -55,6 +56,7 @@ struct config {
 	const char *hostname;   /* NULL for NODE_NAME, else gethostname */
 	bool help, version;
 	enum completions_shell completions; /* --completions SHELL, or COMPLETIONS_NONE when not given */
+	struct pick_opts pick;  /* --select, --wait, their filters, and the command after "--" */
 	enum cli_mode mode;     /* CLI_MODE_AUTO until cli_resolve_mode */
 };
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "backend/backend.h"
+#include "pick/pick.h"
 #include "report/report.h"
 #include "serve/serve.h"
 #include "util/kvparse.h"
@@ -402,6 +403,47 @@ static size_t shell_words(const char **out, size_t max)
 	return n;
 }
 
+/* --min-free takes a size or a percentage of each GPU's total. */
+static int parse_pick_size(const struct cli_option *o, const char *arg, struct config *cfg, char *err,
+			   size_t errlen)
+{
+	return pick_parse_size(arg, field_of(o, cfg)) ? 0 : bad_arg(o, arg, err, errlen);
+}
+
+/* --max-util takes a percentage. */
+static int parse_pick_pct(const struct cli_option *o, const char *arg, struct config *cfg, char *err,
+			  size_t errlen)
+{
+	return pick_parse_pct(arg, field_of(o, cfg)) ? 0 : bad_arg(o, arg, err, errlen);
+}
+
+/* --stable and --timeout take a duration up to max seconds; only --stable
+ * may be 0 (min 0). */
+static int parse_pick_duration(const struct cli_option *o, const char *arg, struct config *cfg, char *err,
+			       size_t errlen)
+{
+	if (!pick_parse_duration(arg, (uint64_t)(o->max * 1000.0), o->min == 0, field_of(o, cfg)))
+		return bad_arg(o, arg, err, errlen);
+	return 0;
+}
+
+static int parse_pick_format(const struct cli_option *o, const char *arg, struct config *cfg, char *err,
+			     size_t errlen)
+{
+	return pick_parse_format(arg, field_of(o, cfg)) ? 0 : bad_arg(o, arg, err, errlen);
+}
+
+/* --wait runs the command after "--", which must be there. */
+static int check_command(const struct cli_option *o, const char *arg, const struct config *cfg, char *err,
+			 size_t errlen)
+{
+	(void)arg;
+	if (!cfg->pick.argv || !cfg->pick.argv[0] || !cfg->pick.argv[0][0])
+		return cli_table_error(err, errlen, "--%s needs a command after --: gpur --wait N [OPTION]... -- CMD [ARG]...",
+				       o->name);
+	return 0;
+}
+
 /* Where an option's value lands: the member's offset and size. */
 #define FIELD(member) .offset = offsetof(struct config, member), .size = sizeof(((struct config *)NULL)->member)
 /* The first rule of every --log-* option but --log itself. */
@@ -411,6 +453,11 @@ static size_t shell_words(const char **out, size_t max)
 #define NO_HARDWARE "a replay reads no hardware"
 #define ONLY_SOURCE "it is the only source"
 #define SPAN "it selects a span of a recording"
+/* The filters of --select and --wait. */
+#define NEEDS_PICK {CLI_RULE_NEEDS, {CLI_OPT_SELECT, CLI_OPT_WAIT}, .metavar = true, .why = "it filters their choice"}
+#define NEEDS_WAIT(reason) {CLI_RULE_NEEDS, {CLI_OPT_WAIT}, .metavar = true, .why = reason}
+/* The modes that --select and --wait are instead of. */
+#define PICK_MODES CLI_OPT_ONCE, CLI_OPT_JSON, CLI_OPT_HEADLESS, CLI_OPT_LOG, CLI_OPT_SERVE, CLI_OPT_COUNT
 
 const struct cli_option CLI_TABLE[CLI_OPT_END] = {
 	[CLI_OPT_INTERVAL] = {
@@ -626,6 +673,93 @@ const struct cli_option CLI_TABLE[CLI_OPT_END] = {
 		.parse = parse_selector, FIELD(prometheus_match), .what = "a selector",
 		.complete = COMPLETIONS_ARG_TEXT,
 		.rules = {{CLI_RULE_NEEDS, {CLI_OPT_PROMETHEUS}, .metavar = true}},
+	},
+	[CLI_OPT_SELECT] = {
+		.name = "select", .takes_arg = true, .metavar = "N",
+		.help = "print the N best free GPUs (most memory free first) as a\n"
+			"CUDA_VISIBLE_DEVICES value and exit; status 1 if too few are",
+		.summary = "print the N best free GPUs for CUDA_VISIBLE_DEVICES",
+		.parse = parse_whole, FIELD(pick.select_n), .what = "a number of GPUs", .min = 1, .max = 65536,
+		.complete = COMPLETIONS_ARG_TEXT,
+		.rules = {
+			{CLI_RULE_CLASHES, {CLI_OPT_WAIT}, .why = NULL},
+			{CLI_RULE_EXCLUDES, {PICK_MODES}, .why = "it prints its choice and exits"},
+			{CLI_RULE_EXCLUDES, {CLI_OPT_REPORT}, .why = "it prints its choice and exits"},
+		},
+	},
+	[CLI_OPT_WAIT] = {
+		.name = "wait", .takes_arg = true, .metavar = "N",
+		.help = "wait until N GPUs are free, then run the command after --\n"
+			"on them (CUDA_VISIBLE_DEVICES set) and exit with its status",
+		.summary = "wait until N GPUs are free, then run the command after --",
+		.parse = parse_whole, .check = check_command, FIELD(pick.wait_n), .what = "a number of GPUs", .min = 1,
+		.max = 65536,
+		.complete = COMPLETIONS_ARG_TEXT,
+		.rules = {
+			{CLI_RULE_EXCLUDES, {PICK_MODES}, .why = "it runs a command"},
+			{CLI_RULE_EXCLUDES, {CLI_OPT_REPLAY, CLI_OPT_PROMETHEUS}, .why = "the command runs on this machine's GPUs"},
+		},
+	},
+	[CLI_OPT_MIN_FREE] = {
+		.name = "min-free", .takes_arg = true, .metavar = "SIZE",
+		.help = "memory a free GPU has free: bytes, K, M, G, T (KiB...), or\n"
+			"a % of its total (default 90%; 0 = any, unknown too)",
+		.summary = "memory a free GPU has free (default 90%)",
+		.parse = parse_pick_size, FIELD(pick.min_free),
+		.what = "a size (bytes, or with K, M, G, T) or a percentage (0% to 100%)",
+		.complete = COMPLETIONS_ARG_TEXT,
+		.rules = {NEEDS_PICK},
+	},
+	[CLI_OPT_MAX_UTIL] = {
+		.name = "max-util", .takes_arg = true, .metavar = "PCT",
+		.help = "utilisation a free GPU stays at or under, 0 to 100\n"
+			"(default 10; 100 = any, unknown too)",
+		.summary = "utilisation a free GPU stays at or under (default 10)",
+		.parse = parse_pick_pct, FIELD(pick.max_util), .what = "a percentage from 0 to 100",
+		.complete = COMPLETIONS_ARG_TEXT,
+		.rules = {NEEDS_PICK},
+	},
+	[CLI_OPT_STABLE] = {
+		.name = "stable", .takes_arg = true, .metavar = "DURATION",
+		.help = "how long a GPU must have been free: the worst poll of that\n"
+			"window counts (default 10s; ms, s, m, h; 0 = the last poll)",
+		.summary = "how long a GPU must have been free (default 10s)",
+		.parse = parse_pick_duration, FIELD(pick.stable), .min = 0, .max = 86400,
+		.what = "a duration (a number with ms, s, m or h, at most 24h)",
+		.complete = COMPLETIONS_ARG_TEXT,
+		.rules = {NEEDS_PICK},
+	},
+	[CLI_OPT_SHARED] = {
+		.name = "shared",
+		.help = "GPUs with processes of other users may be chosen too",
+		.summary = "GPUs with other users' processes may be chosen",
+		.parse = parse_flag, FIELD(pick.shared),
+		.rules = {NEEDS_PICK},
+	},
+	[CLI_OPT_SELECT_FORMAT] = {
+		.name = "select-format", .takes_arg = true, .metavar = "FORMAT",
+		.help = "uuid (default) or index: how the chosen GPUs are named",
+		.summary = "how the chosen GPUs are named: uuid or index",
+		.parse = parse_pick_format, FIELD(pick.format), .what = "uuid or index",
+		.complete = COMPLETIONS_ARG_WORD, .words = {"uuid", "index"},
+		.rules = {NEEDS_PICK},
+	},
+	[CLI_OPT_LOCK] = {
+		.name = "lock",
+		.help = "with --wait: lock the chosen GPUs while the command runs;\n"
+			"GPUs another gpur has locked are never chosen",
+		.summary = "lock the chosen GPUs while the command runs",
+		.parse = parse_flag, FIELD(pick.lock),
+		.rules = {NEEDS_WAIT("locks are held while its command runs")},
+	},
+	[CLI_OPT_TIMEOUT] = {
+		.name = "timeout", .takes_arg = true, .metavar = "DURATION",
+		.help = "with --wait: give up after DURATION (exit status 124)",
+		.summary = "give up waiting after DURATION",
+		.parse = parse_pick_duration, FIELD(pick.timeout), .min = 1, .max = 366 * 86400.0,
+		.what = "a duration (a number > 0 with ms, s, m, h or d)",
+		.complete = COMPLETIONS_ARG_TEXT,
+		.rules = {NEEDS_WAIT("it limits the wait")},
 	},
 	[CLI_OPT_PROCFS] = {
 		.name = "procfs", .takes_arg = true, .metavar = "PATH",

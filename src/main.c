@@ -32,7 +32,7 @@ static void on_stop(int sig)
 		errno = saved;
 		return;
 	}
-	run_stop_requested = 1;
+	run_stop_requested = sig;
 }
 
 static void install_signals(void)

@@ -19,6 +19,7 @@
 #include "output/table.h"
 #include "output/table_fleet.h"
 #include "model/fleet.h"
+#include "pick/pick_run.h"
 #include "proc/pidwant.h"
 #include "proc/sysstat.h"
 #include "record/record_encode.h"
@@ -295,6 +296,21 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 	return status;
 }
 
+/* --select and --wait take the source's frames one by one themselves. */
+static int run_pick(const struct config *cfg, struct inputs *in, const struct gpusel *sel,
+		    struct pick_launch **launch)
+{
+	in->source = in->replay ? source_replay(in->replay, false) : source_live(in->sampler, 0);
+	struct pick_env pe = {.source = in->source,
+			      .recorded = in->replay != NULL,
+			      .fleet = cfg->prometheus != NULL,
+			      .interval = cfg->interval,
+			      .warmup = 0.25, /* more than NVIDIA's 100 ms between two GPM samples */
+			      .sel = sel,
+			      .stop = &run_stop_requested};
+	return pick_run(&cfg->pick, &pe, launch);
+}
+
 static bool same_file(const struct stat *a, const struct stat *b)
 {
 	return S_ISREG(a->st_mode) && a->st_dev == b->st_dev && a->st_ino == b->st_ino;
@@ -519,6 +535,7 @@ int run_main(const struct config *cfg)
 	struct sink o;
 	struct serve *serve = NULL;
 	struct gpusel *sel = NULL;
+	struct pick_launch *launch = NULL;
 	char err[1024];
 	int status;
 
@@ -542,6 +559,8 @@ int run_main(const struct config *cfg)
 			goto out;
 	} else if ((status = open_live(cfg, &src, &env, src.host)) != 0) {
 		status = status > 0 ? 0 : 1; /* a signal during detection is a clean stop */
+		if (status == 0 && pick_wanted(&cfg->pick))
+			status = 128 + (int)run_stop_requested; /* but it chose no GPU */
 		goto out;
 	}
 	if (serve && src.source)
@@ -556,6 +575,8 @@ int run_main(const struct config *cfg)
 	struct idle_opts io = {.mem_bytes = cfg->idle_mem, .after_ms = cfg->idle_after_ms};
 	if (cfg->report_path)
 		status = report_run(src.replay, sel, &io, cfg->report_path, cfg->replay_path, &run_stop_requested);
+	else if (pick_wanted(&cfg->pick))
+		status = run_pick(cfg, &src, sel, &launch);
 	else
 		status = run_pipeline(cfg, &src, &o, sel, env.want);
 	status = outputs_status(&o, status);
@@ -571,5 +592,9 @@ out:
 	sysstat_free(src.sysstat);
 	replay_free(src.replay);
 	gpusel_free(sel);
+	/* The command runs once the GPUs are no longer watched, with nothing of
+	 * the backends open, holding only the locks. */
+	if (launch)
+		status = pick_exec(launch);
 	return status;
 }

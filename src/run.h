@@ -7,7 +7,8 @@
 
 #include "cli.h"
 
-/* Set by the signal handlers main installs; the loops stop when non-zero. */
+/* Set by the signal handlers main installs to the signal's number; the
+ * loops stop when it is not zero. */
 extern volatile sig_atomic_t run_stop_requested;
 /* Where SIGHUP asks the exporter to re-read --web-config (serve_reload_fd),
  * or -1: without --web-config, SIGHUP stops gpur as SIGTERM does. */

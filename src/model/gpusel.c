@@ -77,15 +77,20 @@ static bool matches(const char *sel, const struct frame *f, size_t i)
 	return false;
 }
 
+bool gpusel_match(const struct gpusel *s, const struct frame *f, size_t i)
+{
+	for (size_t k = 0; k < s->n; k++)
+		if (matches(s->items[k], f, i))
+			return true;
+	return false;
+}
+
 void gpusel_apply(const struct gpusel *s, struct frame *f)
 {
 	bool keep[FRAME_MAX_GPUS];
 
-	for (size_t i = 0; i < f->ngpus; i++) {
-		keep[i] = false;
-		for (size_t k = 0; k < s->n && !keep[i]; k++)
-			keep[i] = matches(s->items[k], f, i);
-	}
+	for (size_t i = 0; i < f->ngpus; i++)
+		keep[i] = gpusel_match(s, f, i);
 	frame_keep_gpus(f, keep);
 }
 

@@ -19,6 +19,8 @@ struct gpusel *gpusel_parse(const char *list, char *err, size_t errlen);
 void gpusel_free(struct gpusel *s);
 /* Removes unselected GPUs from f. */
 void gpusel_apply(const struct gpusel *s, struct frame *f);
+/* Whether GPU i of f is one that s selects. */
+bool gpusel_match(const struct gpusel *s, const struct frame *f, size_t i);
 /* The first selector that matches no GPU of f, or NULL when all match. */
 const char *gpusel_unmatched(const struct gpusel *s, const struct frame *f);
 #endif
