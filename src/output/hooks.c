@@ -462,6 +462,23 @@ static void *hooks_main(void *arg)
 	return NULL;
 }
 
+/* A SIGCHLD that gpur's parent left ignored is inherited across exec, and
+ * would make the kernel reap the hooks before gpur could read how they
+ * ended, so it gets its default action back. */
+static void keep_exit_statuses(void)
+{
+	struct sigaction sa;
+
+	if (sigaction(SIGCHLD, NULL, &sa) != 0)
+		return;
+	if (sa.sa_handler == SIG_IGN || (sa.sa_flags & SA_NOCLDWAIT)) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = SIG_DFL;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGCHLD, &sa, NULL);
+	}
+}
+
 struct hooks *hooks_new(const struct hooks_opts *o)
 {
 	struct hooks *h = xcalloc(1, sizeof(*h));
@@ -473,6 +490,7 @@ struct hooks *hooks_new(const struct hooks_opts *o)
 	h->timeout_ns = (o->timeout_ms ? o->timeout_ms : HOOKS_TIMEOUT_MS) * 1000000ull;
 	h->grace_ns = (o->grace_ms ? o->grace_ms : HOOKS_GRACE_MS) * 1000000ull;
 	h->idle = true;
+	keep_exit_statuses();
 	h->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	h->idle_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	env_snapshot(h);

@@ -118,6 +118,11 @@ expect_rc 0 "a failing hook: gpur's status stays 0"
 expect_stderr_contains "gpur: --on-event: the hook for xid exited with status 3: no route to xid" "exit 3: a note"
 expect_stderr_contains "stdout of the hook" "the hook's stdout on gpur's stderr"
 check "the hook's output is not in the records" cmp -s "$T/out" <("$GPUR" --replay "$T/rec.jsonl" --json)
+# A SIGCHLD ignored by gpur's parent would let the kernel reap the hooks
+# unread; gpur takes the default back.
+python3 -c 'import os, signal, sys; signal.signal(signal.SIGCHLD, signal.SIG_IGN); os.execv(sys.argv[1], sys.argv[1:])' \
+	"$GPUR" --replay "$T/rec.jsonl" --headless --on-event-kinds xid --on-event 'exit 3' < /dev/null > "$T/out" 2> "$T/err"
+expect_stderr_contains "gpur: --on-event: the hook for xid exited with status 3" "SIGCHLD ignored: the status is still read"
 run --replay "$T/rec.jsonl" --headless --on-event-kinds lost --on-event 'kill -KILL $$'
 expect_stderr_contains "gpur: --on-event: the hook for gpu_lost was killed by SIGKILL" "a signal: a note"
 run --replay "$T/rec.jsonl" --headless --on-event-kinds lost --on-event "'$T/no such hook'"
