@@ -49,7 +49,7 @@ test-asan:
 test-tsan:
 	CC=clang cmake -S . -B build-tsan -DGPUR_WERROR=ON -DGPUR_SANITIZE=thread >/dev/null
 	cmake --build build-tsan -j$(JOBS)
-	TSAN_OPTIONS=halt_on_error=1 scripts/ctest-run.sh build-tsan -R 'sampler|composite|nvml|feed|fdinfo|serve|segment'
+	TSAN_OPTIONS=halt_on_error=1 scripts/ctest-run.sh build-tsan -R 'sampler|composite|nvml|feed|fdinfo|serve|segment|hooks'
 
 # Every harness in turn, FUZZ_SECONDS split evenly among them (at least 1 s
 # each); each starts from its seeds in tests/fuzz/corpus/NAME. A crash fails

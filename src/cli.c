@@ -258,7 +258,7 @@ enum cli_mode cli_resolve_mode(const struct config *cfg, bool stdout_is_tty)
 		return cfg->mode;
 	if (stdout_is_tty)
 		return CLI_MODE_TUI;
-	return cfg->log_path || cfg->serve ? CLI_MODE_HEADLESS : CLI_MODE_ONCE;
+	return cfg->log_path || cfg->serve || cfg->on_event ? CLI_MODE_HEADLESS : CLI_MODE_ONCE;
 }
 
 /* Writes one option's lines of --help: its names and argument, then its text

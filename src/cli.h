@@ -52,6 +52,8 @@ struct config {
 	const char *procfs, *sysfs;
 	const char *rootfs;     /* the host's root, for container and pod names, "/" by default */
 	bool read_only, no_color;
+	const char *on_event;    /* --on-event CMD, or NULL */
+	uint32_t on_event_kinds; /* --on-event-kinds as output/hook_kinds.h's bits, 0 when not given */
 	bool no_gpm;            /* --no-gpm: NVML's GPM is never called */
 	const char *hostname;   /* NULL for NODE_NAME, else gethostname */
 	bool help, version;
@@ -64,8 +66,8 @@ struct config {
  * message without the "gpur: " prefix in err. argv strings are borrowed. */
 int cli_parse(int argc, char **argv, struct config *cfg, char *err, size_t errlen);
 /* The mode that runs. It is headless for --report, else the mode the options
- * chose, else the TUI on a terminal, else headless when --log or --serve is
- * given, else --once. */
+ * chose, else the TUI on a terminal, else headless when --log, --serve or
+ * --on-event is given, else --once. */
 enum cli_mode cli_resolve_mode(const struct config *cfg, bool stdout_is_tty);
 /* Checks what depends on the resolved mode, such as an interval of 0 in the
  * TUI. Returns 0, or -1 with a message in err. */

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "backend/backend.h"
+#include "output/hook_kinds.h"
 #include "pick/pick.h"
 #include "report/report.h"
 #include "serve/serve.h"
@@ -378,6 +379,18 @@ static int parse_hostname(const struct cli_option *o, const char *arg, struct co
 		if ((unsigned char)arg[i] < 0x20 || arg[i] == 0x7f)
 			return cli_table_error(err, errlen, "--%s: control characters are not allowed", o->name);
 	*(const char **)field_of(o, cfg) = arg;
+	return 0;
+}
+
+/* --on-event-kinds takes a comma-separated list of event kinds and the
+ * groups lost, back and all. */
+static int parse_hook_kinds(const struct cli_option *o, const char *arg, struct config *cfg, char *err,
+			    size_t errlen)
+{
+	char why[512];
+
+	if (hook_kinds_parse(arg, field_of(o, cfg), why, sizeof(why)) != 0)
+		return cli_table_error(err, errlen, "--%s: %s", o->name, why);
 	return 0;
 }
 
@@ -806,6 +819,24 @@ const struct cli_option CLI_TABLE[CLI_OPT_END] = {
 		.help = "never signal processes",
 		.summary = "never signal processes",
 		.parse = parse_flag, FIELD(read_only),
+	},
+	[CLI_OPT_ON_EVENT] = {
+		.name = "on-event", .takes_arg = true, .metavar = "CMD",
+		.help = "run CMD with /bin/sh -c for each event of --on-event-kinds,\n"
+			"the event as one JSON line on its stdin (at most 4 at once)",
+		.summary = "run CMD for each event, given as JSON on its stdin",
+		.parse = parse_text, FIELD(on_event), .what = "empty command",
+		.complete = COMPLETIONS_ARG_TEXT,
+		.rules = {{CLI_RULE_EXCLUDES, {CLI_OPT_ONCE, CLI_OPT_REPORT}, .why = "hooks run while gpur goes on"}},
+	},
+	[CLI_OPT_ON_EVENT_KINDS] = {
+		.name = "on-event-kinds", .takes_arg = true, .metavar = "LIST",
+		.help = "the event kinds that run --on-event (default lost,back,xid,\n"
+			"idle,signal; all; or kinds such as gpu_lost,note)",
+		.summary = "the event kinds that run --on-event",
+		.parse = parse_hook_kinds, FIELD(on_event_kinds),
+		.complete = COMPLETIONS_ARG_LIST, .words_from = hook_kinds_words,
+		.rules = {{CLI_RULE_NEEDS, {CLI_OPT_ON_EVENT}, .metavar = true}},
 	},
 	[CLI_OPT_HOSTNAME] = {
 		.name = "hostname", .takes_arg = true, .metavar = "NAME",

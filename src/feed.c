@@ -93,8 +93,8 @@ static void add_events(struct frame *fr, const struct frame *src)
 /* Takes one frame, and the fleet beside it or NULL, both consumed, through
  * the pipeline: detection's events on the first frame only, the --gpus
  * selection, checked against the first frame, the events the dashboard
- * posted, which name GPUs as it sees them after --gpus, the sink, and
- * publication. Returns false when the feed is finished. */
+ * posted, which name GPUs as it sees them after --gpus, the hooks, the
+ * sink, and publication. Returns false when the feed is finished. */
 static bool deliver(struct feed *f, struct frame *fr, struct fleet *fl)
 {
 	if (f->produced == 0)
@@ -126,6 +126,10 @@ static bool deliver(struct feed *f, struct frame *fr, struct fleet *fl)
 	 * the sink records its events. A fleet's frames are many hosts'. */
 	if (!fl)
 		idle_update(f->idle, fr);
+	/* --on-event takes the events, and its notes of failed hooks join
+	 * this frame. */
+	if (f->o.hooks)
+		hooks_feed(f->o.hooks, fr);
 	bool more = !f->o.sink || sink_emit(f->o.sink, fr, fl); /* false when stdout went away */
 	publish(f, fr, fl);
 	f->produced++;

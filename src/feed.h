@@ -16,6 +16,7 @@
 #include "model/gpusel.h"
 #include "model/frame.h"
 #include "model/idle.h"
+#include "output/hooks.h"
 #include "output/sink.h"
 #include "source.h"
 #include "util/clock.h"
@@ -26,6 +27,7 @@ struct feed_opts {
 	struct source *source;    /* borrowed */
 	const struct gpusel *sel; /* --gpus, or NULL */
 	struct sink *sink;        /* --log or --json, borrowed, or NULL */
+	struct hooks *hooks;      /* --on-event, borrowed, or NULL */
 	double interval;          /* seconds; for a recording, used for records without a usable ts_ms */
 	double speed;             /* recorded pace, 0.25 to 64 */
 	uint64_t count;           /* finish after this many frames, 0 for no limit */

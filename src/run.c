@@ -15,6 +15,8 @@
 #include "record/replay.h"
 #include "feed.h"
 #include "model/gpusel.h"
+#include "output/hook_kinds.h"
+#include "output/hooks.h"
 #include "output/sink.h"
 #include "output/table.h"
 #include "output/table_fleet.h"
@@ -233,10 +235,23 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 	if (once)
 		first_due = (uint64_t)((cfg->interval_set ? cfg->interval : 0.1) * 1000.0 + 0.5);
 	in->source = in->replay ? source_replay(in->replay, !tui) : source_live(in->sampler, first_due);
+	struct hooks *hooks = NULL;
+	if (cfg->on_event) {
+		struct hooks_opts ho = {
+			.command = cfg->on_event,
+			.kinds = cfg->on_event_kinds ? cfg->on_event_kinds : HOOK_KINDS_DEFAULT,
+			.quiet = tui,
+		};
+		if (!(hooks = hooks_new(&ho))) {
+			msg_error("--on-event: cannot start the hooks' thread: %s", strerror(errno));
+			return 1;
+		}
+	}
 	struct feed_opts fo = {
 		.source = in->source,
 		.sel = sel,
 		.sink = o,
+		.hooks = hooks,
 		.interval = tui && !(cfg->interval > 0) ? 1.0 : cfg->interval,
 		.speed = cfg->speed,
 		.count = once ? 1 : cfg->count,
@@ -253,6 +268,7 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 
 	if (!feed) {
 		msg_error("cannot start the frame pipeline's thread: %s", strerror(errno));
+		hooks_free(hooks);
 		return 1;
 	}
 	int status = 0;
@@ -279,6 +295,11 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 	if (o->serve)
 		serve_notes(o->serve, NULL, NULL);
 	feed_stop(feed);
+	/* A run that ended by itself, at the end of a replay or by --count,
+	 * lets its hooks finish, each within its time; a stop ends them. */
+	if (hooks && !tui)
+		hooks_wait(hooks, &run_stop_requested);
+	hooks_free(hooks);
 	o->quiet = false;
 	if (result) {
 		msg_error("%s", why);

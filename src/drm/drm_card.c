@@ -277,7 +277,9 @@ int drm_card_scan(int sysfs_fd, bool (*want)(const char *driver, const void *ctx
 
 	if (drm_fd < 0)
 		return -errno;
-	int list_fd = dup(drm_fd);
+	/* The copy is close-on-exec from the start, as every descriptor of
+	 * gpur's is, so that a hook spawned meanwhile never inherits it. */
+	int list_fd = fcntl(drm_fd, F_DUPFD_CLOEXEC, 0);
 	DIR *d = list_fd >= 0 ? fdopendir(list_fd) : NULL;
 	if (!d) {
 		int e = errno;
