@@ -4,7 +4,11 @@
 #                        background (environment VAR=VALUE), stderr in
 #                        $T/NAME.err, and waits (20 s at most) for the line
 #                        that names the address; sets ADDR (host:port) and
-#                        PID. False when it never serves.
+#                        PID. False when it never serves. START_WITH, an
+#                        array, is put before gpur's name (prlimit ... --).
+#   stop_exporters WHAT  SIGTERM to the exporters started since the last
+#                        stop; each must end with status 0 and only "gpur: "
+#                        lines on its stderr (a sanitizer's report fails it)
 #   free_port            prints a port nobody listens on now
 #   http_get URL [CURL ARGS...]   the body on stdout (curl)
 #   stop_all             SIGTERM to every process started here, and waits
@@ -28,9 +32,11 @@ start_exporter() {
 		shift
 	done
 	shift
-	env "${envs[@]}" "$GPUR" "$@" --serve 127.0.0.1:0 < /dev/null > "$T/$name.out" 2> "$T/$name.err" &
+	env "${envs[@]}" ${START_WITH[@]+"${START_WITH[@]}"} "$GPUR" "$@" --serve 127.0.0.1:0 < /dev/null \
+		> "$T/$name.out" 2> "$T/$name.err" &
 	PID=$!
 	SERVE_PIDS="$SERVE_PIDS $PID"
+	EXPORTERS="$EXPORTERS $PID:$name"
 	ADDR=""
 	wait_until 20 grep -q 'serving metrics at https\{0,1\}://' "$T/$name.err" || {
 		echo "  $name never served; stderr:" >&2
@@ -50,11 +56,29 @@ http_get() {
 	curl -s --max-time 10 "$@" "$url"
 }
 
+EXPORTERS=""
+stop_exporters() {
+	local e p name rc
+	for e in $EXPORTERS; do kill -TERM "${e%%:*}" 2> /dev/null; done
+	for e in $EXPORTERS; do
+		p=${e%%:*} name=${e#*:}
+		wait "$p" 2> /dev/null
+		rc=$?
+		if [ "$rc" -eq 0 ] && ! grep -qv '^gpur: ' "$T/$name.err"; then ok; else
+			fail "$1: the exporter $name ended with status $rc on SIGTERM, or wrote other than gpur: lines"
+			grep -v '^gpur: ' "$T/$name.err" | head -n 20 | sed 's/^/    /' >&2
+		fi
+		SERVE_PIDS=$(echo " $SERVE_PIDS " | sed "s/ $p / /")
+	done
+	EXPORTERS=""
+}
+
 stop_all() {
 	local p
 	for p in $SERVE_PIDS; do kill -TERM "$p" 2> /dev/null; done
 	for p in $SERVE_PIDS; do wait "$p" 2> /dev/null; done
 	SERVE_PIDS=""
+	EXPORTERS=""
 }
 
 need_prometheus() {
