@@ -306,10 +306,7 @@ n=$(grep -c 're-read; serving with it' "$T/plain.err")
 kill -HUP "$PID"
 check "a second good SIGHUP is taken" wait_until 20 reloads_above "$T/plain.err" "$n"
 check "and a new connection gets gpur-server-one again" test "$(served_cn)" = gpur-server-one
-kill -TERM "$PID"
-wait "$PID"
-check "SIGTERM ends the HTTPS exporter with status 0" test $? -eq 0
-SERVE_PIDS=""
+stop_exporters "the HTTPS exporter, after its SIGHUPs"
 
 # --- Client certificates, each client_auth_type, on one exporter that
 # SIGHUP moves from one to the next. "none": no answer at all.
@@ -373,7 +370,7 @@ check "client_allowed_sans with scraper.example: taken" reload_to RequireAndVeri
 	"  client_allowed_sans: [other.example, scraper.example]"
 auth_case "client_allowed_sans [other.example, scraper.example]" none none 200
 check "the client-certificate exporter still runs" kill -0 "$CERTS_PID"
-stop_all
+stop_exporters "the client-certificate exporter"
 
 # --- --health-auth: /health asks for the certificate and the password too.
 web_config "$CONF" RequireAndVerifyClientCert
@@ -387,7 +384,7 @@ check "--health-auth: its 401 has the Basic challenge" has_header ha2 WWW-Authen
 req ha3 "https://$A/health" "${CA[@]}" "${CERT[@]}" "${AUTH[@]}"
 expect_code 200 "--health-auth: /health with both" ha3
 check "--health-auth: /health says ok" test "$(cat "$T/ha3.b")" = ok
-stop_all
+stop_exporters "--health-auth"
 
 # --- Basic auth without TLS, and rate_limit: a burst of 2 per minute.
 {
@@ -419,7 +416,7 @@ check "SIGHUP to a file with TLS: 'serving with it over HTTPS'" \
 	wait_until 20 grep -qxF "gpur: --web-config $CONF: re-read; serving with it over HTTPS" "$T/http.err"
 req b6 "https://$A/metrics" "${CA[@]}" "${AUTH[@]}"
 expect_code 200 "after SIGHUP: HTTPS on the same port" b6
-stop_all
+stop_exporters "basic auth over HTTP, rate_limit"
 
 # --- Without --web-config, SIGHUP still stops gpur (status 0).
 start_exporter nocfg -- --replay "$DEMO" --headless
@@ -428,6 +425,7 @@ wait "$PID"
 RC=$?
 expect_rc 0 "SIGHUP without --web-config ends gpur"
 SERVE_PIDS=""
+EXPORTERS=""
 
 # --- A real Prometheus scraping over HTTPS with a client certificate and
 # basic auth; a job with a wrong password, and one without a client
@@ -479,6 +477,7 @@ sys.exit(0 if t and \"401\" in t[0][\"lastError\"] else 1)'"
 	else
 		sed 's/^/    /' "$T/prometheus.log" | tail -n 20 >&2
 	fi
+	stop_exporters "the exporter Prometheus scraped"
 fi
 stop_all
 finish
