@@ -438,6 +438,54 @@ check "SIGHUP to a file with TLS: 'serving with it over HTTPS'" \
 	wait_until 20 grep -qxF "gpur: --web-config $CONF: re-read; serving with it over HTTPS" "$T/http.err"
 req b6 "https://$A/metrics" "${CA[@]}" "${AUTH[@]}"
 expect_code 200 "after SIGHUP: HTTPS on the same port" b6
+# The protocol versions and curves: by default TLS 1.2 and 1.3.
+req v1 "https://$A/health" "${CA[@]}" --tls-max 1.2
+expect_code 200 "by default a TLS 1.2 client is served" v1
+req v2 "https://$A/health" "${CA[@]}" --tlsv1.3
+expect_code 200 "by default a TLS 1.3 client is served" v2
+req v2x "https://$A/health" "${CA[@]}" --curves X25519
+expect_code 200 "by default a client offering only X25519 is served" v2x
+# http_re_read FILE: the file is taken on SIGHUP (the next re-read line).
+http_re_read() {
+	local n
+	n=$(grep -c 're-read; serving with it' "$T/http.err")
+	kill -HUP "$PID"
+	wait_until 20 reloads_above "$T/http.err" "$n"
+}
+# TLS 1.1, which curl speaks only at OpenSSL's security level 0: with
+# min_version TLS11 it is served (so this client can), by default it is not.
+OLD=(--ciphers 'DEFAULT@SECLEVEL=0' --tlsv1.1 --tls-max 1.1)
+web_config "$CONF" NoClientCert "  min_version: TLS11"
+check "min_version TLS11: taken" http_re_read
+req v3 "https://$A/health" "${CA[@]}" "${OLD[@]}"
+if [ "$CODE" = 200 ]; then
+	web_config "$CONF" NoClientCert
+	check "back to the default versions: taken" http_re_read
+	req v3 "https://$A/health" "${CA[@]}" "${OLD[@]}"
+	check "by default TLS 1.1 is refused, though this client speaks it (curl exit $CRC)" \
+		test "$CODE" = 000 -a "$CRC" -ne 0
+else
+	skip "TLS 1.1 is refused here even with min_version TLS11 (system crypto policy?): the default's refusal of it is not checked"
+fi
+web_config "$CONF" NoClientCert "  min_version: TLS13"
+check "min_version TLS13: taken" http_re_read
+req v4 "https://$A/health" "${CA[@]}" --tls-max 1.2
+check "min_version TLS13: a TLS 1.2 client is refused (curl exit $CRC)" test "$CODE" = 000 -a "$CRC" -ne 0
+req v5 "https://$A/health" "${CA[@]}" --tlsv1.3
+expect_code 200 "min_version TLS13: a TLS 1.3 client is served" v5
+web_config "$CONF" NoClientCert "  max_version: TLS12"
+check "max_version TLS12: taken" http_re_read
+req v6 "https://$A/health" "${CA[@]}" --tlsv1.3
+check "max_version TLS12: a TLS 1.3 client is refused (curl exit $CRC)" test "$CODE" = 000 -a "$CRC" -ne 0
+req v7 "https://$A/health" "${CA[@]}" --tls-max 1.2
+expect_code 200 "max_version TLS12: a TLS 1.2 client is served" v7
+web_config "$CONF" NoClientCert "  curve_preferences: [CurveP384]"
+check "curve_preferences [CurveP384]: taken" http_re_read
+req v8 "https://$A/health" "${CA[@]}" --curves X25519
+check "curve_preferences [CurveP384]: a client offering only X25519 is refused (curl exit $CRC)" \
+	test "$CODE" = 000 -a "$CRC" -ne 0
+req v9 "https://$A/health" "${CA[@]}" --curves secp384r1
+expect_code 200 "curve_preferences [CurveP384]: a client offering P-384 is served" v9
 stop_exporters "basic auth over HTTP, rate_limit"
 
 # --- Without --web-config, SIGHUP still stops gpur (status 0).
