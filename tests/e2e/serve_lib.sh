@@ -7,8 +7,10 @@
 #                        PID. False when it never serves. START_WITH, an
 #                        array, is put before gpur's name (prlimit ... --).
 #   stop_exporters WHAT  SIGTERM to the exporters started since the last
-#                        stop; each must end with status 0 and only "gpur: "
-#                        lines on its stderr (a sanitizer's report fails it)
+#                        stop; each must end within 15 s with status 0 and
+#                        only "gpur: " lines on its stderr (a sanitizer's
+#                        report fails it); one that does not end is named,
+#                        with what its threads wait in, and killed
 #   free_port            prints a port nobody listens on now
 #   http_get URL [CURL ARGS...]   the body on stdout (curl)
 #   stop_all             SIGTERM to every process started here, and waits
@@ -57,11 +59,27 @@ http_get() {
 }
 
 EXPORTERS=""
+# ended PID: the process has exited (gone, or a zombie not yet reaped).
+ended() {
+	local state
+	state=$(awk '{print $3}' "/proc/$1/stat" 2> /dev/null) || return 0
+	[ -z "$state" ] || [ "$state" = Z ]
+}
 stop_exporters() {
-	local e p name rc
+	local e p name rc t
 	for e in $EXPORTERS; do kill -TERM "${e%%:*}" 2> /dev/null; done
 	for e in $EXPORTERS; do
 		p=${e%%:*} name=${e#*:}
+		if ! wait_until 15 ended "$p"; then
+			fail "$1: the exporter $name still runs 15 s after SIGTERM; its threads wait in:"
+			for t in /proc/"$p"/task/*; do
+				echo "    $(cat "$t/comm" 2> /dev/null): $(cat "$t/wchan" 2> /dev/null)" >&2
+			done
+			kill -KILL "$p" 2> /dev/null
+			wait "$p" 2> /dev/null
+			SERVE_PIDS=$(echo " $SERVE_PIDS " | sed "s/ $p / /")
+			continue
+		fi
 		wait "$p" 2> /dev/null
 		rc=$?
 		if [ "$rc" -eq 0 ] && ! grep -qv '^gpur: ' "$T/$name.err"; then ok; else
