@@ -116,6 +116,22 @@ else
 	fail "openssl could not make a certificate: $(tail -n 2 "$T/openssl.log")"
 fi
 
+# --- gpur raises its soft RLIMIT_NOFILE to the hard limit, up to what 8192
+# connections and 512 descriptors of its own need.
+soft_nofile() { awk '/^Max open files/ {print $4}' "/proc/$1/limits"; }
+START_WITH=(prlimit --nofile=1024:2048 --)
+start_exporter raise1 -- --replay "$DEMO" --headless
+check "a soft limit of 1024 under a hard one of 2048 is raised to 2048 ($(soft_nofile "$PID"))" \
+	test "$(soft_nofile "$PID")" = 2048
+if [ "$HARD" -ge 8704 ]; then
+	START_WITH=(prlimit --nofile=1024:"$HARD" --)
+	start_exporter raise2 -- --replay "$DEMO" --headless
+	check "under a hard limit of $HARD it is raised to 8704 only ($(soft_nofile "$PID"))" \
+		test "$(soft_nofile "$PID")" = 8704
+fi
+START_WITH=()
+stop_exporters "RLIMIT_NOFILE raised"
+
 # --- A low descriptor limit: 700, so 188 connections, 177 before the
 # oldest waiting ones are shut.
 START_WITH=(prlimit --nofile=700:700 --)
