@@ -4,7 +4,13 @@
 #                        background (environment VAR=VALUE), stderr in
 #                        $T/NAME.err, and waits (20 s at most) for the line
 #                        that names the address; sets ADDR (host:port) and
-#                        PID. False when it never serves.
+#                        PID. False when it never serves. START_WITH, an
+#                        array, is put before gpur's name (prlimit ... --).
+#   stop_exporters WHAT  SIGTERM to the exporters started since the last
+#                        stop; each must end within 15 s with status 0 and
+#                        only "gpur: " lines on its stderr (a sanitizer's
+#                        report fails it); one that does not end is named,
+#                        with what its threads wait in, and killed
 #   free_port            prints a port nobody listens on now
 #   http_get URL [CURL ARGS...]   the body on stdout (curl)
 #   stop_all             SIGTERM to every process started here, and waits
@@ -28,9 +34,11 @@ start_exporter() {
 		shift
 	done
 	shift
-	env "${envs[@]}" "$GPUR" "$@" --serve 127.0.0.1:0 < /dev/null > "$T/$name.out" 2> "$T/$name.err" &
+	env "${envs[@]}" ${START_WITH[@]+"${START_WITH[@]}"} "$GPUR" "$@" --serve 127.0.0.1:0 < /dev/null \
+		> "$T/$name.out" 2> "$T/$name.err" &
 	PID=$!
 	SERVE_PIDS="$SERVE_PIDS $PID"
+	EXPORTERS="$EXPORTERS $PID:$name"
 	ADDR=""
 	wait_until 20 grep -q 'serving metrics at https\{0,1\}://' "$T/$name.err" || {
 		echo "  $name never served; stderr:" >&2
@@ -50,11 +58,45 @@ http_get() {
 	curl -s --max-time 10 "$@" "$url"
 }
 
+EXPORTERS=""
+# ended PID: the process has exited (gone, or a zombie not yet reaped).
+ended() {
+	local state
+	state=$(awk '{print $3}' "/proc/$1/stat" 2> /dev/null) || return 0
+	[ -z "$state" ] || [ "$state" = Z ]
+}
+stop_exporters() {
+	local e p name rc t
+	for e in $EXPORTERS; do kill -TERM "${e%%:*}" 2> /dev/null; done
+	for e in $EXPORTERS; do
+		p=${e%%:*} name=${e#*:}
+		if ! wait_until 15 ended "$p"; then
+			fail "$1: the exporter $name still runs 15 s after SIGTERM; its threads wait in:"
+			for t in /proc/"$p"/task/*; do
+				echo "    $(cat "$t/comm" 2> /dev/null): $(cat "$t/wchan" 2> /dev/null)" >&2
+			done
+			kill -KILL "$p" 2> /dev/null
+			wait "$p" 2> /dev/null
+			SERVE_PIDS=$(echo " $SERVE_PIDS " | sed "s/ $p / /")
+			continue
+		fi
+		wait "$p" 2> /dev/null
+		rc=$?
+		if [ "$rc" -eq 0 ] && ! grep -qv '^gpur: ' "$T/$name.err"; then ok; else
+			fail "$1: the exporter $name ended with status $rc on SIGTERM, or wrote other than gpur: lines"
+			grep -v '^gpur: ' "$T/$name.err" | head -n 20 | sed 's/^/    /' >&2
+		fi
+		SERVE_PIDS=$(echo " $SERVE_PIDS " | sed "s/ $p / /")
+	done
+	EXPORTERS=""
+}
+
 stop_all() {
 	local p
 	for p in $SERVE_PIDS; do kill -TERM "$p" 2> /dev/null; done
 	for p in $SERVE_PIDS; do wait "$p" 2> /dev/null; done
 	SERVE_PIDS=""
+	EXPORTERS=""
 }
 
 need_prometheus() {
