@@ -211,6 +211,12 @@ static void print_table(const struct frame *f, const struct fleet *fl, const str
 	buf_fini(&b);
 }
 
+/* serve_watch's view of the source: how long a backend has not answered. */
+static uint64_t source_busy(void *ctx, const char **name)
+{
+	return source_busy_ms(ctx, name);
+}
+
 /* The exporter's messages, while the dashboard owns the terminal: a note
  * event in the next frame. */
 static void post_note(void *ctx, const char *text)
@@ -235,6 +241,8 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 	if (once)
 		first_due = (uint64_t)((cfg->interval_set ? cfg->interval : 0.1) * 1000.0 + 0.5);
 	in->source = in->replay ? source_replay(in->replay, !tui) : source_live(in->sampler, first_due);
+	if (o->serve && in->source)
+		serve_watch(o->serve, source_busy, in->source); /* /health asks it whether a backend answers */
 	struct hooks *hooks = NULL;
 	if (cfg->on_event) {
 		struct hooks_opts ho = {
@@ -400,11 +408,6 @@ static int use_virtual_clock(const struct config *cfg, struct inputs *src, struc
 	return 0;
 }
 
-/* serve_watch's view of the source: how long a backend has not answered. */
-static uint64_t source_busy(void *ctx, const char **name)
-{
-	return source_busy_ms(ctx, name);
-}
 
 /* Starts the --serve exporter, which the sink hands every frame. Returns 0,
  * or the exit status. */
@@ -584,8 +587,6 @@ int run_main(const struct config *cfg)
 			status = 128 + (int)run_stop_requested; /* but it chose no GPU */
 		goto out;
 	}
-	if (serve && src.source)
-		serve_watch(serve, source_busy, src.source);
 	if ((status = open_outputs(cfg, &o)) != 0)
 		goto out;
 	if (src.replay && replays_into_itself(cfg)) {

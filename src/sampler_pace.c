@@ -17,13 +17,16 @@ static uint64_t wait_ns(const struct sampler *s)
 }
 
 /* Sets the watchdog's timer to the monotonic time at_ns. 0 is made 1,
- * because a zero value would disarm it. */
+ * because a zero value would disarm it. Once a stop is asked, every arming
+ * is at once: a worker handing over a frame after sampler_stop_run must
+ * not push the wake-up the stop asked for an interval ahead, again and
+ * again. Its callers hold tick_mu, which guards pace_stop. */
 static void arm(const struct sampler *s, uint64_t at_ns)
 {
 	struct itimerspec its;
 
 	memset(&its, 0, sizeof(its));
-	if (!at_ns)
+	if (!at_ns || s->pace_stop)
 		at_ns = 1;
 	its.it_value.tv_sec = (time_t)(at_ns / 1000000000u);
 	its.it_value.tv_nsec = (long)(at_ns % 1000000000u);
@@ -164,14 +167,13 @@ int sampler_run(struct sampler *s, const struct sampler_run_opts *p)
 	int rc = 1;
 	for (;;) {
 		struct pollfd pfd = {tfd, POLLIN, 0};
-		if (poll(&pfd, 1, -1) <= 0)
-			continue; /* a signal */
 		uint64_t n;
-		if (read(tfd, &n, sizeof(n)) < 0)
-			continue; /* pushed on since it fired */
+		/* A signal, or a timer pushed on since it fired, wakes the loop
+		 * without a firing; a stop is looked at after any wake. */
+		bool fired = poll(&pfd, 1, -1) > 0 && read(tfd, &n, sizeof(n)) == (ssize_t)sizeof(n);
 		pthread_mutex_lock(&s->tick_mu);
 		bool stopped = s->pace_stop;
-		if (!stopped && !s->pace_done)
+		if (fired && !stopped && !s->pace_done)
 			watch(s);
 		bool done = s->pace_done;
 		pthread_mutex_unlock(&s->tick_mu);

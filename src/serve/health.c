@@ -26,8 +26,14 @@ bool health_check(const struct health_in *in, char *why, size_t n)
 	if (!in->live)
 		return true;
 	if (in->busy_ms > 2 * iv) {
-		snprintf(why, n, "%s: no answer for %" PRIu64 " s", in->busy_name ? in->busy_name : "backend",
-			 in->busy_ms / 1000);
+		const char *name = in->busy_name ? in->busy_name : "backend";
+		/* Tenths below 10 s, so that a short interval's first 503 does
+		 * not say "for 0 s". */
+		if (in->busy_ms < 10000)
+			snprintf(why, n, "%s: no answer for %" PRIu64 ".%" PRIu64 " s", name, in->busy_ms / 1000,
+				 in->busy_ms % 1000 / 100);
+		else
+			snprintf(why, n, "%s: no answer for %" PRIu64 " s", name, in->busy_ms / 1000);
 		return false;
 	}
 	uint64_t age = in->now_ms > in->published_ms ? in->now_ms - in->published_ms : 0;

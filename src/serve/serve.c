@@ -474,6 +474,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		 * all: the connection is closed. */
 		if (guarded && !cert_accepted(x, c))
 			return MHD_NO;
+		/* The rate limit comes before the password, as in the
+		 * exporter-toolkit, so that wrong passwords cannot make the
+		 * server run bcrypt without bound. */
+		if (!health && !rate_ok(x))
+			return s->lib.queue_response(c, MHD_HTTP_TOO_MANY_REQUESTS, x->too_many);
 		if (guarded && x->auth &&
 		    !webauth_check(x->auth, s->lib.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION)))
 			return s->lib.queue_response(c, MHD_HTTP_UNAUTHORIZED, x->unauthorized);
@@ -484,8 +489,6 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 			return s->lib.queue_response(c, MHD_HTTP_NOT_FOUND, x->not_found);
 		if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 			return s->lib.queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, x->not_allowed);
-		if (!health && !rate_ok(x))
-			return s->lib.queue_response(c, MHD_HTTP_TOO_MANY_REQUESTS, x->too_many);
 		/* A GET is answered on the call after its headers, because an
 		 * answer queued on the first call makes libmicrohttpd close the
 		 * connection, and Prometheus keeps its connections alive. */

@@ -22,6 +22,9 @@ struct webauth {
 	char dummy[64];        /* a bcrypt setting of the first user's cost */
 	char cache_setting[64]; /* $5$rounds=1000$<random salt>$ */
 	pthread_mutex_t mu;     /* guards the cache */
+	/* One bcrypt at a time: requests with wrong passwords then take at
+	 * most one core, and a remembered scrape never waits for it. */
+	pthread_mutex_t slow;
 	char cache[WEBAUTH_CACHE][DIGEST_MAX];
 	size_t cache_next;
 };
@@ -47,6 +50,7 @@ struct webauth *webauth_new(const struct webcfg *c, char *err, size_t errlen)
 	struct webauth *a = xcalloc(1, sizeof(*a));
 	a->cr = cr;
 	pthread_mutex_init(&a->mu, NULL);
+	pthread_mutex_init(&a->slow, NULL);
 	a->nusers = c->nusers;
 	a->users = xcalloc(c->nusers ? c->nusers : 1, sizeof(*a->users));
 	for (size_t i = 0; i < c->nusers; i++) {
@@ -78,6 +82,7 @@ void webauth_free(struct webauth *a)
 	free(a->users);
 	explicit_bzero(a->cache, sizeof(a->cache));
 	pthread_mutex_destroy(&a->mu);
+	pthread_mutex_destroy(&a->slow);
 	free(a);
 }
 
@@ -168,8 +173,10 @@ bool webauth_check(struct webauth *a, const char *authorization)
 	}
 	if (!ok) {
 		const char *hash = u ? u->hash : a->dummy;
+		pthread_mutex_lock(&a->slow);
 		const char *out = a->cr->crypt_r(password, hash, cd);
 		ok = u && out && out[0] == '$' && same(out, hash);
+		pthread_mutex_unlock(&a->slow);
 		if (ok && digest[0]) {
 			pthread_mutex_lock(&a->mu);
 			snprintf(a->cache[a->cache_next], DIGEST_MAX, "%s", digest);

@@ -98,6 +98,16 @@ static int want_bool(struct walk *w, const char *key, const yaml_node_t *n, bool
 	return fail(w, key, "must be true or false");
 }
 
+/* Joins parent.key into buf, for messages. */
+static const char *keyname(char *buf, size_t n, const char *parent, const char *key)
+{
+	if (parent)
+		snprintf(buf, n, "%s.%s", parent, key);
+	else
+		snprintf(buf, n, "%s", key);
+	return buf;
+}
+
 /* Calls each(w, key, value) for every pair of a mapping node; a null is an
  * empty mapping. */
 typedef int (*pair_fn)(struct walk *w, const char *parent, const char *key, const yaml_node_t *value);
@@ -112,21 +122,21 @@ static int each_pair(struct walk *w, const char *parent, const yaml_node_t *n, p
 		const char *k = scalar(node(w, p->key));
 		if (!k)
 			return fail(w, parent, "a key that is not a string");
+		/* YAML leaves a repeated key to the reader; the exporter-toolkit
+		 * refuses it, and so does gpur, rather than let the last win. */
+		for (yaml_node_pair_t *q = n->data.mapping.pairs.start; q < p; q++) {
+			const char *o = scalar(node(w, q->key));
+			if (o && strcmp(o, k) == 0) {
+				char key[WEBCFG_MAX_NAME + 64];
+				return fail(w, keyname(key, sizeof(key), parent, k), "given twice");
+			}
+		}
 		if (each(w, parent, k, node(w, p->value)) != 0)
 			return -1;
 	}
 	return 0;
 }
 
-/* Joins parent.key into buf, for messages. */
-static const char *keyname(char *buf, size_t n, const char *parent, const char *key)
-{
-	if (parent)
-		snprintf(buf, n, "%s.%s", parent, key);
-	else
-		snprintf(buf, n, "%s", key);
-	return buf;
-}
 
 /* Reads a whole file of at most WEBCFG_MAX_FILE bytes, NUL-terminated. */
 static char *slurp(const char *file, size_t *len, int *e)

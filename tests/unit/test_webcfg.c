@@ -73,6 +73,8 @@ static void test_unknown_keys_named(void **state)
 	refused("- a\n- b\n", "must be a mapping", NULL);
 	refused("tls_server_config: [1, 2]\n", "tls_server_config: must be a mapping", NULL);
 	refused("a: [unclosed\n", "not YAML", "line");
+	refused("tls_server_config: {}\ntls_server_config: {}\n", "tls_server_config: given twice", NULL);
+	refused("http_server_config:\n  http2: true\n  http2: false\n", "http_server_config.http2: given twice", NULL);
 }
 
 static void test_tls_rules(void **state)
