@@ -228,6 +228,17 @@ static int draw_long_values(struct tui *t, const struct gpu_process *p, int r, i
 	return r;
 }
 
+/* ms since the epoch as the local date and time with its zone, or "--". */
+static void local_time(uint64_t ms, char *out, size_t n)
+{
+	time_t s = (time_t)(ms / 1000);
+	struct tm tm;
+
+	snprintf(out, n, "--");
+	if (localtime_r(&s, &tm))
+		strftime(out, n, "%Y-%m-%d %H:%M:%S %Z", &tm);
+}
+
 /* Draws from row r when the process started, in local time and with its age
  * at now, and its GPU with the memory and util it has there, its CPU and its
  * RSS. Returns the next row. */
@@ -236,12 +247,9 @@ static int draw_use(struct tui *t, const struct gpu_process *p, uint64_t now, in
 	const struct frame *f = t->frame;
 	char buf[PROCESS_CMDLINE_MAX + 64], a[64], b[64], c[64], d[64];
 
+	char when[64];
 	if (process_has(p, PROC_F_START)) {
-		time_t s = (time_t)(p->start_ms / 1000);
-		struct tm tm;
-		char when[64] = "--";
-		if (localtime_r(&s, &tm))
-			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z", &tm);
+		local_time(p->start_ms, when, sizeof(when));
 		proctable_cell(f, p, PROCTABLE_TIME, now, a, sizeof(a));
 		snprintf(buf, sizeof(buf), "%s   (%s ago)", when, a);
 	}
@@ -250,11 +258,7 @@ static int draw_use(struct tui *t, const struct gpu_process *p, uint64_t now, in
 	r++;
 	if (p->idle_since_ms) {
 		/* Idle (model/idle.h): since when it has held its memory at 0 %. */
-		time_t s = (time_t)(p->idle_since_ms / 1000);
-		struct tm tm;
-		char when[64] = "--";
-		if (localtime_r(&s, &tm))
-			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z", &tm);
+		local_time(p->idle_since_ms, when, sizeof(when));
 		proctable_cell(f, p, PROCTABLE_IDLE, now, a, sizeof(a));
 		proctable_cell(f, p, PROCTABLE_GPUMEM, now, b, sizeof(b));
 		snprintf(buf, sizeof(buf), "since %s   (%s), holding %s at 0%% GPU", when, a, b);
