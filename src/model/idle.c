@@ -314,7 +314,8 @@ void idle_update(struct idle_tracker *t, struct frame *f)
 	}
 	/* In the order of GPU and pid, so that a replay gives the same
 	 * events in the same order every time. */
-	qsort(stale, nstale, sizeof(*stale), cmp_gone);
+	if (nstale)
+		qsort(stale, nstale, sizeof(*stale), cmp_gone);
 	for (size_t i = 0; i < nstale; i++) {
 		const struct slot *s = &stale[i].s;
 		if (s->idle) {
