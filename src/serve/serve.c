@@ -83,7 +83,6 @@ struct serve {
 	bool have_thread;
 	int efd;           /* eventfd: SIGHUP, a sweep to start, or the stop */
 	atomic_bool stop;
-	atomic_uint reloads; /* SIGHUPs taken so far (tests wait on the log) */
 	/* Used by the feed's thread only. */
 	struct prom_health health;
 	size_t last_len; /* the previous exposition's size, so the next takes one allocation */
@@ -729,7 +728,6 @@ static void reload(struct serve *s)
 	struct webcfg cfg;
 	char err[1024];
 
-	atomic_fetch_add(&s->reloads, 1);
 	if (webcfg_load(s->web_config, &cfg, err, sizeof(err)) != 0) {
 		say(s, "%s; still serving with the previous configuration", err);
 		return;
@@ -793,15 +791,6 @@ static size_t connection_limit(void)
 	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want)
 		return SERVE_MAX_CONNECTIONS;
 	return rl.rlim_cur > SERVE_FD_RESERVE + 64 ? (size_t)(rl.rlim_cur - SERVE_FD_RESERVE) : 64;
-}
-
-int serve_check_web_config(const char *path, char *err, size_t errlen)
-{
-	struct webcfg cfg;
-	if (webcfg_load(path, &cfg, err, errlen) != 0)
-		return -1;
-	webcfg_free(&cfg);
-	return 0;
 }
 
 struct serve *serve_start(const struct serve_opts *o, bool *usage, char *err, size_t errlen)

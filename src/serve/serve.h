@@ -65,9 +65,6 @@ struct serve;
  * address does not resolve, the port is in use, the library is missing or
  * the web config is bad (*usage is then set: exit status 2). */
 struct serve *serve_start(const struct serve_opts *o, bool *usage, char *err, size_t errlen);
-/* Checks the web configuration file without serving: 0, or -1 with the
- * message in err. */
-int serve_check_web_config(const char *path, char *err, size_t errlen);
 /* Where a SIGHUP handler writes (an 8-byte count, as to an eventfd) to have
  * the web config re-read, or -1 without --web-config. */
 int serve_reload_fd(const struct serve *s);
