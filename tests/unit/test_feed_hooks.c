@@ -30,12 +30,14 @@
 
 #define BIT(k) (UINT32_C(1) << HOOK_KIND_##k)
 
-/* Polls until path exists, for at most 30 s. */
+/* Polls until path exists and is not empty, for at most 30 s: a shell's
+ * "echo $$ > path" creates the file before it writes to it. */
 static void wait_file(const char *path)
 {
 	struct timespec ts = {0, 10000000};
 	for (int i = 0; i < 3000; i++) {
-		if (access(path, F_OK) == 0)
+		struct stat sb;
+		if (stat(path, &sb) == 0 && sb.st_size > 0)
 			return;
 		nanosleep(&ts, NULL);
 	}
@@ -446,19 +448,24 @@ static void test_stop(void **state)
 		e->valid |= UINT64_C(1) << EVENT_F_PID;
 	}
 	hooks_feed(h, f);
-	char *p1 = testutil_path(dir, "pid.1"), *p2 = testutil_path(dir, "pid.2");
-	wait_file(p1);
-	wait_file(p2);
-	pid_t a = read_pid(p1), b = read_pid(p2);
+	/* Wait until the four that run at once have each written their pid,
+	 * so that the count below does not race a shell still starting. */
+	pid_t run[HOOKS_RUNNING_MAX];
+	for (int i = 0; i < HOOKS_RUNNING_MAX; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "pid.%d", i + 1);
+		char *p = testutil_path(dir, name);
+		wait_file(p);
+		run[i] = read_pid(p);
+		free(p);
+	}
 	hooks_free(h);
-	assert_true(gone(a));
-	assert_true(gone(b));
-	assert_int_equal(count_files(dir, "pid."), 4); /* pids 5 and 6 never ran */
+	for (int i = 0; i < HOOKS_RUNNING_MAX; i++)
+		assert_true(gone(run[i]));
+	assert_int_equal(count_files(dir, "pid."), HOOKS_RUNNING_MAX); /* pids 5 and 6 never ran */
 	frame_unref(f);
 	testutil_rmtree(dir);
 	free(dir);
-	free(p1);
-	free(p2);
 }
 
 /* Through the frame pipeline: a replay's events reach the hook, with the
