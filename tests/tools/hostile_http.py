@@ -40,9 +40,11 @@ def conn(src, timeout=5.0):
 def exchange(src, request, timeout=5.0):
     """Sends request, returns (status, body bytes) read to the close."""
     s = conn(src, timeout)
+    # The server may close or reset the connection while a request is still
+    # being sent (a refused huge header does), so data exists before sendall.
+    data = b""
     try:
         s.sendall(request)
-        data = b""
         while True:
             chunk = s.recv(65536)
             if not chunk:
