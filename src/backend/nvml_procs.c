@@ -24,6 +24,7 @@ struct prow {
 struct prows {
 	struct prow *v;
 	size_t n, cap;
+	bool failed; /* a list failed with an error other than "never" */
 };
 
 static struct prow *prow_get(struct prows *pr, unsigned pid)
@@ -196,6 +197,8 @@ static bool read_plist(struct rd *rd, enum nvml_plist which, struct prows *pr, u
 	if (r != NVML_SUCCESS) {
 		if (nvml_never(r))
 			rd->d->plist_never |= 1u << which;
+		else
+			pr->failed = true;
 		nvml_took(rd, r);
 		return false;
 	}
@@ -405,6 +408,12 @@ void nvml_device_processes(struct rd *rd, struct frame *f, size_t index, bool ut
 	}
 	if (util)
 		read_putil(rd, &pr, index < f->ngpus ? &f->gpus[index] : NULL);
+	/* The rows of the lists that answered are still true; the GPU says
+	 * that they may not be all. */
+	if (pr.failed && index < f->ngpus) {
+		f->gpus[index].procs_unknown = true;
+		gpu_set(&f->gpus[index], GPU_F_PROCS_UNKNOWN);
+	}
 	if (rd->fatal == NV_OK)
 		emit_rows(f, &pr, index);
 	free(pr.v);

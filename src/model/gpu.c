@@ -139,6 +139,9 @@ const struct field GPU_FIELDS[] = {
 	    G2("DCGM_FI_PROF_NVLINK_RX_BYTES", "DCGM_FI_PROF_NVLINK_RX_BYTES_PER_SECOND"), "NVLink receive, all links (bytes/s)"),
 	NUM("nvlink_tx_bytes_per_s", act.nvlink_tx_bytes_per_s, GPU_F_NVLINK_TX, 0, FIELD_U64_MAX, R,
 	    G2("DCGM_FI_PROF_NVLINK_TX_BYTES", "DCGM_FI_PROF_NVLINK_TX_BYTES_PER_SECOND"), "NVLink transmit, all links (bytes/s)"),
+	/* Written only as true, in the polls whose process list failed. */
+	{"processes_unknown", FIELD_BOOL, GPU_F_PROCS_UNKNOWN, offsetof(struct gpu, procs_unknown), 0, 0, 0, NULL, 0, R,
+	 NULL, "the process list could not be read in this poll: its processes are missing, not gone"},
 };
 const size_t GPU_NFIELDS = sizeof(GPU_FIELDS) / sizeof(GPU_FIELDS[0]);
 
@@ -185,12 +188,19 @@ bool gpu_is_unread(const struct gpu *g)
 	return s == GPU_STATE_LOST || s == GPU_STATE_SUSPENDED;
 }
 
+bool gpu_procs_unknown(const struct gpu *g)
+{
+	return gpu_is_unread(g) || (gpu_has(g, GPU_F_PROCS_UNKNOWN) && g->procs_unknown);
+}
+
 bool gpu_is_idle(const struct frame *f, size_t i)
 {
 	const struct gpu *g = &f->gpus[i];
 
 	if (gpu_has(g, GPU_F_UTIL) && g->util_pct > 0)
 		return false;
+	if (gpu_has(g, GPU_F_PROCS_UNKNOWN) && g->procs_unknown)
+		return false; /* somebody may be on it */
 	for (size_t p = 0; p < f->nprocs; p++)
 		if (f->procs[p].gpu_index == i)
 			return false;

@@ -48,6 +48,8 @@ enum gpu_field {
 	/* What the chip's units are doing (NVML's GPM, Hopper and newer). */
 	GPU_F_GR_ACTIVE, GPU_F_SM_ACTIVE, GPU_F_SM_OCCUPANCY, GPU_F_TENSOR_ACTIVE, GPU_F_DRAM_ACTIVE,
 	GPU_F_FP64_ACTIVE, GPU_F_FP32_ACTIVE, GPU_F_FP16_ACTIVE, GPU_F_NVLINK_RX, GPU_F_NVLINK_TX,
+	/* The process list could not be read in this poll. */
+	GPU_F_PROCS_UNKNOWN,
 	GPU_F__COUNT
 };
 
@@ -96,6 +98,11 @@ struct gpu {
 	struct gpu_activity act;    /* engines and units */
 	long double voltage_mv;     /* core voltage (amdgpu hwmon in0_input) */
 	const char *perf_level;     /* AMD's forced DPM level ("manual", "high"...); "auto" is absent */
+	/* True when the driver failed to list the GPU's processes in this poll
+	 * (an error that is not "not supported"): the frame's rows for it are
+	 * missing, not gone, and whatever is judged from their absence (an
+	 * idle process that exited, a GPU free of other users) is unknown. */
+	bool procs_unknown;
 };
 
 /* In the order of enum gpu_field, so GPU_FIELDS[f] is field f's row. */
@@ -130,6 +137,9 @@ static inline unsigned gpu_state(const struct gpu *g)
 }
 /* True for lost and suspended devices, whose readings are not taken. */
 bool gpu_is_unread(const struct gpu *g);
+/* True when the frame's process rows of g are not the whole list: g is lost
+ * or suspended, or its process list failed in this poll. */
+bool gpu_procs_unknown(const struct gpu *g);
 /* True when GPU i of frame f is idle: its utilisation is 0 or unknown and
  * no process of the frame uses it. The dashboard hides such GPUs (key i). */
 struct frame;

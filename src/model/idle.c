@@ -294,8 +294,8 @@ void idle_update(struct idle_tracker *t, struct frame *f)
 	}
 	/* A process quiet before and not in this frame has exited, or left
 	 * the GPU: an idle one says so once. While its GPU is not in the
-	 * frame, or is lost or suspended, nothing is known of it, and it is
-	 * kept as it is. */
+	 * frame, is lost or suspended, or could not list its processes in
+	 * this poll, nothing is known of it, and it is kept as it is. */
 	size_t nstale = 0;
 	struct gone *stale = NULL;
 	for (size_t i = 0; i < t->cap; i++) {
@@ -306,8 +306,7 @@ void idle_update(struct idle_tracker *t, struct frame *f)
 		for (size_t g = 0; g < f->ngpus && idx == UINT64_MAX; g++)
 			if (keys[g] == s->gpu)
 				idx = g;
-		if (idx == UINT64_MAX || gpu_state(&f->gpus[idx]) == GPU_STATE_LOST ||
-		    gpu_state(&f->gpus[idx]) == GPU_STATE_SUSPENDED)
+		if (idx == UINT64_MAX || gpu_procs_unknown(&f->gpus[idx]))
 			continue;
 		stale = xreallocarray(stale, nstale + 1, sizeof(*stale));
 		stale[nstale++] = (struct gone){*s, idx, t->names[i]};

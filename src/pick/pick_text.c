@@ -90,6 +90,10 @@ void pick_text_reason(struct buf *b, const struct pick_candidate *c, const struc
 			buf_puts(b, "an unknown user");
 		buf_printf(b, "%s (--shared)", c->now ? "" : when);
 		break;
+	case PICK_PROCS_UNKNOWN:
+		buf_printf(b, "'s processes %s%s, so another user's may be on it (--shared)",
+			   c->now ? "cannot be listed" : "could not be listed", c->now ? "" : when);
+		break;
 	case PICK_LOCKED:
 		buf_puts(b, " is locked by another gpur --lock");
 		break;
@@ -135,6 +139,9 @@ void pick_text_brief(struct buf *b, const struct pick_candidate *c, const struct
 		break;
 	case PICK_OTHER_USER:
 		buf_printf(b, "process of %s", c->user ? c->user : "an unknown user");
+		break;
+	case PICK_PROCS_UNKNOWN:
+		buf_puts(b, "processes unknown");
 		break;
 	case PICK_LOCKED:
 		buf_puts(b, "locked");

@@ -13,7 +13,7 @@
 #include "util/xalloc.h"
 
 /* The reasons whose last time is kept, beside the readings. */
-enum cause { C_LOST, C_UNREAD, C_ABSENT, C_MEM_UNKNOWN, C_UTIL_UNKNOWN, C_OTHER, C__COUNT };
+enum cause { C_LOST, C_UNREAD, C_ABSENT, C_MEM_UNKNOWN, C_UTIL_UNKNOWN, C_OTHER, C_PROCS_UNKNOWN, C__COUNT };
 
 struct mono_e {
 	uint64_t ts;
@@ -40,7 +40,7 @@ struct dev {
 	bool seen;
 	size_t position, order;
 	long index;
-	bool instance, lost_now, unread_now, other_now;
+	bool instance, lost_now, unread_now, other_now, procs_unknown_now;
 	bool total_known, free_known_now, util_known_now;
 	double total, free_now, util_now;
 };
@@ -247,6 +247,12 @@ static void take_readings(struct dev *d, const struct gpu *g, const struct gpu *
 		mark(d, C_LOST, ts);
 	if (d->unread_now)
 		mark(d, C_UNREAD, ts);
+	/* A failed process list may hide another user's process, on the
+	 * instance or on its GPU. */
+	d->procs_unknown_now = (gpu_has(g, GPU_F_PROCS_UNKNOWN) && g->procs_unknown) ||
+			       (parent && gpu_has(parent, GPU_F_PROCS_UNKNOWN) && parent->procs_unknown);
+	if (d->procs_unknown_now)
+		mark(d, C_PROCS_UNKNOWN, ts);
 	d->total_known = gpu_has(g, GPU_F_MEM_TOTAL) && g->mem_total_bytes > 0;
 	d->total = d->total_known ? (double)g->mem_total_bytes : 0;
 	d->free_known_now = d->total_known && gpu_has(g, GPU_F_MEM_USED);
@@ -426,6 +432,8 @@ static enum pick_why judge(const struct pick_window *w, const struct dev *d, con
 	}
 	if (!o->shared && in_window(d, C_OTHER, lo))
 		return *now = d->other_now, PICK_OTHER_USER;
+	if (!o->shared && in_window(d, C_PROCS_UNKNOWN, lo))
+		return *now = d->procs_unknown_now, PICK_PROCS_UNKNOWN;
 	return PICK_FREE;
 }
 

@@ -30,6 +30,7 @@ enum pick_why {
 	PICK_UTIL_UNKNOWN,
 	PICK_UTIL_HIGH,   /* above --max-util in some poll of the window */
 	PICK_OTHER_USER,  /* a process of another user, or of an unknown one, in the window */
+	PICK_PROCS_UNKNOWN, /* its process list failed in some poll of the window */
 	PICK_LOCKED,      /* another gpur --lock holds it (set by the caller) */
 };
 

@@ -371,7 +371,8 @@ static void render_gpu_fields(struct buf *b, const struct frame *f, enum field_n
 	}
 
 	/* The GPU memory idle processes hold (model/idle.h), per GPU read
-	 * normally: 0 is known when none is idle. */
+	 * normally whose process list answered: 0 is known when none is idle,
+	 * and unknown while the list failed. */
 	long double *idle = xcalloc(f->ngpus ? f->ngpus : 1, sizeof(*idle));
 	for (size_t i = 0; i < f->nprocs; i++) {
 		const struct gpu_process *p = &f->procs[i];
@@ -382,7 +383,7 @@ static void render_gpu_fields(struct buf *b, const struct frame *f, enum field_n
 		     "GPU memory held by idle processes (at 0% GPU for --idle-after, holding --idle-mem or more)");
 	any = false;
 	for (size_t i = 0; i < f->ngpus; i++)
-		if (gpu_state(&f->gpus[i]) == GPU_STATE_OK)
+		if (gpu_state(&f->gpus[i]) == GPU_STATE_OK && !gpu_procs_unknown(&f->gpus[i]))
 			any |= sample(b, "gpur_idle_memory_bytes", lb->data + m[i].own_off, m[i].own_len, NULL,
 				      (double)idle[i]);
 	end(b, mark, any);

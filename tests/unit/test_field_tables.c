@@ -33,6 +33,9 @@ static const char *const DESIGN_GPU_KEYS[] = {
 	/* Issue 23: GPM's profiling metrics. */
 	"gr_active_pct", "sm_active_pct", "sm_occupancy_pct", "tensor_active_pct", "dram_active_pct",
 	"fp64_active_pct", "fp32_active_pct", "fp16_active_pct", "nvlink_rx_bytes_per_s", "nvlink_tx_bytes_per_s",
+	/* A process list that failed in the poll (the idle tracker and
+	 * --select must not read its missing rows as exits or a free GPU). */
+	"processes_unknown",
 };
 /* "readings — util, memory used, temperatures, power, energy, fan, clocks,
  * enc/dec, PCIe throughput and link, ECC, throttle, P-state — are omitted" for
@@ -45,6 +48,7 @@ static const char *const DESIGN_GPU_READINGS[] = {
 	"video_pct", "voltage_mv", "perf_level",
 	"gr_active_pct", "sm_active_pct", "sm_occupancy_pct", "tensor_active_pct", "dram_active_pct",
 	"fp64_active_pct", "fp32_active_pct", "fp16_active_pct", "nvlink_rx_bytes_per_s", "nvlink_tx_bytes_per_s",
+	"processes_unknown",
 };
 static const char *const DESIGN_PROCESS_KEYS[] = {
 	"pid", "gpu_index", "name", "cmdline", "user", "kind", "gpu_mem_bytes", "gpu_util_pct",

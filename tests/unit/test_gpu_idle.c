@@ -1,6 +1,6 @@
 /* test_gpu_idle: the one rule for an idle GPU, which the dashboard's i key
  * and its GPU panels both follow: no utilisation (0 or unknown) and no
- * process of the frame on it. */
+ * process of the frame on it, with its process list known. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -46,6 +46,15 @@ static void test_idle(void **state)
 	assert_true(gpu_is_idle(f, 2));
 	assert_true(gpu_is_idle(f, 3));  /* unknown utilisation is no use */
 	assert_false(gpu_is_idle(f, 4));
+	/* A GPU whose process list failed may have somebody on it; one
+	 * read back as "processes_unknown": false is known. */
+	f->gpus[3].procs_unknown = false;
+	gpu_set(&f->gpus[3], GPU_F_PROCS_UNKNOWN);
+	assert_true(gpu_is_idle(f, 3));
+	f->gpus[3].procs_unknown = true;
+	assert_false(gpu_is_idle(f, 3));
+	assert_true(gpu_procs_unknown(&f->gpus[3]));
+	assert_false(gpu_procs_unknown(&f->gpus[2]));
 	/* A tiny utilisation is use. */
 	f->gpus[2].util_pct = 0.01L;
 	assert_false(gpu_is_idle(f, 2));

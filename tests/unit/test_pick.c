@@ -303,6 +303,73 @@ static void test_users(void **state)
 	frame_unref(f);
 }
 
+/* A GPU whose process list failed in a poll of the window may run another
+ * user's process: it is not free unless --shared, and says why. */
+static void test_procs_unknown(void **state)
+{
+	struct pick_opts o = {.select_n = 1, .stable = {true, 1500}};
+	struct pick_window *w = pick_window_new(&o, "me", "1000", false);
+	struct buf b;
+
+	(void)state;
+	buf_init(&b);
+	for (uint64_t ts = 10000; ts <= 15000; ts += 1000) {
+		struct frame *f = frame_new();
+		struct gpu *g = add_gpu(f, "GPU-a", 80, 80, 0);
+		if (ts == 12000) {
+			g->procs_unknown = true;
+			gpu_set(g, GPU_F_PROCS_UNKNOWN);
+		}
+		/* Read back from a record, "processes_unknown": false is known. */
+		struct gpu *h = add_gpu(f, "GPU-b", 80, 80, 0);
+		h->procs_unknown = false;
+		gpu_set(h, GPU_F_PROCS_UNKNOWN);
+		pick_window_add(w, ts, f, NULL, NULL);
+		frame_unref(f);
+		const struct pick_candidate *c = verdict(w, "GPU-a");
+		if (ts == 15000)
+			assert_int_equal(c->why, PICK_FREE);
+		if (ts == 12000) {
+			assert_int_equal(c->why, PICK_PROCS_UNKNOWN);
+			assert_true(c->now);
+			pick_text_reason(&b, c, &o);
+			assert_string_equal(buf_cstr(&b),
+					    "GPU 0's processes cannot be listed, so another user's may be on it (--shared)");
+			buf_reset(&b);
+		}
+		if (ts == 13000 || ts == 14000) {
+			/* The failed poll's reading stands until the next poll, and
+			 * that stretch is in the window until 14500. */
+			assert_int_equal(c->why, PICK_PROCS_UNKNOWN);
+			assert_false(c->now);
+			pick_text_reason(&b, c, &o);
+			assert_string_equal(buf_cstr(&b), "GPU 0's processes could not be listed in the last 1.5s, so "
+							  "another user's may be on it (--shared)");
+			buf_reset(&b);
+			pick_text_brief(&b, c, &o);
+			assert_string_equal(buf_cstr(&b), "GPU 0: processes unknown");
+			buf_reset(&b);
+		}
+		if (ts >= 12000)
+			assert_int_equal(verdict(w, "GPU-b")->why, PICK_FREE);
+	}
+	pick_window_free(w);
+
+	o.shared = true;
+	w = pick_window_new(&o, "me", "1000", false);
+	for (uint64_t ts = 10000; ts <= 12000; ts += 1000) {
+		struct frame *f = frame_new();
+		struct gpu *g = add_gpu(f, "GPU-a", 80, 80, 0);
+		g->procs_unknown = true;
+		gpu_set(g, GPU_F_PROCS_UNKNOWN);
+		pick_window_add(w, ts, f, NULL, NULL);
+		frame_unref(f);
+	}
+	assert_int_equal(verdict(w, "GPU-a")->why, PICK_FREE); /* --shared takes anybody's GPU */
+	pick_window_free(w);
+	buf_fini(&b);
+}
+
 /* Free ones first: the most free memory, then the lowest utilisation, then
  * the first; the others after them in order, with the shortfall. */
 static void test_order_and_shortfall(void **state)
@@ -467,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_stable_zero),
 		cmocka_unit_test(test_unknowns),
 		cmocka_unit_test(test_users),
+		cmocka_unit_test(test_procs_unknown),
 		cmocka_unit_test(test_order_and_shortfall),
 		cmocka_unit_test(test_mig),
 		cmocka_unit_test(test_gone_and_partial),
