@@ -1,11 +1,9 @@
-/* serve: snapshots, the listening socket and the request handler. */
+/* serve: snapshots, the servers on the listening socket (listen.c) and the
+ * request handler; client certificates are checked in webcheck.c. */
 #include "serve/serve.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <netdb.h>
-#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -24,9 +22,11 @@
 #include "serve/conns.h"
 #include "serve/gz.h"
 #include "serve/health.h"
+#include "serve/listen.h"
 #include "serve/mhd_lib.h"
 #include "serve/prom.h"
 #include "serve/webauth.h"
+#include "serve/webcheck.h"
 #include "serve/webcfg.h"
 #include "serve/weblib.h"
 #include "util/buf.h"
@@ -109,114 +109,6 @@ static void snap_unref(struct snap *p)
 	if (p->have_gz)
 		gz_fini(&p->gz);
 	free(p);
-}
-
-int serve_parse_addr(const char *addr, struct serve_addr *out, char *err, size_t errlen)
-{
-	const char *colon, *host = addr;
-	size_t hlen;
-
-	memset(out, 0, sizeof(*out));
-	if (addr[0] == '[') {
-		const char *close = strchr(addr, ']');
-		if (!close || close[1] != ':')
-			goto bad;
-		host = addr + 1;
-		hlen = (size_t)(close - host);
-		colon = close + 1;
-		struct in6_addr a6;
-		char tmp[64];
-		if (hlen == 0 || hlen >= sizeof(tmp))
-			goto bad;
-		memcpy(tmp, host, hlen);
-		tmp[hlen] = '\0';
-		if (inet_pton(AF_INET6, tmp, &a6) != 1)
-			goto bad;
-	} else {
-		colon = strrchr(addr, ':');
-		if (!colon)
-			goto bad;
-		hlen = (size_t)(colon - addr);
-		for (size_t i = 0; i < hlen; i++) {
-			char c = addr[i];
-			if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-			      c == '-'))
-				goto bad; /* an IPv6 address needs its brackets */
-		}
-	}
-	if (hlen >= sizeof(out->host))
-		goto bad;
-	const char *p = colon + 1;
-	size_t digits = strspn(p, "0123456789");
-	if (digits == 0 || digits > 5 || p[digits] != '\0')
-		goto bad;
-	unsigned long port = strtoul(p, NULL, 10);
-	if (port > 65535)
-		goto bad;
-	memcpy(out->host, host, hlen);
-	out->host[hlen] = '\0';
-	if (hlen == 0)
-		snprintf(out->host, sizeof(out->host), "127.0.0.1");
-	out->port = (uint16_t)port;
-	return 0;
-bad:
-	snprintf(err, errlen, "--serve: '%s' is not host:port (e.g. :9400, 0.0.0.0:9400, [::]:9400)", addr);
-	return -1;
-}
-
-/* Binds and listens on a. Returns the socket, or -1 with the reason in
- * err. */
-static int listen_on(const char *given, const struct serve_addr *a, char *where, size_t wn, char *err, size_t errlen)
-{
-	struct addrinfo hints, *res = NULL;
-	char port[8];
-
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_flags = AI_NUMERICSERV | AI_PASSIVE;
-	snprintf(port, sizeof(port), "%u", (unsigned)a->port);
-	int rc = getaddrinfo(a->host, port, &hints, &res);
-	if (rc != 0 || !res) {
-		snprintf(err, errlen, "--serve %s: cannot resolve '%s': %s", given, a->host, gai_strerror(rc));
-		return -1;
-	}
-	int fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (fd < 0) {
-		snprintf(err, errlen, "--serve %s: socket: %s", given, strerror(errno));
-		freeaddrinfo(res);
-		return -1;
-	}
-	int one = 1, zero = 0;
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)); /* a restart is not "in use" for TIME_WAIT */
-	if (res->ai_family == AF_INET6)
-		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)); /* [::] takes IPv4 too */
-	if (bind(fd, res->ai_addr, res->ai_addrlen) != 0 || listen(fd, 128) != 0) {
-		int e = errno;
-		snprintf(err, errlen, "--serve %s: cannot listen: %s%s", given, strerror(e),
-			 e == EADDRINUSE ? " (another exporter on that port?)" : "");
-		close(fd);
-		freeaddrinfo(res);
-		return -1;
-	}
-	freeaddrinfo(res);
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	char ip[INET6_ADDRSTRLEN] = "?";
-	unsigned bound = a->port;
-	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
-		if (ss.ss_family == AF_INET6) {
-			const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)&ss;
-			inet_ntop(AF_INET6, &s6->sin6_addr, ip, sizeof(ip));
-			bound = ntohs(s6->sin6_port);
-		} else {
-			const struct sockaddr_in *s4 = (const struct sockaddr_in *)&ss;
-			inet_ntop(AF_INET, &s4->sin_addr, ip, sizeof(ip));
-			bound = ntohs(s4->sin_port);
-		}
-	}
-	snprintf(where, wn, ss.ss_family == AF_INET6 ? "[%s]:%u" : "%s:%u", ip, bound);
-	return fd;
 }
 
 /* Accept-Encoding names gzip without q=0 (RFC 9110 §12.5.3). */
@@ -367,71 +259,6 @@ static enum MHD_Result answer_health(struct dctx *x, struct MHD_Connection *c)
 	return rc;
 }
 
-/* Whether a SAN of the certificate is one of the allowed names. An IP
- * address is compared in its text form. */
-static bool san_allowed(struct dctx *x, gnutls_x509_crt_t crt)
-{
-	const struct weblib_gnutls *g = x->g;
-	for (unsigned seq = 0; seq < 64; seq++) {
-		char buf[WEBCFG_MAX_NAME + 1], text[INET6_ADDRSTRLEN];
-		size_t len = sizeof(buf) - 1;
-		unsigned critical;
-		int type = g->crt_get_san(crt, seq, buf, &len, &critical);
-		if (type == GNUTLS_E_SHORT_MEMORY_BUFFER)
-			continue; /* longer than any allowed name */
-		if (type < 0)
-			return false;
-		const char *name = buf;
-		if (type == GNUTLS_SAN_IPADDRESS) {
-			if (!inet_ntop(len == 16 ? AF_INET6 : AF_INET, buf, text, sizeof(text)) || (len != 4 && len != 16))
-				continue;
-			name = text;
-		} else {
-			buf[len] = '\0';
-			if (strlen(buf) != len)
-				continue;
-		}
-		for (size_t i = 0; i < x->cfg.nsans; i++)
-			if (strcmp(name, x->cfg.sans[i]) == 0)
-				return true;
-	}
-	return false;
-}
-
-/* The client certificate rule of client_auth_type (and client_allowed_sans)
- * for this connection's request. */
-static bool cert_accepted(struct dctx *x, struct MHD_Connection *c)
-{
-	enum webcfg_client_auth a = x->cfg.client_auth;
-	if (!x->cfg.tls || a == WEBCFG_NO_CLIENT_CERT || a == WEBCFG_REQUEST_CLIENT_CERT)
-		return true;
-	const union MHD_ConnectionInfo *ci = x->s->lib.get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
-	if (!ci || !ci->tls_session)
-		return false;
-	gnutls_session_t session = (gnutls_session_t)ci->tls_session;
-	unsigned n = 0;
-	const gnutls_datum_t *peers = x->g->get_peers(session, &n);
-	if (!peers || n == 0)
-		return a == WEBCFG_VERIFY_CLIENT_CERT_IF_GIVEN;
-	if (a == WEBCFG_REQUIRE_ANY_CLIENT_CERT)
-		return true;
-	/* Verified against the client CA, in its time, and for client
-	 * authentication: a certificate whose extended key usage leaves that
-	 * out (one made for a server only) is refused, as Go's TLS does. */
-	unsigned status = 1;
-	gnutls_typed_vdata_st purpose = {GNUTLS_DT_KEY_PURPOSE_OID, (unsigned char *)(uintptr_t)GNUTLS_KP_TLS_WWW_CLIENT, 0};
-	if (x->g->verify_peers(session, &purpose, 1, &status) < 0 || status != 0)
-		return false;
-	if (!x->cfg.nsans)
-		return true;
-	gnutls_x509_crt_t crt;
-	if (x->g->crt_init(&crt) < 0)
-		return false;
-	bool ok = x->g->crt_import(crt, &peers[0], GNUTLS_X509_FMT_DER) >= 0 && san_allowed(x, crt);
-	x->g->crt_deinit(crt);
-	return ok;
-}
-
 /* The rate_limit token bucket: true when the request may go on. */
 static bool rate_ok(struct dctx *x)
 {
@@ -471,7 +298,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		bool guarded = !health || s->o.health_auth;
 		/* A client without an accepted certificate gets no answer at
 		 * all: the connection is closed. */
-		if (guarded && !cert_accepted(x, c))
+		if (guarded && !webcheck_client_cert(&x->cfg, x->g, &x->s->lib, c))
 			return MHD_NO;
 		/* The rate limit comes before the password, as in the
 		 * exporter-toolkit, so that wrong passwords cannot make the
@@ -828,7 +655,7 @@ struct serve *serve_start(const struct serve_opts *o, bool *usage, char *err, si
 		snprintf(err, errlen, "--serve: out of memory or descriptors");
 		goto fail;
 	}
-	s->fd = listen_on(o->addr, &a, s->where, sizeof(s->where), err, errlen);
+	s->fd = serve_listen(o->addr, &a, s->where, sizeof(s->where), err, errlen);
 	if (s->fd < 0)
 		goto fail;
 	char why[512];
