@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 #include <unistd.h>
 
 #include "model/fleet.h"
+#include "util/stopwait.h"
 #include "util/xalloc.h"
 
 struct feed {
@@ -437,28 +437,24 @@ void feed_stop(struct feed *f)
 	free(f);
 }
 
+static bool feed_finished(void *ctx)
+{
+	struct feed *f = ctx;
+
+	pthread_mutex_lock(&f->mu);
+	bool done = f->finished;
+	pthread_mutex_unlock(&f->mu);
+	return done;
+}
+
+static void feed_readable(void *ctx)
+{
+	feed_drain(ctx);
+}
+
 void feed_wait(struct feed *f, const volatile sig_atomic_t *stop)
 {
-	sigset_t block, old;
-
-	/* The signals are let in only inside ppoll(), so one that comes
-	 * between the check and the wait is not lost. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
-	for (;;) {
-		pthread_mutex_lock(&f->mu);
-		bool done = f->finished;
-		pthread_mutex_unlock(&f->mu);
-		if (done || (stop && *stop))
-			break;
-		struct pollfd pfd = {f->efd, POLLIN, 0};
-		if (ppoll(&pfd, 1, NULL, &old) > 0)
-			feed_drain(f);
-	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	(void)stopwait(f->efd, feed_finished, feed_readable, f, stop);
 }
 
 int feed_result(struct feed *f, char *msg, size_t n)

@@ -22,6 +22,7 @@
 #include "util/clock.h"
 #include "util/json_write.h"
 #include "util/msg.h"
+#include "util/stopwait.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
@@ -515,30 +516,24 @@ struct hooks *hooks_new(const struct hooks_opts *o)
 	return h;
 }
 
+static bool hooks_idle(void *ctx)
+{
+	struct hooks *h = ctx;
+
+	pthread_mutex_lock(&h->mu);
+	bool idle = h->idle;
+	pthread_mutex_unlock(&h->mu);
+	return idle;
+}
+
+static void hooks_readable(void *ctx)
+{
+	drain(((struct hooks *)ctx)->idle_fd);
+}
+
 bool hooks_wait(struct hooks *h, const volatile sig_atomic_t *stop)
 {
-	sigset_t block, old;
-	bool idle;
-
-	/* The signals are let in only inside ppoll(), so one that comes
-	 * between the check and the wait is not lost. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
-	for (;;) {
-		pthread_mutex_lock(&h->mu);
-		idle = h->idle;
-		pthread_mutex_unlock(&h->mu);
-		if (idle || (stop && *stop))
-			break;
-		struct pollfd pfd = {h->idle_fd, POLLIN, 0};
-		if (ppoll(&pfd, 1, NULL, &old) > 0)
-			drain(h->idle_fd);
-	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return idle;
+	return stopwait(h->idle_fd, hooks_idle, hooks_readable, h, stop);
 }
 
 void hooks_free(struct hooks *h)
