@@ -54,6 +54,7 @@ struct nvml_dev {
 	 * believed. */
 	unsigned putil_quiet;
 	bool putil_quiet_said;
+	bool plist_failed_said; /* a failed process list was noted */
 	bool putil_shared;       /* some sample gave a process an SM share ... */
 	uint64_t putil_share_ms; /* ... last at this time */
 	unsigned long long last_seen; /* newest process-utilisation sample */

@@ -25,6 +25,7 @@ struct prows {
 	struct prow *v;
 	size_t n, cap;
 	bool failed; /* a list failed with an error other than "never" */
+	nvmlReturn_t fail_code; /* the first such error */
 };
 
 static struct prow *prow_get(struct prows *pr, unsigned pid)
@@ -197,8 +198,10 @@ static bool read_plist(struct rd *rd, enum nvml_plist which, struct prows *pr, u
 	if (r != NVML_SUCCESS) {
 		if (nvml_never(r))
 			rd->d->plist_never |= 1u << which;
-		else
+		else if (!pr->failed) {
 			pr->failed = true;
+			pr->fail_code = r;
+		}
 		nvml_took(rd, r);
 		return false;
 	}
@@ -413,6 +416,14 @@ void nvml_device_processes(struct rd *rd, struct frame *f, size_t index, bool ut
 	if (pr.failed && index < f->ngpus) {
 		f->gpus[index].procs_unknown = true;
 		gpu_set(&f->gpus[index], GPU_F_PROCS_UNKNOWN);
+		/* Said once per GPU, so that a list that fails every poll (or
+		 * every other) is explained without a note each time. */
+		if (!d->plist_failed_said && rd->fatal == NV_OK) {
+			char msg[128];
+			d->plist_failed_said = true;
+			nvml_note(rd->n, "nvml: GPU %zu's process list failed (%s); its processes are unknown in such polls",
+				  (size_t)(d - rd->n->dev), nvml_lib_strerror(&rd->n->lib, pr.fail_code, msg, sizeof(msg)));
+		}
 	}
 	if (rd->fatal == NV_OK)
 		emit_rows(f, &pr, index);

@@ -55,6 +55,8 @@ check "a record whose lists answered has no processes_unknown key at all" \
 	sh -c "! sed -n 1p '$T/rec.jsonl' | grep -q processes_unknown"
 check "one idle event for each sleeper" \
 	test "$(grep -o "idle:$A" "$T/live.txt" | wc -l)$(grep -o "idle:$B" "$T/live.txt" | wc -l)" = 11
+notes=$(grep -o '"detail":"nvml: GPU [01].s process list failed ([^"]*); its processes are unknown in such polls"' "$T/rec.jsonl" | sort | uniq -c | awk '{ print $1 }' | tr '\n' ' ')
+check "one note per GPU says its list failed, and why, not one per failed poll ($notes)" test "$notes" = "1 1 "
 check "no active event: a failed list is not an exit" sh -c "! grep -q active: '$T/live.txt'"
 
 # The replay computes the same from the recording.
