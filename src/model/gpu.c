@@ -190,7 +190,7 @@ bool gpu_is_unread(const struct gpu *g)
 
 bool gpu_procs_unknown(const struct gpu *g)
 {
-	return gpu_is_unread(g) || (gpu_has(g, GPU_F_PROCS_UNKNOWN) && g->procs_unknown);
+	return gpu_is_unread(g) || gpu_list_failed(g);
 }
 
 bool gpu_is_idle(const struct frame *f, size_t i)
@@ -199,7 +199,7 @@ bool gpu_is_idle(const struct frame *f, size_t i)
 
 	if (gpu_has(g, GPU_F_UTIL) && g->util_pct > 0)
 		return false;
-	if (gpu_has(g, GPU_F_PROCS_UNKNOWN) && g->procs_unknown)
+	if (gpu_list_failed(g))
 		return false; /* somebody may be on it */
 	for (size_t p = 0; p < f->nprocs; p++)
 		if (f->procs[p].gpu_index == i)

@@ -137,6 +137,11 @@ static inline unsigned gpu_state(const struct gpu *g)
 }
 /* True for lost and suspended devices, whose readings are not taken. */
 bool gpu_is_unread(const struct gpu *g);
+/* True when g's process list failed in this poll (processes_unknown). */
+static inline bool gpu_list_failed(const struct gpu *g)
+{
+	return gpu_has(g, GPU_F_PROCS_UNKNOWN) && g->procs_unknown;
+}
 /* True when the frame's process rows of g are not the whole list: g is lost
  * or suspended, or its process list failed in this poll. */
 bool gpu_procs_unknown(const struct gpu *g);

@@ -249,8 +249,7 @@ static void take_readings(struct dev *d, const struct gpu *g, const struct gpu *
 		mark(d, C_UNREAD, ts);
 	/* A failed process list may hide another user's process, on the
 	 * instance or on its GPU. */
-	d->procs_unknown_now = (gpu_has(g, GPU_F_PROCS_UNKNOWN) && g->procs_unknown) ||
-			       (parent && gpu_has(parent, GPU_F_PROCS_UNKNOWN) && parent->procs_unknown);
+	d->procs_unknown_now = gpu_list_failed(g) || (parent && gpu_list_failed(parent));
 	if (d->procs_unknown_now)
 		mark(d, C_PROCS_UNKNOWN, ts);
 	d->total_known = gpu_has(g, GPU_F_MEM_TOTAL) && g->mem_total_bytes > 0;

@@ -307,6 +307,28 @@ static const char *gpu_ls(const struct buf *lb, const struct gmeta *m, bool own,
 	return lb->data + (own ? m->own_off : m->full_off);
 }
 
+/* The GPU memory idle processes hold (model/idle.h), per GPU read
+ * normally whose process list answered: 0 is known when none is idle,
+ * and unknown while the list failed. */
+static void render_idle_memory(struct buf *b, const struct frame *f, const struct buf *lb, const struct gmeta *m)
+{
+	long double *idle = xcalloc(f->ngpus ? f->ngpus : 1, sizeof(*idle));
+	for (size_t i = 0; i < f->nprocs; i++) {
+		const struct gpu_process *p = &f->procs[i];
+		if (p->idle_since_ms && p->gpu_index < f->ngpus && process_has(p, PROC_F_GPU_MEM))
+			idle[p->gpu_index] += p->gpu_mem_bytes;
+	}
+	size_t mark = begin(b, "gpur_idle_memory_bytes", "gauge",
+			    "GPU memory held by idle processes (at 0% GPU for --idle-after, holding --idle-mem or more)");
+	bool any = false;
+	for (size_t i = 0; i < f->ngpus; i++)
+		if (gpu_state(&f->gpus[i]) == GPU_STATE_OK && !gpu_procs_unknown(&f->gpus[i]))
+			any |= sample(b, "gpur_idle_memory_bytes", lb->data + m[i].own_off, m[i].own_len, NULL,
+				      (double)idle[i]);
+	end(b, mark, any);
+	free(idle);
+}
+
 static void render_gpu_fields(struct buf *b, const struct frame *f, enum field_names names, const struct buf *lb,
 			      const struct gmeta *m)
 {
@@ -370,24 +392,7 @@ static void render_gpu_fields(struct buf *b, const struct frame *f, enum field_n
 		end(b, mark, any);
 	}
 
-	/* The GPU memory idle processes hold (model/idle.h), per GPU read
-	 * normally whose process list answered: 0 is known when none is idle,
-	 * and unknown while the list failed. */
-	long double *idle = xcalloc(f->ngpus ? f->ngpus : 1, sizeof(*idle));
-	for (size_t i = 0; i < f->nprocs; i++) {
-		const struct gpu_process *p = &f->procs[i];
-		if (p->idle_since_ms && p->gpu_index < f->ngpus && process_has(p, PROC_F_GPU_MEM))
-			idle[p->gpu_index] += p->gpu_mem_bytes;
-	}
-	mark = begin(b, "gpur_idle_memory_bytes", "gauge",
-		     "GPU memory held by idle processes (at 0% GPU for --idle-after, holding --idle-mem or more)");
-	any = false;
-	for (size_t i = 0; i < f->ngpus; i++)
-		if (gpu_state(&f->gpus[i]) == GPU_STATE_OK && !gpu_procs_unknown(&f->gpus[i]))
-			any |= sample(b, "gpur_idle_memory_bytes", lb->data + m[i].own_off, m[i].own_len, NULL,
-				      (double)idle[i]);
-	end(b, mark, any);
-	free(idle);
+	render_idle_memory(b, f, lb, m);
 }
 
 /* The XID record of a GPU, made on first use; NULL when the table is full. */
