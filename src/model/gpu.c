@@ -2,6 +2,7 @@
 #include "model/gpu.h"
 
 #include "model/frame.h"
+#include "util/fmt.h"
 
 #include <float.h>
 #include <inttypes.h>
@@ -239,23 +240,43 @@ bool gpu_pcie_link(const struct gpu *g, char *buf, size_t n)
 	bool gen_max = gpu_has(g, GPU_F_PCIE_GEN_MAX), width_max = gpu_has(g, GPU_F_PCIE_WIDTH_MAX);
 	bool gen_below = gen_max && g->link.gen < g->link.gen_max;
 	bool width_below = width_max && g->link.width < g->link.width_max;
-	int len;
+	/* Made without printf, because the dashboard asks for every GPU's link
+	 * on every frame. Four numbers and the words fit in 128 bytes. */
+	char t[128];
+	size_t len, at;
 
 	if (!n)
 		return false;
 	buf[0] = '\0';
 	if (!gpu_has(g, GPU_F_PCIE_GEN) || !gpu_has(g, GPU_F_PCIE_WIDTH))
 		return false;
-	len = snprintf(buf, n, "%" PRIu64 "x%" PRIu64, g->link.gen, g->link.width);
-	if (len < 0 || (size_t)len >= n)
-		return false;
-	if (gen_max && width_max && (gen_below || width_below))
-		snprintf(buf + len, n - (size_t)len, " (max %" PRIu64 "x%" PRIu64 ")", g->link.gen_max, g->link.width_max);
-	else if (gen_below && !width_max)
-		snprintf(buf + len, n - (size_t)len, " (max gen %" PRIu64 ")", g->link.gen_max);
-	else if (width_below && !gen_max)
-		snprintf(buf + len, n - (size_t)len, " (max x%" PRIu64 ")", g->link.width_max);
-	else
-		return false;
-	return true;
+	at = fmt_u64(t, sizeof(t), g->link.gen, 0, ' ');
+	at = fmt_cat(t, sizeof(t), at, "x");
+	at += fmt_u64(t + at, sizeof(t) - at, g->link.width, 0, ' ');
+	len = at;
+	bool below = true;
+	if (gen_max && width_max && (gen_below || width_below)) {
+		at = fmt_cat(t, sizeof(t), at, " (max ");
+		at += fmt_u64(t + at, sizeof(t) - at, g->link.gen_max, 0, ' ');
+		at = fmt_cat(t, sizeof(t), at, "x");
+		at += fmt_u64(t + at, sizeof(t) - at, g->link.width_max, 0, ' ');
+		at = fmt_cat(t, sizeof(t), at, ")");
+	} else if (gen_below && !width_max) {
+		at = fmt_cat(t, sizeof(t), at, " (max gen ");
+		at += fmt_u64(t + at, sizeof(t) - at, g->link.gen_max, 0, ' ');
+		at = fmt_cat(t, sizeof(t), at, ")");
+	} else if (width_below && !gen_max) {
+		at = fmt_cat(t, sizeof(t), at, " (max x");
+		at += fmt_u64(t + at, sizeof(t) - at, g->link.width_max, 0, ' ');
+		at = fmt_cat(t, sizeof(t), at, ")");
+	} else {
+		below = false;
+	}
+	/* As snprintf would: what does not fit is cut, and a link that does
+	 * not fit at all is not given. */
+	if (at >= n)
+		at = n - 1;
+	memcpy(buf, t, at);
+	buf[at] = '\0';
+	return len < n && below;
 }

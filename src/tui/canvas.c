@@ -181,6 +181,43 @@ void canvas_put_ascii(struct canvas *c, int y, int x, const char *s, int n)
 		row[x + i] = (struct canvas_cell){(unsigned char)s[i], c->cur};
 }
 
+static bool printable(char ch)
+{
+	return (unsigned char)((unsigned char)ch - 0x20) < 0x5f;
+}
+
+int canvas_put_printable(struct canvas *c, int y, int x, const char *s, int max)
+{
+	int n = 0;
+
+	if (max <= 0 || !printable(s[0]))
+		return 0;
+	if (y < 0 || y >= c->rows || x < 0 || x >= c->cols) {
+		/* Partly or wholly outside: counted, then clipped as a run. */
+		while (n < max && printable(s[n]))
+			n++;
+		canvas_put_ascii(c, y, x, s, n);
+		return n;
+	}
+	/* Scanned and written in one pass, which is most of what drawing a
+	 * frame's text costs. */
+	int lim = max < c->cols - x ? max : c->cols - x;
+	struct canvas_cell *row = c->cells + (size_t)y * (size_t)c->cols;
+	attr_t a = c->cur;
+	if (row[x].ch == CANVAS_TAIL && x > 0)
+		row[x - 1] = BLANK;
+	while (n < lim && printable(s[n])) {
+		row[x + n] = (struct canvas_cell){(unsigned char)s[n], a};
+		n++;
+	}
+	if (x + n < c->cols && row[x + n].ch == CANVAS_TAIL)
+		row[x + n] = BLANK;
+	/* The rest of the run, past the right edge, is only counted. */
+	while (n < max && printable(s[n]))
+		n++;
+	return n;
+}
+
 void canvas_vline(struct canvas *c, int y, int x, uint32_t ch, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -298,9 +335,36 @@ static void send_span(struct canvas *c, int y, const struct canvas_cell *row, in
 		c->cy = -1;
 }
 
-static bool same_cell(const struct canvas_cell *x, const struct canvas_cell *y)
+/* Cells are compared as one word each, and four at a time while they agree:
+ * most of a frame is what the terminal already shows, and this comparison
+ * is most of what a flush costs. */
+_Static_assert(sizeof(struct canvas_cell) == sizeof(uint64_t), "a cell is compared as one word");
+
+static inline uint64_t cell_word(const struct canvas_cell *c)
 {
-	return x->ch == y->ch && x->attr == y->attr;
+	uint64_t w;
+	memcpy(&w, c, sizeof(w));
+	return w;
+}
+
+/* The first cell in [a, b) where row and old differ, or b when none does. */
+static int next_diff(const struct canvas_cell *row, const struct canvas_cell *old, int a, int b)
+{
+	while (b - a >= 4 && memcmp(row + a, old + a, 4 * sizeof(*row)) == 0)
+		a += 4;
+	while (a < b && cell_word(&row[a]) == cell_word(&old[a]))
+		a++;
+	return a < b ? a : b;
+}
+
+/* The last cell in (a, b] where row and old differ, or a when none does. */
+static int last_diff(const struct canvas_cell *row, const struct canvas_cell *old, int a, int b)
+{
+	while (b - a >= 4 && memcmp(row + b - 3, old + b - 3, 4 * sizeof(*row)) == 0)
+		b -= 4;
+	while (b > a && cell_word(&row[b]) == cell_word(&old[b]))
+		b--;
+	return b;
 }
 
 /* Writes the changed cells of row y within [a, b], where both a and b
@@ -312,14 +376,14 @@ static void send_changed(struct canvas *c, int y, const struct canvas_cell *row,
 			 int b)
 {
 	while (a <= b) {
-		int e = a, same = 0;
-		for (int x = a + 1; x <= b && same < CANVAS_GAP; x++) {
-			if (same_cell(&row[x], &old[x])) {
-				same++;
-			} else {
-				same = 0;
-				e = x;
-			}
+		/* The span ends at the last change before a long enough run of
+		 * unchanged cells, or at b. */
+		int e = a;
+		for (;;) {
+			int n = next_diff(row, old, e + 1, b + 1);
+			if (n > b || n - e - 1 >= CANVAS_GAP)
+				break;
+			e = n;
 		}
 		/* Whole wide characters only. */
 		int s = a;
@@ -328,8 +392,7 @@ static void send_changed(struct canvas *c, int y, const struct canvas_cell *row,
 		if (e + 1 < c->cols && row[e + 1].ch == CANVAS_TAIL)
 			e++;
 		send_span(c, y, row, s, e);
-		for (a = e + 1; a <= b && same_cell(&row[a], &old[a]); a++)
-			;
+		a = e + 1 <= b ? next_diff(row, old, e + 1, b + 1) : e + 1;
 	}
 }
 
@@ -354,10 +417,8 @@ const struct buf *canvas_render(struct canvas *c)
 		if (!c->repaint) {
 			if (memcmp(row, old, (size_t)cols * sizeof(*row)) == 0)
 				continue;
-			while (a < cols && same_cell(&row[a], &old[a]))
-				a++;
-			while (b > a && same_cell(&row[b], &old[b]))
-				b--;
+			a = next_diff(row, old, 0, cols);
+			b = last_diff(row, old, a, b);
 		}
 		if (c->repaint)
 			send_span(c, y, row, a, b);

@@ -93,6 +93,10 @@ void canvas_hline(struct canvas *c, int y, int x, uint32_t ch, int n);
  * attributes, as n calls of canvas_put() would; what falls outside the
  * canvas is dropped. */
 void canvas_put_ascii(struct canvas *c, int y, int x, const char *s, int n);
+/* Writes the run of printable ASCII that s starts with, at most max bytes,
+ * as canvas_put_ascii() would, and returns its length: 0 when s does not
+ * start with printable ASCII. */
+int canvas_put_printable(struct canvas *c, int y, int x, const char *s, int max);
 void canvas_vline(struct canvas *c, int y, int x, uint32_t ch, int n);
 
 #endif

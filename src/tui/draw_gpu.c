@@ -207,9 +207,9 @@ void tui_gpu_draw_line(struct tui *t, const struct frame *f, size_t i, int y, in
 	if (!known(g, GPU_F_MEM_USED) && !known(g, GPU_F_MEM_TOTAL) && known(g, GPU_F_CLOCK_GFX))
 		/* A GPU with no memory of its own, an iGPU, shows its clock instead of an
 		 * empty "--/--". */
-		snprintf(buf, sizeof(buf), "%" PRIu64 "MHz", field_num_u64(g->clock_gfx_mhz));
+		fmt_cat(buf, sizeof(buf), fmt_u64(buf, sizeof(buf), field_num_u64(g->clock_gfx_mhz), 0, ' '), "MHz");
 	else
-		snprintf(buf, sizeof(buf), "%s/%s", used, total);
+		fmt_cat(buf, sizeof(buf), fmt_cat(buf, sizeof(buf), fmt_cat(buf, sizeof(buf), 0, used), "/"), total);
 	if (mp > 90)
 		tui_attr(t, TC_CRIT, true);
 	tui_text_right(t, y, cx, buf, 11);

@@ -8,6 +8,7 @@
 
 #include "tui/tui_priv.h"
 #include "util/clock.h"
+#include "util/fmt.h"
 #include "util/xalloc.h"
 
 /* The time the table's TIME column counts to: the frame's own time, so that
@@ -215,7 +216,7 @@ static void draw_titles(struct tui *t, int y)
 		const char *arrow = "";
 		if (c == t->set.sort)
 			arrow = t->set.reverse ? (t->utf8 ? "\u25b2" : "^") : (t->utf8 ? "\u25bc" : "v");
-		snprintf(title, sizeof(title), "%s%s", PROCTABLE_COLS[c].title, arrow);
+		fmt_cat(title, sizeof(title), fmt_cat(title, sizeof(title), 0, PROCTABLE_COLS[c].title), arrow);
 		int w = t->table.col_x[i + 1] - t->table.col_x[i] - 1;
 		if (PROCTABLE_COLS[c].right)
 			tui_text_right(t, y, t->table.col_x[i], title, w);

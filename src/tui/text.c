@@ -47,10 +47,12 @@ static int render(struct tui *t, int y, int x, const char *s, int w, bool draw)
 			if (cols >= w)
 				break;
 			size_t n = 1;
-			for (unsigned char c; cols + (int)n < w && (c = (unsigned char)s[i + n]) >= 0x20 && c < 0x7f;)
-				n++;
-			if (draw)
-				canvas_put_ascii(&t->canvas, y, x + cols, s + i, (int)n);
+			if (draw) {
+				n = (size_t)canvas_put_printable(&t->canvas, y, x + cols, s + i, w - cols);
+			} else {
+				for (unsigned char c; cols + (int)n < w && (c = (unsigned char)s[i + n]) >= 0x20 && c < 0x7f;)
+					n++;
+			}
 			i += n;
 			cols += (int)n;
 			continue;

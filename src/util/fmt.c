@@ -25,20 +25,27 @@ size_t fmt_u64(char *buf, size_t n, uint64_t v, unsigned width, char pad)
 
 	if (n == 0)
 		return 0;
-	buf[0] = '\0';
 	do {
 		d[k++] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	while (width > k && at + 1 < n) {
+	/* One terminating NUL at the end, not one per character: the
+	 * dashboard formats a few hundred numbers a frame. */
+	for (size_t fill = width > k ? width - k : 0; fill && at + 1 < n; fill--)
 		buf[at++] = pad;
-		buf[at] = '\0';
-		width--;
-	}
-	while (k && at + 1 < n) {
+	while (k && at + 1 < n)
 		buf[at++] = d[--k];
-		buf[at] = '\0';
-	}
+	buf[at] = '\0';
+	return at;
+}
+
+size_t fmt_cat(char *buf, size_t n, size_t at, const char *s)
+{
+	if (n == 0)
+		return 0;
+	if (at > n - 1)
+		at = n - 1;
+	put(buf, n, &at, s, strlen(s));
 	return at;
 }
 

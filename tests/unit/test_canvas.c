@@ -182,10 +182,10 @@ static void wide_row(struct canvas *c)
 	canvas_attr(c, A_BOLD, false);
 }
 
-/* A run written at once (canvas_put_ascii, canvas_hline) leaves the same
- * cells as the same characters put one at a time: the halves of wide
- * characters it cuts are cleared, and what falls outside the canvas, left,
- * right, above or below, is dropped. */
+/* A run written at once (canvas_put_ascii, canvas_put_printable,
+ * canvas_hline) leaves the same cells as the same characters put one at a
+ * time: the halves of wide characters it cuts are cleared, and what falls
+ * outside the canvas, left, right, above or below, is dropped. */
 static void test_runs(void **state)
 {
 	(void)state;
@@ -204,6 +204,18 @@ static void test_runs(void **state)
 				canvas_put_ascii(&a, y, x, text, n);
 				for (int i = 0; i < n; i++)
 					canvas_put(&b, y, x + i, (unsigned char)text[i], 1);
+				assert_memory_equal(a.cells, b.cells, 3 * 12 * sizeof(*a.cells));
+
+				/* A run written while it is scanned ends at the
+				 * first byte that is not printable ASCII, or at
+				 * its limit, and leaves the same cells. */
+				wide_row(&a);
+				wide_row(&b);
+				int want = n < 5 ? n : 5;
+				assert_int_equal(canvas_put_printable(&a, y, x, "abcde\001fghij", n), want);
+				canvas_put_ascii(&b, y, x, "abcde", want);
+				assert_memory_equal(a.cells, b.cells, 3 * 12 * sizeof(*a.cells));
+				assert_int_equal(canvas_put_printable(&a, y, x, "\tab", n), 0);
 				assert_memory_equal(a.cells, b.cells, 3 * 12 * sizeof(*a.cells));
 
 				wide_row(&a);

@@ -90,12 +90,38 @@ static void test_fixed_edges(void **state)
 	assert_int_equal(a[0], 'x'); /* n = 0: nothing written */
 }
 
+/* fmt_cat appends within the buffer, cuts what does not fit, and always
+ * leaves a terminated text. */
+static void test_cat(void **state)
+{
+	char a[8];
+
+	(void)state;
+	size_t at = fmt_u64(a, sizeof(a), 5, 0, ' ');
+	at = fmt_cat(a, sizeof(a), at, "x");
+	at += fmt_u64(a + at, sizeof(a) - at, 16, 0, ' ');
+	assert_int_equal(at, 4);
+	assert_string_equal(a, "5x16");
+	at = fmt_cat(a, sizeof(a), at, " (max");
+	assert_int_equal(at, 7);
+	assert_string_equal(a, "5x16 (m");
+	assert_int_equal(fmt_cat(a, sizeof(a), at, "more"), 7);
+	assert_string_equal(a, "5x16 (m");
+	/* A padded number cut short keeps its padding first, as printf does. */
+	assert_int_equal(fmt_u64(a, 4, 7, 6, '0'), 3);
+	assert_string_equal(a, "000");
+	a[0] = 'y';
+	assert_int_equal(fmt_cat(a, 0, 0, "z"), 0);
+	assert_int_equal(a[0], 'y');
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_u64),
 		cmocka_unit_test(test_fixed_matches_printf),
 		cmocka_unit_test(test_fixed_edges),
+		cmocka_unit_test(test_cat),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
