@@ -206,46 +206,69 @@ static int u64_cmp(uint64_t a, uint64_t b)
 	return a < b ? -1 : a > b;
 }
 
-struct sort_ctx {
-	const struct frame *f;
-	enum proctable_col col;
-	bool reverse;
-	uint64_t now_ms;
-	const struct sort_key *keys; /* by frame position, made once per sort */
+/* A row as the sort sees it: its key and what breaks ties, copied out of
+ * the process once, so that comparisons read a few bytes side by side
+ * rather than two processes' records. */
+struct sort_row {
+	struct sort_key key;
+	uint64_t pid, gpu;
+	size_t at; /* the row's position in the frame */
+	bool pid_known, gpu_known;
 };
 
-static int row_cmp(const void *pa, const void *pb, void *arg)
+/* Orders two rows: the key (unknown last, numbers descending, texts
+ * ascending, all turned round by reverse), then PID, then GPU, then frame
+ * position, so that the order is total and the sort need not be stable. */
+static int row_cmp(const struct sort_row *a, const struct sort_row *b, bool reverse)
 {
-	const struct sort_ctx *ctx = arg;
-	size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
-	const struct gpu_process *a = &ctx->f->procs[ia], *b = &ctx->f->procs[ib];
-	struct sort_key ka = ctx->keys[ia], kb = ctx->keys[ib];
 	int d = 0;
 
-	if (ka.known != kb.known)
-		return ka.known ? -1 : 1;
-	if (ka.known) {
-		if (ka.text)
-			d = text_cmp(ka.text, kb.text);
+	if (a->key.known != b->key.known)
+		return a->key.known ? -1 : 1;
+	if (a->key.known) {
+		if (a->key.text)
+			d = text_cmp(a->key.text, b->key.text);
 		else
-			d = ka.num > kb.num ? -1 : ka.num < kb.num; /* numbers descend */
-		if (ctx->reverse)
+			d = a->key.num > b->key.num ? -1 : a->key.num < b->key.num; /* numbers descend */
+		if (reverse)
 			d = -d;
 		if (d)
 			return d;
 	}
-	bool pa_known = process_has(a, PROC_F_PID), pb_known = process_has(b, PROC_F_PID);
-	if (pa_known != pb_known)
-		return pa_known ? -1 : 1;
-	if (pa_known && (d = u64_cmp(a->pid, b->pid)))
+	if (a->pid_known != b->pid_known)
+		return a->pid_known ? -1 : 1;
+	if (a->pid_known && (d = u64_cmp(a->pid, b->pid)))
 		return d;
-	bool ga = process_has(a, PROC_F_GPU_INDEX), gb = process_has(b, PROC_F_GPU_INDEX);
-	if (ga != gb)
-		return ga ? -1 : 1;
-	if (ga && (d = u64_cmp(a->gpu_index, b->gpu_index)))
+	if (a->gpu_known != b->gpu_known)
+		return a->gpu_known ? -1 : 1;
+	if (a->gpu_known && (d = u64_cmp(a->gpu, b->gpu)))
 		return d;
-	/* Frame order comes last, so that with a total order qsort is stable. */
-	return u64_cmp(ia, ib);
+	return u64_cmp(a->at, b->at);
+}
+
+/* Sorts the n rows of r by row_cmp, with tmp as room for n more: a merge
+ * sort whose comparison is inlined, which the dashboard runs every frame. */
+static void sort_rows(struct sort_row *r, struct sort_row *tmp, size_t n, bool reverse)
+{
+	struct sort_row *from = r, *to = tmp;
+
+	for (size_t width = 1; width < n; width *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+			size_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				to[k++] = row_cmp(&from[j], &from[i], reverse) < 0 ? from[j++] : from[i++];
+			while (i < mid)
+				to[k++] = from[i++];
+			while (j < hi)
+				to[k++] = from[j++];
+		}
+		struct sort_row *t = from;
+		from = to;
+		to = t;
+	}
+	if (from != r)
+		memcpy(r, from, n * sizeof(*r));
 }
 
 /* Whether the non-empty needle occurs in hay, ignoring ASCII case. */
@@ -298,10 +321,6 @@ static bool row_passes(const struct frame *f, const struct gpu_process *p, const
 size_t proctable_view(const struct frame *f, const struct proctable_opts *o, size_t *rows, size_t cap)
 {
 	size_t *all = rows, n = 0;
-	/* An out-of-range column (a bad caller) sorts by PID rather than reading
-	 * past the table. */
-	struct sort_ctx ctx = {f, (unsigned)o->sort < PROCTABLE__COUNT ? o->sort : PROCTABLE_PID,
-			       o->reverse, o->now_ms, NULL};
 
 	if (cap == 0)
 		return 0;
@@ -317,15 +336,27 @@ size_t proctable_view(const struct frame *f, const struct proctable_opts *o, siz
 	}
 	/* Each row's key is made once, not at every comparison. A key's text
 	 * may live in its row's share of the scratch, which only the container
-	 * column uses. */
-	struct sort_key *keys = xreallocarray(NULL, f->nprocs ? f->nprocs : 1, sizeof(*keys));
-	bool texts = ctx.col == PROCTABLE_CONTAINER;
+	 * column uses. An out-of-range column (a bad caller) sorts by PID
+	 * rather than reading past the table. */
+	enum proctable_col col = (unsigned)o->sort < PROCTABLE__COUNT ? o->sort : PROCTABLE_PID;
+	struct sort_row *sr = xreallocarray(NULL, n ? 2 * n : 1, sizeof(*sr));
+	bool texts = col == PROCTABLE_CONTAINER;
 	char *scratch = xreallocarray(NULL, texts && n ? n : 1, SORT_SCRATCH);
+	for (size_t j = 0; j < n; j++) {
+		const struct gpu_process *p = &f->procs[all[j]];
+		sr[j] = (struct sort_row){
+			.key = sort_key(p, col, o->now_ms, scratch + (texts ? j * SORT_SCRATCH : 0)),
+			.pid = p->pid,
+			.gpu = p->gpu_index,
+			.at = all[j],
+			.pid_known = process_has(p, PROC_F_PID),
+			.gpu_known = process_has(p, PROC_F_GPU_INDEX),
+		};
+	}
+	sort_rows(sr, sr + n, n, o->reverse);
 	for (size_t j = 0; j < n; j++)
-		keys[all[j]] = sort_key(&f->procs[all[j]], ctx.col, ctx.now_ms, scratch + (texts ? j * SORT_SCRATCH : 0));
-	ctx.keys = keys;
-	qsort_r(all, n, sizeof(*all), row_cmp, &ctx);
-	free(keys);
+		all[j] = sr[j].at;
+	free(sr);
 	free(scratch);
 	if (all != rows) {
 		memcpy(rows, all, cap * sizeof(*rows));

@@ -146,6 +146,69 @@ static void test_sort_ties_and_stability(void **state)
 	frame_unref(f);
 }
 
+/* Whether row a may come before row b sorted by GPU memory, descending, unknown
+ * last, then pid, then GPU, then frame position: the order written out
+ * here, independently of the sort. */
+static bool mem_order_ok(const struct frame *f, size_t a, size_t b, bool reverse)
+{
+	const struct gpu_process *x = &f->procs[a], *y = &f->procs[b];
+	bool kx = process_has(x, PROC_F_GPU_MEM), ky = process_has(y, PROC_F_GPU_MEM);
+
+	if (kx != ky)
+		return kx;
+	if (kx && x->gpu_mem_bytes != y->gpu_mem_bytes)
+		return reverse ? x->gpu_mem_bytes < y->gpu_mem_bytes : x->gpu_mem_bytes > y->gpu_mem_bytes;
+	bool px = process_has(x, PROC_F_PID), py = process_has(y, PROC_F_PID);
+	if (px != py)
+		return px;
+	if (px && x->pid != y->pid)
+		return x->pid < y->pid;
+	if (x->gpu_index != y->gpu_index)
+		return x->gpu_index < y->gpu_index;
+	return a < b;
+}
+
+/* Many rows, of every length a merge sort splits differently, with few
+ * distinct values, repeated pids and unknowns: each view holds every row
+ * once, in the order above, in both directions, and a view cut to a few
+ * rows is the start of the whole one. */
+static void test_sort_many(void **state)
+{
+	static size_t rows[300], whole[300];
+	unsigned seed = 7;
+
+	(void)state;
+	for (size_t n = 0; n <= 260; n += n < 20 ? 1 : 37) {
+		struct frame *f = frame_with_gpus(4);
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			struct gpu_process *p = add_proc(f, seed >> 8 & 31, seed >> 16 & 3);
+			if (seed >> 20 & 7)
+				set_gpu_mem(p, (uint64_t)(seed >> 24 & 3) << 30);
+			if (!(seed >> 27 & 15))
+				p->valid &= ~(UINT64_C(1) << PROC_F_PID);
+		}
+		for (int rev = 0; rev < 2; rev++) {
+			struct proctable_opts o = {.sort = PROCTABLE_GPUMEM, .reverse = rev, .now_ms = NOW_MS};
+			size_t got = proctable_view(f, &o, whole, 300);
+			assert_int_equal(got, n);
+			bool seen[300] = {false};
+			for (size_t i = 0; i < got; i++) {
+				assert_false(seen[whole[i]]);
+				seen[whole[i]] = true;
+				if (i)
+					assert_true(mem_order_ok(f, whole[i - 1], whole[i], rev));
+			}
+			size_t cut = n / 3;
+			if (cut) {
+				assert_int_equal(proctable_view(f, &o, rows, cut), cut);
+				assert_memory_equal(rows, whole, cut * sizeof(*rows));
+			}
+		}
+		frame_unref(f);
+	}
+}
+
 static void test_sort_text_and_others(void **state)
 {
 	struct frame *f = frame_with_gpus(3);
@@ -487,6 +550,7 @@ int main(void)
 		cmocka_unit_test(test_columns),
 		cmocka_unit_test(test_sort_numbers_unknown_last),
 		cmocka_unit_test(test_sort_ties_and_stability),
+		cmocka_unit_test(test_sort_many),
 		cmocka_unit_test(test_sort_text_and_others),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_view_cap),
