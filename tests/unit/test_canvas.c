@@ -306,6 +306,222 @@ static void test_repaint(void **state)
 	close(fds[1]);
 }
 
+/* A terminal, as little of one as the canvas's ANSI output needs: cursor
+ * addresses, the clear, SGR with the codes ansi_caps() gives, UTF-8 text
+ * with U+4E2D two columns wide, and a wide character's orphaned half
+ * blanked as terminals do. Each cell keeps its character and what its
+ * attributes look like (bold, dim, reverse, colours), which is what the
+ * user sees. */
+#define TERM_ROWS 6
+#define TERM_COLS 23
+#define TAIL 0x110000u /* canvas.c's mark for a wide character's right half */
+
+struct look {
+	uint32_t ch;
+	bool bold, dim, rev;
+	short fg, bg;
+};
+
+struct term {
+	struct look cell[TERM_ROWS][TERM_COLS];
+	struct look pen; /* the attributes in force; ch unused */
+	int y, x;
+};
+
+static void term_put(struct term *t, uint32_t ch, int w)
+{
+	/* The canvas addresses the cursor again after the right margin, so
+	 * the terminal never wraps. */
+	assert_true(t->y >= 0 && t->y < TERM_ROWS && t->x >= 0 && t->x + w <= TERM_COLS);
+	struct look *row = t->cell[t->y], blank = t->pen;
+	blank.ch = ' ';
+	if (row[t->x].ch == TAIL && t->x > 0)
+		row[t->x - 1] = blank;
+	if (t->x + w < TERM_COLS && row[t->x + w].ch == TAIL)
+		row[t->x + w] = blank;
+	row[t->x] = t->pen;
+	row[t->x].ch = ch;
+	if (w == 2) {
+		row[t->x + 1] = t->pen;
+		row[t->x + 1].ch = TAIL;
+	}
+	t->x += w;
+}
+
+static void term_sgr(struct term *t, int code)
+{
+	if (code == 0) {
+		t->pen.bold = t->pen.dim = t->pen.rev = false;
+		t->pen.fg = t->pen.bg = -1;
+	} else if (code == 1) {
+		t->pen.bold = true;
+	} else if (code == 2) {
+		t->pen.dim = true;
+	} else if (code == 7) {
+		t->pen.rev = true;
+	} else if (code >= 30 && code <= 37) {
+		t->pen.fg = (short)(code - 30);
+	} else if (code == 39) {
+		t->pen.fg = -1;
+	} else if (code >= 40 && code <= 47) {
+		t->pen.bg = (short)(code - 40);
+	} else if (code == 49) {
+		t->pen.bg = -1;
+	} else {
+		fail_msg("SGR %d is not one the canvas writes", code);
+	}
+}
+
+static void term_feed(struct term *t, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == 0x1b) {
+			assert_true(i + 1 < n && s[i + 1] == '[');
+			int p[4] = {0}, np = 0;
+			bool any = false;
+			for (i += 2; i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == ';'); i++) {
+				if (s[i] == ';') {
+					np++;
+					assert_true(np < 4);
+				} else {
+					p[np] = p[np] * 10 + (s[i] - '0');
+					any = true;
+				}
+			}
+			assert_true(i < n);
+			char fin = s[i++];
+			if (fin == 'H') {
+				t->y = any ? p[0] - 1 : 0;
+				t->x = any ? p[1] - 1 : 0;
+			} else if (fin == 'J') {
+				assert_int_equal(p[0], 2);
+				for (int y = 0; y < TERM_ROWS; y++)
+					for (int x = 0; x < TERM_COLS; x++) {
+						t->cell[y][x] = t->pen;
+						t->cell[y][x].ch = ' ';
+					}
+			} else if (fin == 'm') {
+				for (int k = 0; k <= np; k++)
+					term_sgr(t, p[k]);
+			} else {
+				fail_msg("escape ending in '%c' is not one the canvas writes", fin);
+			}
+		} else if (c < 0x80) {
+			term_put(t, c, 1);
+			i++;
+		} else {
+			/* The canvas writes only U+4E2D (three bytes) and U+00E9
+			 * (two) in this test. */
+			if (c == 0xe4) {
+				assert_true(i + 2 < n);
+				term_put(t, 0x4E2D, 2);
+				i += 3;
+			} else {
+				assert_int_equal(c, 0xc3);
+				term_put(t, 0xE9, 1);
+				i += 2;
+			}
+		}
+	}
+}
+
+static bool look_eq(const struct look *a, const struct look *b)
+{
+	return a->ch == b->ch && a->bold == b->bold && a->dim == b->dim && a->rev == b->rev && a->fg == b->fg &&
+	       a->bg == b->bg;
+}
+
+/* How a canvas cell looks with ansi_caps()'s colours. */
+static struct look cell_look(const struct canvas *c, const struct canvas_cell *cell)
+{
+	int pair = PAIR_NUMBER(cell->attr);
+	struct look l = {
+		.ch = cell->ch,
+		.bold = (cell->attr & A_BOLD) != 0,
+		.dim = (cell->attr & A_DIM) != 0,
+		.rev = (cell->attr & A_REVERSE) != 0,
+		.fg = pair > 0 ? c->caps.fg[pair] : -1,
+		.bg = pair > 0 ? c->caps.bg[pair] : -1,
+	};
+	return l;
+}
+
+/* Random frames, each a fixed layout with a few random changes (runs of
+ * text in random attributes, wide and accented characters, lines, whole
+ * rows blanked), and now and then a repaint: after every flush the terminal
+ * that took the bytes shows exactly the canvas. The last row stays blank,
+ * because its last cell is never sent (test_corner). */
+static void test_random_frames(void **state)
+{
+	static const attr_t attrs[] = {0, A_BOLD, A_DIM, (attr_t)COLOR_PAIR(2), (attr_t)COLOR_PAIR(3) | A_REVERSE};
+	static const char letters[] = "ab c";
+	struct canvas c;
+	struct term t;
+	unsigned seed = 12345;
+
+	(void)state;
+	memset(&t, 0, sizeof(t));
+	init(&c, true);
+	for (int frame = 0; frame < 3000; frame++) {
+		canvas_begin(&c, TERM_ROWS, TERM_COLS);
+		for (int y = 0; y < TERM_ROWS - 1; y++)
+			canvas_put_ascii(&c, y, 1, "fixed text here", 15);
+		seed = seed * 1103515245u + 12345u;
+		int changes = (int)(seed >> 16) % 7;
+		for (int k = 0; k < changes; k++) {
+			seed = seed * 1103515245u + 12345u;
+			unsigned r = seed >> 8;
+			int y = (int)(r % (TERM_ROWS - 1)), x = (int)(r / 8 % (TERM_COLS + 4)) - 2;
+			int len = (int)(r / 256 % 12);
+			canvas_attr(&c, attrs[r / 4096 % 5], true);
+			char text[16];
+			for (int i = 0; i < len; i++)
+				text[i] = letters[(r >> (i % 16)) & 3];
+			switch (r / 32768 % 5) {
+			case 0:
+				canvas_put_ascii(&c, y, x, text, len);
+				break;
+			case 1:
+				text[len] = '\0';
+				canvas_put_printable(&c, y, x, text, len);
+				break;
+			case 2:
+				canvas_put(&c, y, x, 0x4E2D, 2);
+				break;
+			case 3:
+				canvas_put(&c, y, x, 0xE9, 1);
+				break;
+			default:
+				canvas_hline(&c, y, x, r & 1 ? 0x2500 : ' ', len);
+				break;
+			}
+			canvas_attr(&c, attrs[r / 4096 % 5], false);
+		}
+		/* hline draws U+2500, which the terminal here does not know:
+		 * it stands for any other character, written as ASCII '-'. */
+		for (int y = 0; y < TERM_ROWS; y++)
+			for (int x = 0; x < TERM_COLS; x++)
+				if (c.cells[y * TERM_COLS + x].ch == 0x2500)
+					c.cells[y * TERM_COLS + x].ch = '-';
+		if (frame % 997 == 500)
+			canvas_invalidate(&c);
+		const struct buf *out = canvas_render(&c);
+		term_feed(&t, out->data, out->len);
+		for (int y = 0; y < TERM_ROWS; y++)
+			for (int x = 0; x < TERM_COLS; x++) {
+				struct look want = cell_look(&c, &c.cells[y * TERM_COLS + x]);
+				struct look got = t.cell[y][x];
+				if (!look_eq(&want, &got))
+					fail_msg("frame %d, cell (%d, %d): the terminal shows U+%04X %d%d%d %d/%d, the canvas "
+						 "U+%04X %d%d%d %d/%d (bold dim reverse fg/bg)",
+						 frame, y, x, (unsigned)got.ch, got.bold, got.dim, got.rev, got.fg, got.bg,
+						 (unsigned)want.ch, want.bold, want.dim, want.rev, want.fg, want.bg);
+			}
+	}
+	canvas_fini(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -316,6 +532,7 @@ int main(void)
 		cmocka_unit_test(test_runs),
 		cmocka_unit_test(test_corner),
 		cmocka_unit_test(test_repaint),
+		cmocka_unit_test(test_random_frames),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
