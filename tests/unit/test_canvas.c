@@ -211,6 +211,8 @@ static void test_runs(void **state)
 				 * its limit, and leaves the same cells. */
 				wide_row(&a);
 				wide_row(&b);
+				canvas_attr(&a, (attr_t)COLOR_PAIR(2), true);
+				canvas_attr(&b, (attr_t)COLOR_PAIR(2), true);
 				int want = n < 5 ? n : 5;
 				assert_int_equal(canvas_put_printable(&a, y, x, "abcde\001fghij", n), want);
 				canvas_put_ascii(&b, y, x, "abcde", want);

@@ -29,6 +29,13 @@ static void test_u64(void **state)
 			fmt_u64(a, sizeof(a), vals[i], w, '0');
 			snprintf(b, sizeof(b), "%0*llu", (int)w, (unsigned long long)vals[i]);
 			assert_string_equal(a, b);
+			/* Cut short by every smaller buffer, as snprintf cuts. */
+			for (size_t room = 1; room < 24; room++) {
+				n = fmt_u64(a, room, vals[i], w, '0');
+				snprintf(b, room, "%0*llu", (int)w, (unsigned long long)vals[i]);
+				assert_string_equal(a, b);
+				assert_int_equal(n, strlen(b));
+			}
 		}
 	}
 }

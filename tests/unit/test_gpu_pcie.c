@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -42,6 +43,64 @@ static void expect(long gen, long width, long gen_max, long width_max, const cha
 
 	assert_int_equal(gpu_pcie_link(&g, buf, sizeof(buf)), below);
 	assert_string_equal(buf, text);
+}
+
+/* The text snprintf would make of the link, and whether the link runs
+ * below a maximum that is known: what gpu_pcie_link() gives, written out
+ * independently. */
+static bool oracle(const struct gpu *g, char *buf, size_t n)
+{
+	bool gm = gpu_has(g, GPU_F_PCIE_GEN_MAX), wm = gpu_has(g, GPU_F_PCIE_WIDTH_MAX);
+	bool gb = gm && g->link.gen < g->link.gen_max, wb = wm && g->link.width < g->link.width_max;
+	char t[160];
+	int len;
+
+	buf[0] = '\0';
+	if (!gpu_has(g, GPU_F_PCIE_GEN) || !gpu_has(g, GPU_F_PCIE_WIDTH))
+		return false;
+	len = snprintf(t, sizeof(t), "%llux%llu", (unsigned long long)g->link.gen,
+		       (unsigned long long)g->link.width);
+	bool below = true;
+	if (gm && wm && (gb || wb))
+		snprintf(t + len, sizeof(t) - (size_t)len, " (max %llux%llu)", (unsigned long long)g->link.gen_max,
+			 (unsigned long long)g->link.width_max);
+	else if (gb && !wm)
+		snprintf(t + len, sizeof(t) - (size_t)len, " (max gen %llu)", (unsigned long long)g->link.gen_max);
+	else if (wb && !gm)
+		snprintf(t + len, sizeof(t) - (size_t)len, " (max x%llu)", (unsigned long long)g->link.width_max);
+	else
+		below = false;
+	/* Cut as snprintf cuts: the first n - 1 bytes and a NUL. */
+	size_t l = strlen(t) < n ? strlen(t) : n - 1;
+	memcpy(buf, t, l);
+	buf[l] = '\0';
+	return (size_t)len < n && below;
+}
+
+/* Every mix of known and unknown values, small and huge, in every buffer
+ * size from 1 to 48: the same text, cut the same way, and the same answer. */
+static void test_every_size(void **state)
+{
+	static const long vals[] = {-1, 0, 1, 4, 16, 99999};
+	static const uint64_t huge = UINT64_MAX;
+	char got[64], want[64];
+
+	(void)state;
+	for (size_t a = 0; a < 6; a++)
+		for (size_t b = 0; b < 6; b++)
+			for (size_t c = 0; c < 6; c++)
+				for (size_t d = 0; d < 7; d++) {
+					struct gpu g = link_of(vals[a], vals[b], vals[c], d < 6 ? vals[d] : 0);
+					if (d == 6) { /* a width maximum no number fits in */
+						g.link.width_max = huge;
+						gpu_set(&g, GPU_F_PCIE_WIDTH_MAX);
+					}
+					for (size_t n = 1; n <= 48; n++) {
+						bool w = oracle(&g, want, n);
+						assert_int_equal(gpu_pcie_link(&g, got, n), w);
+						assert_string_equal(got, want);
+					}
+				}
 }
 
 static void test_at_maximum(void **state)
@@ -97,6 +156,7 @@ static void test_small_buffer(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_size),
 		cmocka_unit_test(test_at_maximum),
 		cmocka_unit_test(test_below_maximum),
 		cmocka_unit_test(test_one_maximum_known),

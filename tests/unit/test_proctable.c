@@ -146,6 +146,8 @@ static void test_sort_ties_and_stability(void **state)
 	frame_unref(f);
 }
 
+static bool ties_ok(const struct gpu_process *x, const struct gpu_process *y, size_t a, size_t b);
+
 /* Whether row a may come before row b sorted by GPU memory, descending, unknown
  * last, then pid, then GPU, then frame position: the order written out
  * here, independently of the sort. */
@@ -158,6 +160,28 @@ static bool mem_order_ok(const struct frame *f, size_t a, size_t b, bool reverse
 		return kx;
 	if (kx && x->gpu_mem_bytes != y->gpu_mem_bytes)
 		return reverse ? x->gpu_mem_bytes < y->gpu_mem_bytes : x->gpu_mem_bytes > y->gpu_mem_bytes;
+	return ties_ok(x, y, a, b);
+}
+
+/* The same for USER, a text: known first, ascending by its text (the test's
+ * users differ in more than case), turned round by reverse, then the same
+ * ties. */
+static bool user_order_ok(const struct frame *f, size_t a, size_t b, bool reverse)
+{
+	const struct gpu_process *x = &f->procs[a], *y = &f->procs[b];
+	bool kx = process_has(x, PROC_F_USER), ky = process_has(y, PROC_F_USER);
+
+	if (kx != ky)
+		return kx;
+	if (kx && strcmp(x->user, y->user) != 0)
+		return reverse ? strcmp(x->user, y->user) > 0 : strcmp(x->user, y->user) < 0;
+	return ties_ok(x, y, a, b);
+}
+
+/* Ties: a known pid first, ascending, then the GPU, then the frame
+ * position. */
+static bool ties_ok(const struct gpu_process *x, const struct gpu_process *y, size_t a, size_t b)
+{
 	bool px = process_has(x, PROC_F_PID), py = process_has(y, PROC_F_PID);
 	if (px != py)
 		return px;
@@ -169,9 +193,9 @@ static bool mem_order_ok(const struct frame *f, size_t a, size_t b, bool reverse
 }
 
 /* Many rows, of every length a merge sort splits differently, with few
- * distinct values, repeated pids and unknowns: each view holds every row
- * once, in the order above, in both directions, and a view cut to a few
- * rows is the start of the whole one. */
+ * distinct values, repeated pids and unknowns, sorted by a number and by a
+ * text: each view holds every row once, in the order above, in both
+ * directions, and a view cut to a few rows is the start of the whole one. */
 static void test_sort_many(void **state)
 {
 	static size_t rows[300], whole[300];
@@ -187,9 +211,14 @@ static void test_sort_many(void **state)
 				set_gpu_mem(p, (uint64_t)(seed >> 24 & 3) << 30);
 			if (!(seed >> 27 & 15))
 				p->valid &= ~(UINT64_C(1) << PROC_F_PID);
+			static const char *const users[] = {"alice", "bob", "carol"};
+			if (seed >> 28 & 3)
+				set_str(f, p, PROC_F_USER, users[(seed >> 4) % 3]);
 		}
-		for (int rev = 0; rev < 2; rev++) {
-			struct proctable_opts o = {.sort = PROCTABLE_GPUMEM, .reverse = rev, .now_ms = NOW_MS};
+		for (int k = 0; k < 4; k++) {
+			bool rev = k & 1, by_user = k >= 2;
+			struct proctable_opts o = {.sort = by_user ? PROCTABLE_USER : PROCTABLE_GPUMEM, .reverse = rev,
+						   .now_ms = NOW_MS};
 			size_t got = proctable_view(f, &o, whole, 300);
 			assert_int_equal(got, n);
 			bool seen[300] = {false};
@@ -197,7 +226,8 @@ static void test_sort_many(void **state)
 				assert_false(seen[whole[i]]);
 				seen[whole[i]] = true;
 				if (i)
-					assert_true(mem_order_ok(f, whole[i - 1], whole[i], rev));
+					assert_true(by_user ? user_order_ok(f, whole[i - 1], whole[i], rev)
+							    : mem_order_ok(f, whole[i - 1], whole[i], rev));
 			}
 			size_t cut = n / 3;
 			if (cut) {
