@@ -79,27 +79,37 @@ void canvas_begin(struct canvas *c, int rows, int cols)
 	if (rows != c->rows || cols != c->cols || !c->cells) {
 		free(c->cells);
 		free(c->sent);
+		free(c->blanks);
 		c->cells = xreallocarray(NULL, n ? n : 1, sizeof(*c->cells));
 		c->sent = xreallocarray(NULL, n ? n : 1, sizeof(*c->sent));
+		c->blanks = xreallocarray(NULL, cols > 0 ? (size_t)cols : 1, sizeof(*c->blanks));
+		for (int x = 0; x < cols; x++)
+			c->blanks[x] = BLANK;
 		c->rows = rows;
 		c->cols = cols;
 		c->repaint = true;
+		c->blank = false;
 	}
-	/* One row is blanked cell by cell and copied to the others, which is
-	 * several times cheaper than a loop over the whole screen. */
-	size_t w = (size_t)(cols > 0 ? cols : 0);
-	for (size_t i = 0; i < w && i < n; i++)
-		c->cells[i] = BLANK;
-	for (size_t at = w; w && at < n; at += w)
-		memcpy(c->cells + at, c->cells, w * sizeof(*c->cells));
 	c->cur = 0;
+	/* A render leaves the cells blank, row by row while each is still in
+	 * the cache, so a frame after a render starts with nothing to do. */
+	bool blank = c->blank;
+	c->blank = false;
+	if (blank)
+		return;
+	/* A blank row is copied to each, which is several times cheaper than
+	 * a loop over the whole screen. */
+	size_t w = (size_t)(cols > 0 ? cols : 0);
+	for (size_t at = 0; w && at < n; at += w)
+		memcpy(c->cells + at, c->blanks, w * sizeof(*c->cells));
 }
 
 void canvas_fini(struct canvas *c)
 {
 	free(c->cells);
 	free(c->sent);
-	c->cells = c->sent = NULL;
+	free(c->blanks);
+	c->cells = c->sent = c->blanks = NULL;
 	buf_fini(&c->out);
 }
 
@@ -410,22 +420,30 @@ const struct buf *canvas_render(struct canvas *c)
 		put_str(&c->out, c->caps.clear);
 		c->cy = c->cx = -1;
 	}
-	for (int y = 0; y < c->rows; y++) {
-		const struct canvas_cell *row = c->cells + (size_t)y * (size_t)cols;
-		struct canvas_cell *old = c->sent + (size_t)y * (size_t)cols;
-		int a = 0, b = cols - 1;
-		if (!c->repaint) {
-			if (memcmp(row, old, (size_t)cols * sizeof(*row)) == 0)
-				continue;
-			a = next_diff(row, old, 0, cols);
-			b = last_diff(row, old, a, b);
-		}
-		if (c->repaint)
-			send_span(c, y, row, a, b);
-		else
-			send_changed(c, y, row, old, a, b);
-		memcpy(old + a, row + a, (size_t)(b - a + 1) * sizeof(*row));
+	if (c->blank) {
+		/* No frame was begun since the last render, so the frame is
+		 * still what was sent: nothing to send, or all of it again. */
+		for (int y = 0; c->repaint && y < c->rows; y++)
+			send_span(c, y, c->sent + (size_t)y * (size_t)cols, 0, cols - 1);
+		c->repaint = false;
+		return &c->out;
 	}
+	for (int y = 0; y < c->rows; y++) {
+		struct canvas_cell *row = c->cells + (size_t)y * (size_t)cols;
+		struct canvas_cell *old = c->sent + (size_t)y * (size_t)cols;
+		if (c->repaint) {
+			send_span(c, y, row, 0, cols - 1);
+			memcpy(old, row, (size_t)cols * sizeof(*row));
+		} else if (memcmp(row, old, (size_t)cols * sizeof(*row)) != 0) {
+			int a = next_diff(row, old, 0, cols);
+			int b = last_diff(row, old, a, cols - 1);
+			send_changed(c, y, row, old, a, b);
+			memcpy(old + a, row + a, (size_t)(b - a + 1) * sizeof(*row));
+		}
+		memcpy(row, c->blanks, (size_t)cols * sizeof(*row));
+	}
+	/* The frame is in sent now, and the cells are ready for the next. */
+	c->blank = true;
 	c->repaint = false;
 	return &c->out;
 }

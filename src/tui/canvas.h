@@ -45,9 +45,11 @@ struct canvas {
 	int fd;        /* where a flush writes */
 	/* This frame's cells, and those the terminal was last sent. */
 	struct canvas_cell *cells, *sent;
+	struct canvas_cell *blanks; /* one row of blank cells, copied to blank a row */
 	int rows, cols;
 	attr_t cur;   /* the attributes of what is drawn next */
 	bool repaint; /* the next flush clears the terminal and sends every cell */
+	bool blank;   /* the cells are blank: a render blanks each row once it is sent */
 	/* The terminal as the last flush left it. */
 	struct canvas_sgr sgr[16];
 	int nsgr;
@@ -70,7 +72,8 @@ void canvas_fini(struct canvas *c);
 void canvas_begin(struct canvas *c, int rows, int cols);
 /* Returns the bytes that bring the terminal from what it was last sent to
  * this frame, in c->out, which the canvas owns; they are empty when nothing
- * changed. The frame then counts as sent. */
+ * changed. The frame then counts as sent: it is in c->sent, and the cells
+ * are blank for the next canvas_begin(). */
 const struct buf *canvas_render(struct canvas *c);
 /* Writes what canvas_render makes to the canvas's fd. When the terminal does
  * not take it all, the next flush repaints. */

@@ -66,7 +66,7 @@ static void init(struct canvas *c, bool utf8)
 
 /* The first flush resets the attributes, clears and sends every row, the
  * last one short of its last cell; the next, with nothing changed, sends
- * nothing at all. */
+ * nothing at all, and so does one with no frame drawn since. */
 static void test_first_then_nothing(void **state)
 {
 	(void)state;
@@ -82,6 +82,16 @@ static void test_first_then_nothing(void **state)
 	canvas_begin(&c, 3, 10);
 	put_text(&c, 1, 2, "hi");
 	assert_int_equal(canvas_render(&c)->len, 0);
+	/* A render with no frame begun since the last one keeps the frame:
+	 * nothing to send, and a repaint sends it again, not a blank screen. */
+	assert_int_equal(canvas_render(&c)->len, 0);
+	canvas_invalidate(&c);
+	assert_string_equal(render(&c), RESET "\033[H\033[2J"
+					    "\033[1;1H          "
+					    "\033[2;1H  hi      "
+					    "\033[3;1H         ");
+	canvas_begin(&c, 3, 10);
+	assert_string_equal(render(&c), "\033[2;3H  ");
 	canvas_fini(&c);
 }
 
@@ -506,13 +516,15 @@ static void test_random_frames(void **state)
 			for (int x = 0; x < TERM_COLS; x++)
 				if (c.cells[y * TERM_COLS + x].ch == 0x2500)
 					c.cells[y * TERM_COLS + x].ch = '-';
+		struct canvas_cell frame_cells[TERM_ROWS * TERM_COLS];
+		memcpy(frame_cells, c.cells, sizeof(frame_cells));
 		if (frame % 997 == 500)
 			canvas_invalidate(&c);
 		const struct buf *out = canvas_render(&c);
 		term_feed(&t, out->data, out->len);
 		for (int y = 0; y < TERM_ROWS; y++)
 			for (int x = 0; x < TERM_COLS; x++) {
-				struct look want = cell_look(&c, &c.cells[y * TERM_COLS + x]);
+				struct look want = cell_look(&c, &frame_cells[y * TERM_COLS + x]);
 				struct look got = t.cell[y][x];
 				if (!look_eq(&want, &got))
 					fail_msg("frame %d, cell (%d, %d): the terminal shows U+%04X %d%d%d %d/%d, the canvas "
