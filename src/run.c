@@ -230,6 +230,60 @@ static void post_note(void *ctx, const char *text)
 
 /* Every mode runs the one frame pipeline (feed.c). The dashboard reads its
  * latest frame, and --once, --json and --headless wait for it to finish. */
+/* Starts --on-event's hooks, quiet under the dashboard. Returns NULL, having
+ * said why, when their thread cannot start. */
+static struct hooks *start_hooks(const struct config *cfg, bool tui)
+{
+	struct hooks_opts ho = {
+		.command = cfg->on_event,
+		.kinds = cfg->on_event_kinds ? cfg->on_event_kinds : HOOK_KINDS_DEFAULT,
+		.quiet = tui,
+	};
+	struct hooks *hooks = hooks_new(&ho);
+
+	if (!hooks)
+		msg_error("--on-event: cannot start the hooks' thread: %s", strerror(errno));
+	return hooks;
+}
+
+/* Stops the pipeline once its run is over, lets the hooks finish or ends
+ * them, and says how it went: the pipeline's failure, a fleet that failed
+ * after detection, or --once's table. Returns the exit status, status
+ * unless the pipeline failed. */
+static int finish_pipeline(const struct config *cfg, struct feed *feed, struct hooks *hooks, struct sink *o,
+			   int status)
+{
+	bool tui = cfg->mode == CLI_MODE_TUI, once = cli_mode_once(cfg->mode);
+	struct frame *last = feed_latest(feed, NULL);
+	struct fleet *last_fleet = feed_latest_fleet(feed, NULL);
+	char why[256];
+	int result = feed_result(feed, why, sizeof(why));
+
+	if (o->serve)
+		serve_notes(o->serve, NULL, NULL);
+	feed_stop(feed);
+	/* A run that ended by itself, at the end of a replay or by --count,
+	 * lets its hooks finish, each within its time; a stop ends them. */
+	if (hooks && !tui)
+		hooks_wait(hooks, &run_stop_requested);
+	hooks_free(hooks);
+	o->quiet = false;
+	if (result) {
+		msg_error("%s", why);
+		status = result;
+	} else if (once && last && last_fleet && last_fleet->error) {
+		/* The fleet's source answered detection and then failed, so there is
+		 * no snapshot. */
+		msg_error("%s", last_fleet->error);
+		status = 1;
+	} else if (once && last && !cli_mode_json(cfg->mode)) {
+		print_table(last, last_fleet, cfg);
+	}
+	frame_unref(last);
+	fleet_unref(last_fleet);
+	return status;
+}
+
 static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink *o, const struct gpusel *sel,
 			struct pidwant *want)
 {
@@ -244,17 +298,8 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 	if (o->serve && in->source)
 		serve_watch(o->serve, source_busy, in->source); /* /health asks it whether a backend answers */
 	struct hooks *hooks = NULL;
-	if (cfg->on_event) {
-		struct hooks_opts ho = {
-			.command = cfg->on_event,
-			.kinds = cfg->on_event_kinds ? cfg->on_event_kinds : HOOK_KINDS_DEFAULT,
-			.quiet = tui,
-		};
-		if (!(hooks = hooks_new(&ho))) {
-			msg_error("--on-event: cannot start the hooks' thread: %s", strerror(errno));
-			return 1;
-		}
-	}
+	if (cfg->on_event && !(hooks = start_hooks(cfg, tui)))
+		return 1;
 	struct feed_opts fo = {
 		.source = in->source,
 		.sel = sel,
@@ -296,33 +341,7 @@ static int run_pipeline(const struct config *cfg, struct inputs *in, struct sink
 	} else {
 		feed_wait(feed, &run_stop_requested);
 	}
-	struct frame *last = feed_latest(feed, NULL);
-	struct fleet *last_fleet = feed_latest_fleet(feed, NULL);
-	char why[256];
-	int result = feed_result(feed, why, sizeof(why));
-	if (o->serve)
-		serve_notes(o->serve, NULL, NULL);
-	feed_stop(feed);
-	/* A run that ended by itself, at the end of a replay or by --count,
-	 * lets its hooks finish, each within its time; a stop ends them. */
-	if (hooks && !tui)
-		hooks_wait(hooks, &run_stop_requested);
-	hooks_free(hooks);
-	o->quiet = false;
-	if (result) {
-		msg_error("%s", why);
-		status = result;
-	} else if (once && last && last_fleet && last_fleet->error) {
-		/* The fleet's source answered detection and then failed, so there is
-		 * no snapshot. */
-		msg_error("%s", last_fleet->error);
-		status = 1;
-	} else if (once && last && !cli_mode_json(cfg->mode)) {
-		print_table(last, last_fleet, cfg);
-	}
-	frame_unref(last);
-	fleet_unref(last_fleet);
-	return status;
+	return finish_pipeline(cfg, feed, hooks, o, status);
 }
 
 /* --select and --wait take the source's frames one by one themselves. */
