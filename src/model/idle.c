@@ -240,64 +240,64 @@ static void drop_recorded(struct frame *f)
 	f->nevents = k;
 }
 
-void idle_update(struct idle_tracker *t, struct frame *f)
+/* Tracks one process of the frame: a quiet one since when it has been
+ * quiet, marked idle after --idle-after with an event; one that works
+ * again says so if it was idle, and is forgotten. */
+static void track(struct idle_tracker *t, struct frame *f, struct gpu_process *p, const uint64_t *keys, uint64_t now)
 {
-	drop_recorded(f);
-	if (!frame_has(f, FRAME_F_TS) || !f->ts_ms)
-		return;
-	uint64_t now = f->ts_ms;
 	char span[32];
-	uint64_t keys[FRAME_MAX_GPUS];
-	gpu_keys(f, keys);
 
-	for (size_t i = 0; i < f->nprocs; i++) {
-		struct gpu_process *p = &f->procs[i];
-		p->idle_since_ms = 0;
-		if (!process_has(p, PROC_F_PID))
-			continue;
-		uint64_t start = process_has(p, PROC_F_START) ? p->start_ms : 0;
-		uint64_t gk = p->gpu_index < f->ngpus ? keys[p->gpu_index] : p->gpu_index;
-		struct slot *s = find(t, p->pid, start, gk);
-		if (!idle_quiet(&t->o, f, p)) {
-			if (s && s->idle) {
-				idle_format(now > s->quiet_since_ms ? now - s->quiet_since_ms : 0, span, sizeof(span));
-				add_event(f, EVENT_ACTIVE, p, p->gpu_index, "%s works again after idle %s", who(p), span);
-			}
-			if (s)
-				drop(t, (size_t)(s - t->slots));
-			continue;
+	p->idle_since_ms = 0;
+	if (!process_has(p, PROC_F_PID))
+		return;
+	uint64_t start = process_has(p, PROC_F_START) ? p->start_ms : 0;
+	uint64_t gk = p->gpu_index < f->ngpus ? keys[p->gpu_index] : p->gpu_index;
+	struct slot *s = find(t, p->pid, start, gk);
+	if (!idle_quiet(&t->o, f, p)) {
+		if (s && s->idle) {
+			idle_format(now > s->quiet_since_ms ? now - s->quiet_since_ms : 0, span, sizeof(span));
+			add_event(f, EVENT_ACTIVE, p, p->gpu_index, "%s works again after idle %s", who(p), span);
 		}
-		if (s && !s->idle && now > s->seen_ms + IDLE_GAP_MS)
-			s->quiet_since_ms = now; /* not seen quiet in between */
-		if (!s) {
-			if (t->n >= IDLE_MAX_TRACKED)
-				continue;
-			s = add(t, p->pid, start, gk);
-			s->quiet_since_ms = now;
-		}
-		s->seen_ms = now;
-		s->bytes = p->gpu_mem_bytes;
-		size_t at = (size_t)(s - t->slots);
-		if (!t->names[at] && process_has(p, PROC_F_NAME) && p->name)
-			t->names[at] = xstrdup(p->name);
-		if (now - s->quiet_since_ms < t->o.after_ms)
-			continue;
-		p->idle_since_ms = s->quiet_since_ms;
-		if (!s->idle) {
-			s->idle = true;
-			idle_format(now - s->quiet_since_ms, span, sizeof(span));
-			bool user = process_has(p, PROC_F_USER) && p->user && *p->user;
-			add_event(f, EVENT_IDLE, p, p->gpu_index, "%s%s%s%s holds %.1f GiB at 0%% GPU for %s", who(p),
-				  user ? " (" : "", user ? p->user : "", user ? ")" : "",
-				  (double)p->gpu_mem_bytes / 1073741824.0, span);
-		}
+		if (s)
+			drop(t, (size_t)(s - t->slots));
+		return;
 	}
-	/* A process quiet before and not in this frame has exited, or left
-	 * the GPU: an idle one says so once. While its GPU is not in the
-	 * frame, is lost or suspended, or could not list its processes in
-	 * this poll, nothing is known of it, and it is kept as it is. */
+	if (s && !s->idle && now > s->seen_ms + IDLE_GAP_MS)
+		s->quiet_since_ms = now; /* not seen quiet in between */
+	if (!s) {
+		if (t->n >= IDLE_MAX_TRACKED)
+			return;
+		s = add(t, p->pid, start, gk);
+		s->quiet_since_ms = now;
+	}
+	s->seen_ms = now;
+	s->bytes = p->gpu_mem_bytes;
+	size_t at = (size_t)(s - t->slots);
+	if (!t->names[at] && process_has(p, PROC_F_NAME) && p->name)
+		t->names[at] = xstrdup(p->name);
+	if (now - s->quiet_since_ms < t->o.after_ms)
+		return;
+	p->idle_since_ms = s->quiet_since_ms;
+	if (!s->idle) {
+		s->idle = true;
+		idle_format(now - s->quiet_since_ms, span, sizeof(span));
+		bool user = process_has(p, PROC_F_USER) && p->user && *p->user;
+		add_event(f, EVENT_IDLE, p, p->gpu_index, "%s%s%s%s holds %.1f GiB at 0%% GPU for %s", who(p),
+			  user ? " (" : "", user ? p->user : "", user ? ")" : "", (double)p->gpu_mem_bytes / 1073741824.0,
+			  span);
+	}
+}
+
+/* A process quiet before and not in this frame has exited, or left the
+ * GPU: an idle one says so once, and each is forgotten. While its GPU is
+ * not in the frame, is lost or suspended, or could not list its processes
+ * in this poll, nothing is known of it, and it is kept as it is. */
+static void sweep_gone(struct idle_tracker *t, struct frame *f, const uint64_t *keys, uint64_t now)
+{
+	char span[32];
 	size_t nstale = 0;
 	struct gone *stale = NULL;
+
 	for (size_t i = 0; i < t->cap; i++) {
 		struct slot *s = &t->slots[i];
 		if (!s->quiet_since_ms || s->seen_ms == now)
@@ -330,4 +330,16 @@ void idle_update(struct idle_tracker *t, struct frame *f)
 			drop(t, (size_t)(s - t->slots));
 	}
 	free(stale);
+}
+
+void idle_update(struct idle_tracker *t, struct frame *f)
+{
+	drop_recorded(f);
+	if (!frame_has(f, FRAME_F_TS) || !f->ts_ms)
+		return;
+	uint64_t keys[FRAME_MAX_GPUS];
+	gpu_keys(f, keys);
+	for (size_t i = 0; i < f->nprocs; i++)
+		track(t, f, &f->procs[i], keys, f->ts_ms);
+	sweep_gone(t, f, keys, f->ts_ms);
 }
