@@ -137,7 +137,6 @@ static int each_pair(struct walk *w, const char *parent, const yaml_node_t *n, p
 	return 0;
 }
 
-
 /* Reads a whole file of at most WEBCFG_MAX_FILE bytes, NUL-terminated. */
 static char *slurp(const char *file, size_t *len, int *e)
 {
@@ -517,46 +516,12 @@ static int one_of(struct walk *w, const char *file_key, const char *file, const 
 	return 0;
 }
 
-/* Checks the TLS keys together, and the files with GnuTLS. */
-static int finish_tls(struct walk *w)
+/* Loads the certificate, key and client CA, and the priority string, with
+ * GnuTLS, so that what it refuses is an error at load, naming the key,
+ * rather than at the first connection. */
+static int check_tls_files(struct walk *w)
 {
 	struct webcfg *c = w->c;
-
-	if (one_of(w, "cert_file", w->cert_file, "cert", w->cert_inline, &c->cert_pem) != 0 ||
-	    one_of(w, "key_file", w->key_file, "key", w->key_inline, &c->key_pem) != 0 ||
-	    one_of(w, "client_ca_file", w->ca_file, "client_ca", w->ca_inline, &c->client_ca_pem) != 0)
-		return -1;
-	c->tls = c->cert_pem || c->key_pem;
-	if (c->tls && !c->cert_pem)
-		return fail(w, "tls_server_config.cert_file", "missing: a key needs its certificate");
-	if (c->tls && !c->key_pem)
-		return fail(w, "tls_server_config.key_file", "missing: a certificate needs its key");
-	if (!c->tls && (c->client_ca_pem || w->client_auth_set || c->nsans || w->min_version || w->max_version))
-		return fail(w, "tls_server_config", "TLS settings without cert_file and key_file");
-	if (c->client_ca_pem && c->client_auth == WEBCFG_NO_CLIENT_CERT)
-		return fail(w, "tls_server_config.client_ca_file",
-			    "given, but client_auth_type is NoClientCert; set it to RequireAndVerifyClientCert");
-	if (!c->client_ca_pem &&
-	    (c->client_auth == WEBCFG_VERIFY_CLIENT_CERT_IF_GIVEN || c->client_auth == WEBCFG_REQUIRE_AND_VERIFY_CLIENT_CERT))
-		return fail(w, "tls_server_config.client_ca_file", "needed by client_auth_type %s",
-			    webcfg_client_auth_name(c->client_auth));
-	if (c->nsans && c->client_auth != WEBCFG_REQUIRE_AND_VERIFY_CLIENT_CERT &&
-	    c->client_auth != WEBCFG_VERIFY_CLIENT_CERT_IF_GIVEN)
-		return fail(w, "tls_server_config.client_allowed_sans",
-			    "needs client_auth_type RequireAndVerifyClientCert or VerifyClientCertIfGiven");
-	int lo = w->min_version ? w->min_version : 12, hi = w->max_version ? w->max_version : 13;
-	if (lo > hi)
-		return fail(w, "tls_server_config.min_version", "above max_version");
-	size_t at = (size_t)snprintf(c->priorities, sizeof(c->priorities), "NORMAL:-VERS-ALL");
-	for (int v = lo; v <= hi; v++)
-		at += (size_t)snprintf(c->priorities + at, sizeof(c->priorities) - at, ":+VERS-TLS1.%d", v - 10);
-	if (w->curves[0])
-		at += (size_t)snprintf(c->priorities + at, sizeof(c->priorities) - at, ":-GROUP-ALL%s", w->curves);
-	if (w->prefer_server)
-		snprintf(c->priorities + at, sizeof(c->priorities) - at, ":%%SERVER_PRECEDENCE");
-	if (!c->tls || !w->check_files)
-		return 0;
-
 	const struct weblib_gnutls *g;
 	char why[512];
 	if (weblib_gnutls(&g, why, sizeof(why)) != 0)
@@ -607,6 +572,48 @@ static int finish_tls(struct walk *w)
 out:
 	g->cert_free(cred);
 	return rc;
+}
+
+/* Checks the TLS keys together, and the files with GnuTLS. */
+static int finish_tls(struct walk *w)
+{
+	struct webcfg *c = w->c;
+
+	if (one_of(w, "cert_file", w->cert_file, "cert", w->cert_inline, &c->cert_pem) != 0 ||
+	    one_of(w, "key_file", w->key_file, "key", w->key_inline, &c->key_pem) != 0 ||
+	    one_of(w, "client_ca_file", w->ca_file, "client_ca", w->ca_inline, &c->client_ca_pem) != 0)
+		return -1;
+	c->tls = c->cert_pem || c->key_pem;
+	if (c->tls && !c->cert_pem)
+		return fail(w, "tls_server_config.cert_file", "missing: a key needs its certificate");
+	if (c->tls && !c->key_pem)
+		return fail(w, "tls_server_config.key_file", "missing: a certificate needs its key");
+	if (!c->tls && (c->client_ca_pem || w->client_auth_set || c->nsans || w->min_version || w->max_version))
+		return fail(w, "tls_server_config", "TLS settings without cert_file and key_file");
+	if (c->client_ca_pem && c->client_auth == WEBCFG_NO_CLIENT_CERT)
+		return fail(w, "tls_server_config.client_ca_file",
+			    "given, but client_auth_type is NoClientCert; set it to RequireAndVerifyClientCert");
+	if (!c->client_ca_pem &&
+	    (c->client_auth == WEBCFG_VERIFY_CLIENT_CERT_IF_GIVEN || c->client_auth == WEBCFG_REQUIRE_AND_VERIFY_CLIENT_CERT))
+		return fail(w, "tls_server_config.client_ca_file", "needed by client_auth_type %s",
+			    webcfg_client_auth_name(c->client_auth));
+	if (c->nsans && c->client_auth != WEBCFG_REQUIRE_AND_VERIFY_CLIENT_CERT &&
+	    c->client_auth != WEBCFG_VERIFY_CLIENT_CERT_IF_GIVEN)
+		return fail(w, "tls_server_config.client_allowed_sans",
+			    "needs client_auth_type RequireAndVerifyClientCert or VerifyClientCertIfGiven");
+	int lo = w->min_version ? w->min_version : 12, hi = w->max_version ? w->max_version : 13;
+	if (lo > hi)
+		return fail(w, "tls_server_config.min_version", "above max_version");
+	size_t at = (size_t)snprintf(c->priorities, sizeof(c->priorities), "NORMAL:-VERS-ALL");
+	for (int v = lo; v <= hi; v++)
+		at += (size_t)snprintf(c->priorities + at, sizeof(c->priorities) - at, ":+VERS-TLS1.%d", v - 10);
+	if (w->curves[0])
+		at += (size_t)snprintf(c->priorities + at, sizeof(c->priorities) - at, ":-GROUP-ALL%s", w->curves);
+	if (w->prefer_server)
+		snprintf(c->priorities + at, sizeof(c->priorities) - at, ":%%SERVER_PRECEDENCE");
+	if (!c->tls || !w->check_files)
+		return 0;
+	return check_tls_files(w);
 }
 
 /* Checks every hash with libxcrypt itself, so that one it cannot use is a
