@@ -404,45 +404,11 @@ static void dctx_free(struct dctx *x)
 
 /* Starts a server with cfg (taken over: freed with the server) on a
  * duplicate of the listening socket. Returns NULL with the reason in err. */
-static struct dctx *dctx_start(struct serve *s, struct webcfg *cfg, char *err, size_t errlen)
+/* Starts libmicrohttpd's daemon on fd for x, with TLS when x's web config
+ * has it, and returns it, or NULL when it does not start. */
+static struct MHD_Daemon *start_daemon(struct serve *s, struct dctx *x, int fd)
 {
-	struct dctx *x = xcalloc(1, sizeof(*x));
-	x->s = s;
-	x->cfg = *cfg;
-	memset(cfg, 0, sizeof(*cfg));
-	pthread_mutex_init(&x->rate_mu, NULL);
-	x->tokens = x->cfg.rate_burst;
-	x->rate_ms = mono_ms();
-	if (x->cfg.nusers && !(x->auth = webauth_new(&x->cfg, err, errlen)))
-		goto fail;
-	if (x->cfg.tls) {
-		if (s->lib.is_feature_supported && s->lib.is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
-			snprintf(err, errlen, "--web-config %s: this libmicrohttpd was built without TLS", s->web_config);
-			goto fail;
-		}
-		if (weblib_gnutls(&x->g, err, errlen) != 0)
-			goto fail;
-	}
-	x->index = fixed(x, INDEX_HTML, "text/html; charset=utf-8");
-	x->not_found = fixed(x, "not found; metrics are at /metrics\n", "text/plain; charset=utf-8");
-	x->not_allowed = fixed(x, "method not allowed: GET or HEAD\n", "text/plain; charset=utf-8");
-	x->no_frame = fixed(x, "no frame yet; try again in a moment\n", "text/plain; charset=utf-8");
-	x->unauthorized = fixed(x, "", "text/plain; charset=utf-8");
-	x->too_many = fixed(x, "too many requests (rate_limit of the web config)\n", "text/plain; charset=utf-8");
-	if (!x->index || !x->not_found || !x->not_allowed || !x->no_frame || !x->unauthorized || !x->too_many) {
-		snprintf(err, errlen, "--serve: out of memory");
-		goto fail;
-	}
-	s->lib.add_response_header(x->not_allowed, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	s->lib.add_response_header(x->no_frame, MHD_HTTP_HEADER_RETRY_AFTER, "1");
-	s->lib.add_response_header(x->unauthorized, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Basic realm=\"gpur\"");
-	s->lib.add_response_header(x->too_many, MHD_HTTP_HEADER_RETRY_AFTER, "1");
-
-	int fd = fcntl(s->fd, F_DUPFD_CLOEXEC, 0);
-	if (fd < 0) {
-		snprintf(err, errlen, "--serve %s: dup: %s", s->o.addr, strerror(errno));
-		goto fail;
-	}
+	struct MHD_Daemon *d;
 	struct MHD_OptionItem opts[16];
 	size_t n = 0;
 #define OPT(o, v, p) opts[n++] = (struct MHD_OptionItem){o, (intptr_t)(v), (void *)(p)}
@@ -470,8 +436,60 @@ static struct dctx *dctx_start(struct serve *s, struct webcfg *cfg, char *err, s
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	/* A function pointer goes through MHD_OPTION_ARRAY as an intptr_t, as
 	 * libmicrohttpd's own documentation has it. */
-	x->d = s->lib.start_daemon(flags, 0, NULL, NULL, handle, x, MHD_OPTION_ARRAY, opts, MHD_OPTION_END);
+	d = s->lib.start_daemon(flags, 0, NULL, NULL, handle, x, MHD_OPTION_ARRAY, opts, MHD_OPTION_END);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return d;
+}
+
+/* Makes the answers that never change, once per server: the index, the
+ * errors and their headers. Returns false when one cannot be made. */
+static bool make_responses(struct serve *s, struct dctx *x)
+{
+	x->index = fixed(x, INDEX_HTML, "text/html; charset=utf-8");
+	x->not_found = fixed(x, "not found; metrics are at /metrics\n", "text/plain; charset=utf-8");
+	x->not_allowed = fixed(x, "method not allowed: GET or HEAD\n", "text/plain; charset=utf-8");
+	x->no_frame = fixed(x, "no frame yet; try again in a moment\n", "text/plain; charset=utf-8");
+	x->unauthorized = fixed(x, "", "text/plain; charset=utf-8");
+	x->too_many = fixed(x, "too many requests (rate_limit of the web config)\n", "text/plain; charset=utf-8");
+	if (!x->index || !x->not_found || !x->not_allowed || !x->no_frame || !x->unauthorized || !x->too_many)
+		return false;
+	s->lib.add_response_header(x->not_allowed, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	s->lib.add_response_header(x->no_frame, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+	s->lib.add_response_header(x->unauthorized, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Basic realm=\"gpur\"");
+	s->lib.add_response_header(x->too_many, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+	return true;
+}
+
+static struct dctx *dctx_start(struct serve *s, struct webcfg *cfg, char *err, size_t errlen)
+{
+	struct dctx *x = xcalloc(1, sizeof(*x));
+	x->s = s;
+	x->cfg = *cfg;
+	memset(cfg, 0, sizeof(*cfg));
+	pthread_mutex_init(&x->rate_mu, NULL);
+	x->tokens = x->cfg.rate_burst;
+	x->rate_ms = mono_ms();
+	if (x->cfg.nusers && !(x->auth = webauth_new(&x->cfg, err, errlen)))
+		goto fail;
+	if (x->cfg.tls) {
+		if (s->lib.is_feature_supported && s->lib.is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+			snprintf(err, errlen, "--web-config %s: this libmicrohttpd was built without TLS", s->web_config);
+			goto fail;
+		}
+		if (weblib_gnutls(&x->g, err, errlen) != 0)
+			goto fail;
+	}
+	if (!make_responses(s, x)) {
+		snprintf(err, errlen, "--serve: out of memory");
+		goto fail;
+	}
+
+	int fd = fcntl(s->fd, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0) {
+		snprintf(err, errlen, "--serve %s: dup: %s", s->o.addr, strerror(errno));
+		goto fail;
+	}
+	x->d = start_daemon(s, x, fd);
 	if (!x->d) {
 		close(fd);
 		if (x->cfg.tls)
