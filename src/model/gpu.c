@@ -235,6 +235,12 @@ void gpu_copy_numbers(struct gpu *dst, const struct gpu *src, uint64_t mask)
 	}
 }
 
+/* Appends v in decimal to the text of at characters in t, of size n. */
+static size_t cat_u64(char *t, size_t n, size_t at, uint64_t v)
+{
+	return at + fmt_u64(t + at, n - at, v, 0, ' ');
+}
+
 bool gpu_pcie_link(const struct gpu *g, char *buf, size_t n)
 {
 	bool gen_max = gpu_has(g, GPU_F_PCIE_GEN_MAX), width_max = gpu_has(g, GPU_F_PCIE_WIDTH_MAX);
@@ -244,34 +250,27 @@ bool gpu_pcie_link(const struct gpu *g, char *buf, size_t n)
 	 * on every frame. Four numbers and the words fit in 128 bytes. */
 	char t[128];
 	size_t len, at;
+	bool below = true;
 
 	if (!n)
 		return false;
 	buf[0] = '\0';
 	if (!gpu_has(g, GPU_F_PCIE_GEN) || !gpu_has(g, GPU_F_PCIE_WIDTH))
 		return false;
-	at = fmt_u64(t, sizeof(t), g->link.gen, 0, ' ');
-	at = fmt_cat(t, sizeof(t), at, "x");
-	at += fmt_u64(t + at, sizeof(t) - at, g->link.width, 0, ' ');
-	len = at;
-	bool below = true;
+	at = cat_u64(t, sizeof(t), 0, g->link.gen);
+	len = at = cat_u64(t, sizeof(t), fmt_cat(t, sizeof(t), at, "x"), g->link.width);
 	if (gen_max && width_max && (gen_below || width_below)) {
-		at = fmt_cat(t, sizeof(t), at, " (max ");
-		at += fmt_u64(t + at, sizeof(t) - at, g->link.gen_max, 0, ' ');
-		at = fmt_cat(t, sizeof(t), at, "x");
-		at += fmt_u64(t + at, sizeof(t) - at, g->link.width_max, 0, ' ');
-		at = fmt_cat(t, sizeof(t), at, ")");
+		at = cat_u64(t, sizeof(t), fmt_cat(t, sizeof(t), at, " (max "), g->link.gen_max);
+		at = cat_u64(t, sizeof(t), fmt_cat(t, sizeof(t), at, "x"), g->link.width_max);
 	} else if (gen_below && !width_max) {
-		at = fmt_cat(t, sizeof(t), at, " (max gen ");
-		at += fmt_u64(t + at, sizeof(t) - at, g->link.gen_max, 0, ' ');
-		at = fmt_cat(t, sizeof(t), at, ")");
+		at = cat_u64(t, sizeof(t), fmt_cat(t, sizeof(t), at, " (max gen "), g->link.gen_max);
 	} else if (width_below && !gen_max) {
-		at = fmt_cat(t, sizeof(t), at, " (max x");
-		at += fmt_u64(t + at, sizeof(t) - at, g->link.width_max, 0, ' ');
-		at = fmt_cat(t, sizeof(t), at, ")");
+		at = cat_u64(t, sizeof(t), fmt_cat(t, sizeof(t), at, " (max x"), g->link.width_max);
 	} else {
 		below = false;
 	}
+	if (below)
+		at = fmt_cat(t, sizeof(t), at, ")");
 	/* As snprintf would: what does not fit is cut, and a link that does
 	 * not fit at all is not given. */
 	if (at >= n)
