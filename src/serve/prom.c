@@ -6,120 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/json_write.h"
-#include "util/utf8.h"
-#include "util/xalloc.h"
 #include "model/group.h"
-
-void prom_put_label_value(struct buf *out, const char *value)
-{
-	size_t n = strlen(value);
-
-	n = utf8_trim(value, n, PROM_MAX_LABEL_BYTES);
-	for (size_t i = 0; i < n;) {
-		uint32_t cp;
-		size_t used = utf8_decode(value + i, n - i, &cp);
-		char enc[4];
-		i += used;
-		if (cp == '\\')
-			buf_puts(out, "\\\\");
-		else if (cp == '"')
-			buf_puts(out, "\\\"");
-		else if (cp == '\n')
-			buf_puts(out, "\\n");
-		else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
-			continue; /* other controls are dropped */
-		else
-			buf_append(out, enc, utf8_encode(cp, enc));
-	}
-}
-
-/* A buf_append that accepts an empty buffer's NULL data. */
-static void put(struct buf *b, const char *s, size_t n)
-{
-	if (n)
-		buf_append(b, s, n);
-}
-
-/* Appends name="value", with a comma first unless it is the first label. An
- * unknown or empty value gives no label at all, as Prometheus reads it. */
-static void label(struct buf *b, bool *first, const char *name, const char *value)
-{
-	if (!value || !*value)
-		return;
-	if (!*first)
-		buf_putc(b, ',');
-	*first = false;
-	buf_puts(b, name);
-	buf_puts(b, "=\"");
-	prom_put_label_value(b, value);
-	buf_putc(b, '"');
-}
-
-static void label_u64(struct buf *b, bool *first, const char *name, uint64_t v)
-{
-	char tmp[24];
-	snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v);
-	label(b, first, name, tmp);
-}
-
-/* Appends the # HELP and # TYPE of a family; help escapes \\ and \n. */
-static void family(struct buf *b, const char *name, const char *type, const char *help)
-{
-	buf_puts(b, "# HELP ");
-	buf_puts(b, name);
-	buf_putc(b, ' ');
-	for (const char *p = help; *p; p++) {
-		if (*p == '\\')
-			buf_puts(b, "\\\\");
-		else if (*p == '\n')
-			buf_puts(b, "\\n");
-		else
-			buf_putc(b, *p);
-	}
-	buf_puts(b, "\n# TYPE ");
-	buf_puts(b, name);
-	buf_putc(b, ' ');
-	buf_puts(b, type);
-	buf_putc(b, '\n');
-}
-
-/* Appends one sample, name{labels[,extra]} value. Non-finite values are not
- * measurements here, so they give no sample. */
-static bool sample(struct buf *b, const char *name, const char *labels, size_t llen, const char *extra, double v)
-{
-	if (!isfinite(v))
-		return false;
-	buf_puts(b, name);
-	if (llen || extra) {
-		buf_putc(b, '{');
-		put(b, labels, llen);
-		if (extra) {
-			if (llen)
-				buf_putc(b, ',');
-			buf_puts(b, extra);
-		}
-		buf_putc(b, '}');
-	}
-	buf_putc(b, ' ');
-	json_put_double(b, v);
-	buf_putc(b, '\n');
-	return true;
-}
-
-/* A family is written only when it has a sample. begin remembers where its
- * header starts, and end takes the header back when nothing followed. */
-static size_t begin(struct buf *b, const char *name, const char *type, const char *help)
-{
-	size_t mark = b->len;
-	family(b, name, type, help);
-	return mark;
-}
-static void end(struct buf *b, size_t mark, bool any)
-{
-	if (!any)
-		b->len = mark;
-}
+#include "serve/prom_health.h"
+#include "serve/prom_write.h"
+#include "util/xalloc.h"
 
 /* The label sets of each GPU of the frame, in a shared text buffer. */
 struct gmeta {
@@ -195,18 +85,18 @@ static void gpu_labels(struct buf *lb, enum field_names n, uint64_t ordinal, con
 	snprintf(device, sizeof(device), "nvidia%llu", (unsigned long long)ordinal);
 	bool first = true;
 
-	label_u64(lb, &first, "gpu", ordinal);
-	label(lb, &first, "UUID", str_of(id, GPU_F_DEVICE_ID, id->device_id));
-	label(lb, &first, "pci_bus_id", str_of(g, GPU_F_PCI_BUS_ID, g->pci_bus_id));
-	label(lb, &first, "device", vendor && strcmp(vendor, "nvidia") == 0 ? device : NULL);
-	label(lb, &first, "modelName", str_of(id, GPU_F_NAME, id->name));
+	prom_label_u64(lb, &first, "gpu", ordinal);
+	prom_label(lb, &first, "UUID", str_of(id, GPU_F_DEVICE_ID, id->device_id));
+	prom_label(lb, &first, "pci_bus_id", str_of(g, GPU_F_PCI_BUS_ID, g->pci_bus_id));
+	prom_label(lb, &first, "device", vendor && strcmp(vendor, "nvidia") == 0 ? device : NULL);
+	prom_label(lb, &first, "modelName", str_of(id, GPU_F_NAME, id->name));
 	if (instance) {
-		label(lb, &first, "GPU_I_PROFILE", profile);
-		label_u64(lb, &first, "GPU_I_ID", gi);
+		prom_label(lb, &first, "GPU_I_PROFILE", profile);
+		prom_label_u64(lb, &first, "GPU_I_ID", gi);
 	}
-	label(lb, &first, HOST_LABEL[n], host);
-	label(lb, &first, DRIVER_LABEL[n], driver);
-	label(lb, &first, "vendor", vendor);
+	prom_label(lb, &first, HOST_LABEL[n], host);
+	prom_label(lb, &first, DRIVER_LABEL[n], driver);
+	prom_label(lb, &first, "vendor", vendor);
 }
 
 /* Builds every GPU's label sets, in dcgm-exporter's order. A MIG instance
@@ -257,11 +147,11 @@ static void build_labels(const struct frame *f, const char *host, enum field_nam
 
 		bool first = true;
 		m[i].short_off = lb->len;
-		label_u64(lb, &first, "gpu", ordinal[i]);
-		label(lb, &first, "UUID", str_of(id, GPU_F_DEVICE_ID, id->device_id));
+		prom_label_u64(lb, &first, "gpu", ordinal[i]);
+		prom_label(lb, &first, "UUID", str_of(id, GPU_F_DEVICE_ID, id->device_id));
 		if (parent)
-			label_u64(lb, &first, "GPU_I_ID", gi);
-		label(lb, &first, "Hostname", host);
+			prom_label_u64(lb, &first, "GPU_I_ID", gi);
+		prom_label(lb, &first, "Hostname", host);
 		m[i].short_len = lb->len - m[i].short_off;
 	}
 	free(ordinal);
@@ -296,7 +186,7 @@ static size_t begin_metric(struct buf *b, const struct field_prom *p, enum field
 {
 	*mt = field_prom_metric(p, n);
 	*own = own_family(mt->name);
-	return begin(b, mt->name, mt->type == FIELD_PROM_COUNTER ? "counter" : "gauge", mt->help ? mt->help : help);
+	return prom_begin(b, mt->name, mt->type == FIELD_PROM_COUNTER ? "counter" : "gauge", mt->help ? mt->help : help);
 }
 
 /* A GPU's labels for a family, the legacy ones for gpur's own, and their
@@ -318,14 +208,14 @@ static void render_idle_memory(struct buf *b, const struct frame *f, const struc
 		if (p->idle_since_ms && p->gpu_index < f->ngpus && process_has(p, PROC_F_GPU_MEM))
 			idle[p->gpu_index] += p->gpu_mem_bytes;
 	}
-	size_t mark = begin(b, "gpur_idle_memory_bytes", "gauge",
+	size_t mark = prom_begin(b, "gpur_idle_memory_bytes", "gauge",
 			    "GPU memory held by idle processes (at 0% GPU for --idle-after, holding --idle-mem or more)");
 	bool any = false;
 	for (size_t i = 0; i < f->ngpus; i++)
 		if (gpu_state(&f->gpus[i]) == GPU_STATE_OK && !gpu_procs_unknown(&f->gpus[i]))
-			any |= sample(b, "gpur_idle_memory_bytes", lb->data + m[i].own_off, m[i].own_len, NULL,
+			any |= prom_sample(b, "gpur_idle_memory_bytes", lb->data + m[i].own_off, m[i].own_len, NULL,
 				      (double)idle[i]);
-	end(b, mark, any);
+	prom_end(b, mark, any);
 	free(idle);
 }
 
@@ -352,15 +242,15 @@ static void render_gpu_fields(struct buf *b, const struct frame *f, enum field_n
 				for (unsigned r = 0; r < fd->nnames; r++) {
 					char extra[96];
 					snprintf(extra, sizeof(extra), "reason=\"%s\"", fd->names[r]);
-					any |= sample(b, mt.name, ls, ll, extra, (bits >> r & 1u) ? 1 : 0);
+					any |= prom_sample(b, mt.name, ls, ll, extra, (bits >> r & 1u) ? 1 : 0);
 				}
 				continue;
 			}
 			double v;
 			if (field_number(g, fd, names, &v))
-				any |= sample(b, mt.name, ls, ll, NULL, v);
+				any |= prom_sample(b, mt.name, ls, ll, NULL, v);
 		}
-		end(b, mark, any);
+		prom_end(b, mark, any);
 	}
 
 	const struct gpu_metric *free_mem = &GPU_METRIC_FB_FREE;
@@ -370,10 +260,10 @@ static void render_gpu_fields(struct buf *b, const struct frame *f, enum field_n
 		const struct gpu *g = &f->gpus[i];
 		const char *ls = gpu_ls(lb, &m[i], own, &ll);
 		if (gpu_has(g, GPU_F_MEM_TOTAL) && gpu_has(g, GPU_F_MEM_USED))
-			any |= sample(b, mt.name, ls, ll, NULL,
+			any |= prom_sample(b, mt.name, ls, ll, NULL,
 				      field_prom_value(free_mem->prom, names, g->mem_total_bytes - g->mem_used_bytes));
 	}
-	end(b, mark, any);
+	prom_end(b, mark, any);
 
 	static const struct { const char *name, *help; unsigned state; } STATES[] = {
 		{"gpur_gpu_up", "1 while the GPU is read normally (state ok)", GPU_STATE_OK},
@@ -381,33 +271,20 @@ static void render_gpu_fields(struct buf *b, const struct frame *f, enum field_n
 		{"gpur_gpu_suspended", "1 while the GPU is runtime-suspended (not woken to be read)", GPU_STATE_SUSPENDED},
 	};
 	for (size_t s = 0; s < sizeof(STATES) / sizeof(STATES[0]); s++) {
-		mark = begin(b, STATES[s].name, "gauge", STATES[s].help);
+		mark = prom_begin(b, STATES[s].name, "gauge", STATES[s].help);
 		any = false;
 		for (size_t i = 0; i < f->ngpus; i++) {
 			unsigned st = gpu_state(&f->gpus[i]);
 			if (st != GPU_STATE__COUNT)
-				any |= sample(b, STATES[s].name, lb->data + m[i].own_off, m[i].own_len, NULL,
+				any |= prom_sample(b, STATES[s].name, lb->data + m[i].own_off, m[i].own_len, NULL,
 					      st == STATES[s].state ? 1 : 0);
 		}
-		end(b, mark, any);
+		prom_end(b, mark, any);
 	}
 
 	render_idle_memory(b, f, lb, m);
 }
 
-/* The XID record of a GPU, made on first use; NULL when the table is full. */
-static struct prom_xid_gpu *xid_gpu(struct prom_health *h, const char *id, bool add)
-{
-	for (size_t i = 0; i < h->nxid_gpus; i++)
-		if (strcmp(h->xid_gpus[i].device_id, id) == 0)
-			return &h->xid_gpus[i];
-	if (!add || h->nxid_gpus == PROM_MAX_XID_GPUS || strlen(id) >= sizeof(h->xid_gpus[0].device_id))
-		return NULL;
-	struct prom_xid_gpu *x = &h->xid_gpus[h->nxid_gpus++];
-	memset(x, 0, sizeof(*x));
-	strcpy(x->device_id, id);
-	return x;
-}
 
 /* XID errors, for the GPUs of f that had any since gpur started: the last
  * one as dcgm-exporter serves it, and a counter per XID. A GPU without an
@@ -422,27 +299,27 @@ static void render_xids(struct buf *b, const struct frame *f, enum field_names n
 	bool any = false;
 	for (size_t i = 0; i < f->ngpus; i++) {
 		const struct gpu *g = &f->gpus[i];
-		const struct prom_xid_gpu *x = gpu_has(g, GPU_F_DEVICE_ID) && g->device_id ? xid_gpu(h, g->device_id, false)
+		const struct prom_xid_gpu *x = gpu_has(g, GPU_F_DEVICE_ID) && g->device_id ? prom_health_xid(h, g->device_id)
 											   : NULL;
 		const char *ls = gpu_ls(lb, &m[i], own, &ll);
 		if (x)
-			any |= sample(b, mt.name, ls, ll, NULL, field_prom_value(GPU_METRIC_XID.prom, names, x->last));
+			any |= prom_sample(b, mt.name, ls, ll, NULL, field_prom_value(GPU_METRIC_XID.prom, names, x->last));
 	}
-	end(b, mark, any);
-	mark = begin(b, "gpur_xid_errors_total", "counter", "XID errors of the GPU since gpur started, by XID");
+	prom_end(b, mark, any);
+	mark = prom_begin(b, "gpur_xid_errors_total", "counter", "XID errors of the GPU since gpur started, by XID");
 	any = false;
 	for (size_t i = 0; i < f->ngpus; i++) {
 		const struct gpu *g = &f->gpus[i];
-		const struct prom_xid_gpu *x = gpu_has(g, GPU_F_DEVICE_ID) && g->device_id ? xid_gpu(h, g->device_id, false)
+		const struct prom_xid_gpu *x = gpu_has(g, GPU_F_DEVICE_ID) && g->device_id ? prom_health_xid(h, g->device_id)
 											   : NULL;
 		for (size_t k = 0; x && k < x->nxids; k++) {
 			char extra[48];
 			snprintf(extra, sizeof(extra), "xid=\"%llu\"", (unsigned long long)x->xids[k].xid);
-			any |= sample(b, "gpur_xid_errors_total", lb->data + m[i].short_off, m[i].short_len, extra,
+			any |= prom_sample(b, "gpur_xid_errors_total", lb->data + m[i].short_off, m[i].short_len, extra,
 				      (double)x->xids[k].count);
 		}
 	}
-	end(b, mark, any);
+	prom_end(b, mark, any);
 }
 
 static int by_mem_desc(const void *a, const void *b, void *ctx)
@@ -503,17 +380,17 @@ static size_t render_processes(struct buf *b, const struct frame *f, const struc
 		const struct gmeta *gm = &m[p->gpu_index];
 		char podbuf[PROCESS_POD_NAME_MAX + 1];
 		label_off[2 * uniq] = ls.len;
-		put(&ls, lb->data + gm->short_off, gm->short_len);
+		prom_put(&ls, lb->data + gm->short_off, gm->short_len);
 		bool first = gm->short_len == 0;
-		label_u64(&ls, &first, "pid", p->pid);
-		label(&ls, &first, "comm", pstr(p, PROC_F_NAME, p->name));
-		label(&ls, &first, "user", pstr(p, PROC_F_USER, p->user));
+		prom_label_u64(&ls, &first, "pid", p->pid);
+		prom_label(&ls, &first, "comm", pstr(p, PROC_F_NAME, p->name));
+		prom_label(&ls, &first, "user", pstr(p, PROC_F_USER, p->user));
 		const char *ctr = pstr(p, PROC_F_CONTAINER_NAME, p->container_name);
-		label(&ls, &first, "container", ctr ? ctr : pstr(p, PROC_F_CONTAINER, p->container));
+		prom_label(&ls, &first, "container", ctr ? ctr : pstr(p, PROC_F_CONTAINER, p->container));
 		const char *pod = pstr(p, PROC_F_POD_NAME, p->pod_name);
 		snprintf(podbuf, sizeof(podbuf), "%s", pod ? pod : pstr(p, PROC_F_POD, p->pod) ? p->pod : "");
-		label(&ls, &first, "pod", podbuf);
-		label(&ls, &first, "namespace", pstr(p, PROC_F_POD_NAMESPACE, p->pod_namespace));
+		prom_label(&ls, &first, "pod", podbuf);
+		prom_label(&ls, &first, "namespace", pstr(p, PROC_F_POD_NAMESPACE, p->pod_namespace));
 		label_off[2 * uniq + 1] = ls.len - label_off[2 * uniq];
 		uniq++;
 	}
@@ -521,28 +398,28 @@ static size_t render_processes(struct buf *b, const struct frame *f, const struc
 		const struct field *fd = &PROCESS_FIELDS[k];
 		if (!fd->prom)
 			continue;
-		size_t mark = begin(b, fd->prom->name, fd->prom->type == FIELD_PROM_COUNTER ? "counter" : "gauge",
+		size_t mark = prom_begin(b, fd->prom->name, fd->prom->type == FIELD_PROM_COUNTER ? "counter" : "gauge",
 				    fd->help);
 		bool any = false;
 		for (size_t r = 0; r < uniq; r++) {
 			double v;
 			if (field_number(&f->procs[rows[r]], fd, FIELD_NAMES_LEGACY, &v))
-				any |= sample(b, fd->prom->name, ls.data + label_off[2 * r], label_off[2 * r + 1], NULL, v);
+				any |= prom_sample(b, fd->prom->name, ls.data + label_off[2 * r], label_off[2 * r + 1], NULL, v);
 		}
-		end(b, mark, any);
+		prom_end(b, mark, any);
 	}
 	/* How long each idle process has been idle (model/idle.h); the others
 	 * have no series. */
-	size_t mark = begin(b, "gpur_process_idle_seconds", "gauge",
+	size_t mark = prom_begin(b, "gpur_process_idle_seconds", "gauge",
 			    "how long the process has held its GPU memory at 0% GPU, while it is idle (--idle-mem, --idle-after)");
 	bool any = false;
 	for (size_t r = 0; r < uniq; r++) {
 		const struct gpu_process *p = &f->procs[rows[r]];
 		if (p->idle_since_ms && frame_has(f, FRAME_F_TS))
-			any |= sample(b, "gpur_process_idle_seconds", ls.data + label_off[2 * r], label_off[2 * r + 1], NULL,
+			any |= prom_sample(b, "gpur_process_idle_seconds", ls.data + label_off[2 * r], label_off[2 * r + 1], NULL,
 				      f->ts_ms > p->idle_since_ms ? (double)(f->ts_ms - p->idle_since_ms) / 1000.0 : 0);
 	}
-	end(b, mark, any);
+	prom_end(b, mark, any);
 	buf_fini(&ls);
 	free(label_off);
 	free(rows);
@@ -581,12 +458,12 @@ static size_t render_containers(struct buf *b, const struct frame *f, const char
 		bool first = true;
 		off[2 * n] = ls.len;
 		const char *name = pstr(p, PROC_F_CONTAINER_NAME, p->container_name);
-		label(&ls, &first, "container", name ? name : cid);
-		label(&ls, &first, "container_id", cid);
-		label(&ls, &first, "pod", pstr(p, PROC_F_POD_NAME, p->pod_name));
-		label(&ls, &first, "namespace", pstr(p, PROC_F_POD_NAMESPACE, p->pod_namespace));
-		label(&ls, &first, "pod_uid", cid ? NULL : puid);
-		label(&ls, &first, "Hostname", host);
+		prom_label(&ls, &first, "container", name ? name : cid);
+		prom_label(&ls, &first, "container_id", cid);
+		prom_label(&ls, &first, "pod", pstr(p, PROC_F_POD_NAME, p->pod_name));
+		prom_label(&ls, &first, "namespace", pstr(p, PROC_F_POD_NAMESPACE, p->pod_namespace));
+		prom_label(&ls, &first, "pod_uid", cid ? NULL : puid);
+		prom_label(&ls, &first, "Hostname", host);
 		off[2 * n + 1] = ls.len - off[2 * n];
 		grp[n++] = gr;
 	}
@@ -597,7 +474,7 @@ static size_t render_containers(struct buf *b, const struct frame *f, const char
 		{"gpur_container_gpus", "GPUs the container's processes use", 3},
 	};
 	for (size_t k = 0; k < sizeof(FAM) / sizeof(FAM[0]); k++) {
-		size_t mark = begin(b, FAM[k].name, "gauge", FAM[k].help);
+		size_t mark = prom_begin(b, FAM[k].name, "gauge", FAM[k].help);
 		bool any = false;
 		for (size_t i = 0; i < n; i++) {
 			const struct group *gr = grp[i];
@@ -610,9 +487,9 @@ static size_t render_containers(struct buf *b, const struct frame *f, const char
 				v = (double)gr->nprocs;
 			else if (FAM[k].what == 3)
 				v = (double)gr->ngpus;
-			any |= sample(b, FAM[k].name, ls.data + off[2 * i], off[2 * i + 1], NULL, v);
+			any |= prom_sample(b, FAM[k].name, ls.data + off[2 * i], off[2 * i + 1], NULL, v);
 		}
-		end(b, mark, any);
+		prom_end(b, mark, any);
 	}
 	buf_fini(&ls);
 	free(grp);
@@ -622,152 +499,11 @@ static size_t render_containers(struct buf *b, const struct frame *f, const char
 	return left;
 }
 
-void prom_health_init(struct prom_health *h)
-{
-	memset(h, 0, sizeof(*h));
-	h->render_seconds = -1;
-	h->cpu_seconds = -1;
-	h->rss_bytes = -1;
-}
 
-static size_t backend_slot(struct prom_health *h, const char *name, size_t len)
-{
-	if (len >= sizeof(h->backends[0].name))
-		len = sizeof(h->backends[0].name) - 1;
-	for (size_t i = 0; i < h->nbackends; i++)
-		if (strlen(h->backends[i].name) == len && memcmp(h->backends[i].name, name, len) == 0)
-			return i;
-	if (h->nbackends == PROM_MAX_BACKENDS)
-		return PROM_MAX_BACKENDS;
-	size_t i = h->nbackends++;
-	memcpy(h->backends[i].name, name, len);
-	h->backends[i].name[len] = '\0';
-	h->backends[i].up = true;
-	return i;
-}
 
-static void take_xid(struct prom_health *h, const struct event *e)
-{
-	if (!event_has(e, EVENT_F_XID) || !event_has(e, EVENT_F_DEVICE_ID) || !e->device_id)
-		return;
-	struct prom_xid_gpu *x = xid_gpu(h, e->device_id, true);
-	if (!x)
-		return;
-	x->last = e->xid;
-	for (size_t k = 0; k < x->nxids; k++)
-		if (x->xids[k].xid == e->xid) {
-			x->xids[k].count++;
-			return;
-		}
-	if (x->nxids < PROM_MAX_XIDS) {
-		x->xids[x->nxids].xid = e->xid;
-		x->xids[x->nxids++].count = 1;
-	}
-}
 
-void prom_health_update(struct prom_health *h, const struct frame *f)
-{
-	if (frame_has(f, FRAME_F_BACKEND) && f->backend)
-		for (const char *p = f->backend; *p;) {
-			size_t len = strcspn(p, "+");
-			if (len)
-				backend_slot(h, p, len);
-			p += len + (p[len] == '+');
-		}
-	for (size_t i = 0; i < f->nevents; i++) {
-		const struct event *e = &f->events[i];
-		if (event_has(e, EVENT_F_KIND) && e->kind && strcmp(e->kind, EVENT_XID) == 0)
-			take_xid(h, e);
-		if (!event_has(e, EVENT_F_KIND) || !event_has(e, EVENT_F_BACKEND) || !e->backend)
-			continue;
-		bool lost = strcmp(e->kind, EVENT_BACKEND_LOST) == 0, back = strcmp(e->kind, EVENT_BACKEND_BACK) == 0;
-		if (!lost && !back)
-			continue;
-		size_t s = backend_slot(h, e->backend, strlen(e->backend));
-		if (s == PROM_MAX_BACKENDS)
-			continue;
-		h->backends[s].up = back;
-		h->backends[s].errors += lost;
-	}
-}
 
-static void one(struct buf *b, const char *name, const char *type, const char *help, const char *labels, double v)
-{
-	if (!isfinite(v))
-		return;
-	family(b, name, type, help);
-	sample(b, name, labels, labels ? strlen(labels) : 0, NULL, v);
-}
 
-static void render_health(struct buf *b, const struct frame *f, const struct prom_opts *o, const struct prom_health *h,
-			  const char *host, const uint64_t left[2])
-{
-	struct buf ls;
-	bool first = true;
-
-	buf_init(&ls);
-	label(&ls, &first, "Hostname", host);
-	const char *hl = buf_cstr(&ls);
-	if (frame_has(f, FRAME_F_TS))
-		one(b, "gpur_frame_timestamp_seconds", "gauge", "when the served frame was taken (Unix time)", hl,
-		    (double)f->ts_ms / 1000.0);
-	if (o->live)
-		one(b, "gpur_poll_duration_seconds", "gauge", "how long composing the served frame took", hl,
-		    (double)f->poll_us / 1e6);
-	one(b, "gpur_gpus", "gauge", "GPUs in the served frame (MIG instances included)", hl, (double)f->ngpus);
-	one(b, "gpur_process_rows", "gauge", "GPU process rows in the served frame", hl, (double)f->nprocs);
-
-	static const char *const FAMS[2] = {"process", "container"};
-	size_t mark = begin(b, "gpur_exporter_series_left_out", "gauge",
-			    "rows (process) or groups (container) of the served frame over the series cap");
-	for (int k = 0; k < 2; k++) {
-		char extra[32];
-		snprintf(extra, sizeof(extra), "family=\"%s\"", FAMS[k]);
-		sample(b, "gpur_exporter_series_left_out", ls.data, ls.len, extra, (double)left[k]);
-	}
-	end(b, mark, true);
-	family(b, "gpur_exporter_series_left_out_total", "counter", "rows or groups left out over the cap, all frames");
-	for (int k = 0; k < 2; k++) {
-		char extra[32];
-		snprintf(extra, sizeof(extra), "family=\"%s\"", FAMS[k]);
-		sample(b, "gpur_exporter_series_left_out_total", ls.data, ls.len, extra, (double)h->left_out_total[k]);
-	}
-
-	if (h->nbackends) {
-		struct buf bl;
-		buf_init(&bl);
-		family(b, "gpur_backend_up", "gauge", "1 while the backend answers (0 after backend_lost)");
-		for (size_t i = 0; i < h->nbackends; i++) {
-			bool fb = ls.len == 0;
-			buf_reset(&bl);
-			put(&bl, ls.data, ls.len);
-			label(&bl, &fb, "backend", h->backends[i].name);
-			sample(b, "gpur_backend_up", bl.data, bl.len, NULL, h->backends[i].up ? 1 : 0);
-		}
-		family(b, "gpur_backend_errors_total", "counter", "times the backend was lost as a whole");
-		for (size_t i = 0; i < h->nbackends; i++) {
-			bool fb = ls.len == 0;
-			buf_reset(&bl);
-			put(&bl, ls.data, ls.len);
-			label(&bl, &fb, "backend", h->backends[i].name);
-			sample(b, "gpur_backend_errors_total", bl.data, bl.len, NULL, (double)h->backends[i].errors);
-		}
-		buf_fini(&bl);
-	}
-	if (h->have_records)
-		one(b, "gpur_records_dropped_total", "counter", "records --log or --json could not write", hl,
-		    (double)h->records_dropped);
-	one(b, "gpur_exporter_frames_total", "counter", "frames rendered for scrapes", hl, (double)h->frames);
-	if (h->render_seconds >= 0)
-		one(b, "gpur_exporter_render_seconds", "gauge", "how long rendering the previous frame took", hl,
-		    h->render_seconds);
-	if (h->cpu_seconds >= 0)
-		one(b, "gpur_self_cpu_seconds_total", "counter", "CPU time gpur itself has used (user + system)", hl,
-		    h->cpu_seconds);
-	if (h->rss_bytes >= 0)
-		one(b, "gpur_self_resident_memory_bytes", "gauge", "gpur's own resident memory", hl, h->rss_bytes);
-	buf_fini(&ls);
-}
 
 void prom_render(struct buf *out, const struct frame *f, const struct prom_opts *o, struct prom_health *h)
 {
@@ -786,7 +522,7 @@ void prom_render(struct buf *out, const struct frame *f, const struct prom_opts 
 	left[1] = render_containers(out, f, host, o->max_containers ? o->max_containers : PROM_MAX_CONTAINERS);
 	h->left_out_total[0] += left[0];
 	h->left_out_total[1] += left[1];
-	render_health(out, f, o, h, host, left);
+	prom_health_render(out, f, o, h, host, left);
 	buf_fini(&lb);
 	free(m);
 }
