@@ -290,7 +290,7 @@ static void render_gpu_fields(struct buf *b, const struct frame *f, enum field_n
  * one as dcgm-exporter serves it, and a counter per XID. A GPU without an
  * XID has no series, since gpur cannot tell "none" from "not reported". */
 static void render_xids(struct buf *b, const struct frame *f, enum field_names names, const struct buf *lb,
-			const struct gmeta *m, struct prom_health *h)
+			const struct gmeta *m, const struct prom_health *h)
 {
 	struct field_metric mt;
 	bool own;
