@@ -1,5 +1,5 @@
-/* serve: snapshots, the servers on the listening socket (listen.c) and the
- * request handler; client certificates are checked in webcheck.c. */
+/* serve: snapshots, the servers on the listening socket (listen.c), their
+ * reload and draining; each request is answered in answer.c. */
 #include "serve/serve.h"
 
 #include <errno.h>
@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -19,89 +18,18 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "serve/conns.h"
-#include "serve/gz.h"
-#include "serve/health.h"
 #include "serve/listen.h"
-#include "serve/mhd_lib.h"
-#include "serve/prom.h"
-#include "serve/webauth.h"
-#include "serve/webcheck.h"
-#include "serve/webcfg.h"
-#include "serve/weblib.h"
-#include "util/buf.h"
+#include "serve/serve_priv.h"
 #include "util/clock.h"
 #include "util/msg.h"
 #include "util/xalloc.h"
 
-/* One frame's exposition, shared by the scrapes that answer with it. */
-struct snap {
-	atomic_uint refs;
-	struct buf text;
-	struct gz_open gz;
-	bool have_gz;
-};
-
-/* One libmicrohttpd server and the web configuration it was started with.
- * A reload starts another on the same socket and lets this one drain. */
-struct dctx {
-	struct serve *s;
-	struct MHD_Daemon *d;
-	struct webcfg cfg;
-	struct webauth *auth; /* NULL without basic_auth_users */
-	const struct weblib_gnutls *g; /* with TLS */
-	struct MHD_Response *index, *not_found, *not_allowed, *no_frame, *unauthorized, *too_many;
-	pthread_mutex_t rate_mu; /* guards the token bucket */
-	double tokens;
-	uint64_t rate_ms;
-	uint64_t drain_until_ms; /* while draining after a reload */
-	struct dctx *next;       /* in the draining list */
-};
-
-struct serve {
-	struct serve_opts o;
-	char where[300];
-	char web_config[4096];
-	int fd; /* the listening socket; each server has its own duplicate */
-	struct mhd_lib lib;
-	size_t max_conns;
-	struct conns *conns;
-	pthread_mutex_t mu; /* guards latest, cur, draining and the health state */
-	struct snap *latest;
-	struct dctx *cur, *draining;
-	atomic_uint_fast64_t scrapes;
-	/* The health state of the newest frame. */
-	uint64_t published_ms;
-	size_t nbackends, nlost;
-	char lost_names[256];
-	uint64_t (*busy)(void *ctx, const char **name);
-	void *busy_ctx;
-	void (*note)(void *ctx, const char *text); /* guarded by mu; NULL: stderr */
-	void *note_ctx;
-	/* The thread that re-reads the web config and sweeps connections. */
-	pthread_t thread;
-	bool have_thread;
-	int efd;           /* eventfd: SIGHUP, a sweep to start, or the stop */
-	atomic_bool stop;
-	/* Used by the feed's thread only. */
-	struct prom_health health;
-	size_t last_len; /* the previous exposition's size, so the next takes one allocation */
-};
-
-/* The per-scrape part, after the snapshot's text (see gz.h). */
-#define TAIL_MAX 256
-
-struct reply {
-	struct snap *snap;
-	char tail[TAIL_MAX + GZ_CLOSE_OVERHEAD];
-};
-
-static uint64_t mono_ms(void)
+uint64_t serve_mono_ms(void)
 {
 	return clock_mono_ns() / 1000000u;
 }
 
-static void snap_unref(struct snap *p)
+void serve_snap_unref(struct snap *p)
 {
 	if (!p || atomic_fetch_sub(&p->refs, 1) != 1)
 		return;
@@ -109,264 +37,6 @@ static void snap_unref(struct snap *p)
 	if (p->have_gz)
 		gz_fini(&p->gz);
 	free(p);
-}
-
-/* Accept-Encoding names gzip without q=0 (RFC 9110 §12.5.3). */
-static bool wants_gzip(const char *ae)
-{
-	while (ae && *ae) {
-		size_t len = strcspn(ae, ",");
-		const char *t = ae;
-		while (len && (*t == ' ' || *t == '\t'))
-			t++, len--;
-		size_t nlen = strcspn(t, ";, \t");
-		if (nlen > len)
-			nlen = len;
-		if ((nlen == 4 && strncasecmp(t, "gzip", 4) == 0) || (nlen == 6 && strncasecmp(t, "x-gzip", 6) == 0)) {
-			const char *q = t + nlen;
-			const char *stop = t + len;
-			bool zero = false;
-			for (; q < stop; q++) {
-				if ((*q == 'q' || *q == 'Q') && q + 1 < stop && q[1] == '=') {
-					zero = strtod(q + 2, NULL) == 0.0;
-					break;
-				}
-			}
-			return !zero;
-		}
-		ae = t + len;
-		if (*ae == ',')
-			ae++;
-	}
-	return false;
-}
-
-static void reply_free(void *cls)
-{
-	struct reply *r = cls;
-	snap_unref(r->snap);
-	free(r);
-}
-
-/* Adds the web config's headers to a response. */
-static void add_headers(struct dctx *x, struct MHD_Response *r)
-{
-	for (size_t i = 0; i < x->cfg.nheaders; i++)
-		x->s->lib.add_response_header(r, x->cfg.headers[i].name, x->cfg.headers[i].value);
-}
-
-static enum MHD_Result answer_metrics(struct dctx *x, struct MHD_Connection *c)
-{
-	struct serve *s = x->s;
-	pthread_mutex_lock(&s->mu);
-	struct snap *p = s->latest;
-	if (p)
-		atomic_fetch_add(&p->refs, 1);
-	pthread_mutex_unlock(&s->mu);
-	if (!p)
-		return s->lib.queue_response(c, MHD_HTTP_SERVICE_UNAVAILABLE, x->no_frame);
-
-	uint64_t n = atomic_fetch_add(&s->scrapes, 1) + 1;
-	struct reply *r = malloc(sizeof(*r));
-	if (!r) {
-		snap_unref(p);
-		return MHD_NO;
-	}
-	r->snap = p;
-	char tail[TAIL_MAX];
-	size_t tn = prom_render_tail(tail, sizeof(tail), n);
-	const char *ae = s->lib.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING);
-	bool gz = p->have_gz && wants_gzip(ae);
-	struct MHD_IoVec iov[2];
-	if (gz) {
-		iov[0].iov_base = p->gz.data.data;
-		iov[0].iov_len = p->gz.data.len;
-		iov[1].iov_len = gz_close(&p->gz, tail, tn, r->tail);
-	} else {
-		iov[0].iov_base = p->text.data;
-		iov[0].iov_len = p->text.len;
-		memcpy(r->tail, tail, tn);
-		iov[1].iov_len = tn;
-	}
-	iov[1].iov_base = r->tail;
-	struct MHD_Response *resp;
-	if (s->lib.response_from_iovec) {
-		resp = s->lib.response_from_iovec(iov, 2, reply_free, r);
-	} else {
-		/* An older libmicrohttpd makes one copy of the body. */
-		char *all = malloc(iov[0].iov_len + iov[1].iov_len);
-		resp = NULL;
-		if (all) {
-			memcpy(all, iov[0].iov_base, iov[0].iov_len);
-			memcpy(all + iov[0].iov_len, iov[1].iov_base, iov[1].iov_len);
-			resp = s->lib.response_from_buffer(iov[0].iov_len + iov[1].iov_len, all, MHD_RESPMEM_MUST_FREE);
-			if (!resp)
-				free(all);
-		}
-		reply_free(r);
-	}
-	if (!resp) {
-		if (s->lib.response_from_iovec)
-			reply_free(r);
-		return MHD_NO;
-	}
-	s->lib.add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, PROM_CONTENT_TYPE);
-	s->lib.add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
-	if (gz)
-		s->lib.add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
-	add_headers(x, resp);
-	enum MHD_Result rc = s->lib.queue_response(c, MHD_HTTP_OK, resp);
-	s->lib.destroy_response(resp);
-	return rc;
-}
-
-/* The health of the served frame, as health.h rules. */
-static bool healthy(struct serve *s, char *why, size_t n)
-{
-	struct health_in in = {.live = s->o.live, .interval_ms = s->o.interval_ms, .now_ms = mono_ms()};
-	char lost[sizeof(s->lost_names)];
-
-	pthread_mutex_lock(&s->mu);
-	in.have_frame = s->latest != NULL;
-	in.published_ms = s->published_ms;
-	in.nbackends = s->nbackends;
-	in.nlost = s->nlost;
-	memcpy(lost, s->lost_names, sizeof(lost));
-	uint64_t (*busy)(void *, const char **) = s->busy;
-	void *ctx = s->busy_ctx;
-	pthread_mutex_unlock(&s->mu);
-	in.lost_names = lost;
-	if (busy)
-		in.busy_ms = busy(ctx, &in.busy_name);
-	return health_check(&in, why, n);
-}
-
-static enum MHD_Result answer_health(struct dctx *x, struct MHD_Connection *c)
-{
-	char why[300];
-	bool ok = healthy(x->s, why, sizeof(why) - 1);
-	if (ok)
-		snprintf(why, sizeof(why), "ok");
-	strcat(why, "\n");
-	struct MHD_Response *r = x->s->lib.response_from_buffer(strlen(why), why, MHD_RESPMEM_MUST_COPY);
-	if (!r)
-		return MHD_NO;
-	x->s->lib.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
-	x->s->lib.add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-	add_headers(x, r);
-	enum MHD_Result rc = x->s->lib.queue_response(c, ok ? MHD_HTTP_OK : MHD_HTTP_SERVICE_UNAVAILABLE, r);
-	x->s->lib.destroy_response(r);
-	return rc;
-}
-
-/* The rate_limit token bucket: true when the request may go on. */
-static bool rate_ok(struct dctx *x)
-{
-	if (x->cfg.rate_interval_s <= 0)
-		return true;
-	pthread_mutex_lock(&x->rate_mu);
-	uint64_t now = mono_ms();
-	x->tokens += (double)(now - x->rate_ms) / 1000.0 / x->cfg.rate_interval_s;
-	if (x->tokens > x->cfg.rate_burst)
-		x->tokens = x->cfg.rate_burst;
-	x->rate_ms = now;
-	bool ok = x->tokens >= 1;
-	if (ok)
-		x->tokens -= 1;
-	pthread_mutex_unlock(&x->rate_mu);
-	return ok;
-}
-
-static struct conn *conn_of(struct dctx *x, struct MHD_Connection *c)
-{
-	const union MHD_ConnectionInfo *ci = x->s->lib.get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-	return ci ? ci->socket_context : NULL;
-}
-
-static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
-			      const char *version, const char *upload_data, size_t *upload_data_size, void **con_cls)
-{
-	struct dctx *x = cls;
-	struct serve *s = x->s;
-	(void)version;
-	(void)upload_data;
-
-	bool metrics = strcmp(url, "/metrics") == 0, index = strcmp(url, "/") == 0, health = strcmp(url, "/health") == 0;
-	if (!*con_cls) {
-		/* The whole request head is here. */
-		conns_request(s->conns, conn_of(x, c));
-		bool guarded = !health || s->o.health_auth;
-		/* A client without an accepted certificate gets no answer at
-		 * all: the connection is closed. */
-		if (guarded && !webcheck_client_cert(&x->cfg, x->g, &x->s->lib, c))
-			return MHD_NO;
-		/* The rate limit comes before the password, as in the
-		 * exporter-toolkit, so that wrong passwords cannot make the
-		 * server run bcrypt without bound. */
-		if (!health && !rate_ok(x))
-			return s->lib.queue_response(c, MHD_HTTP_TOO_MANY_REQUESTS, x->too_many);
-		if (guarded && x->auth &&
-		    !webauth_check(x->auth, s->lib.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION)))
-			return s->lib.queue_response(c, MHD_HTTP_UNAUTHORIZED, x->unauthorized);
-		/* A wrong path or method is answered at once, and the
-		 * connection is closed with it, so nothing of its body is
-		 * read. */
-		if (!metrics && !index && !health)
-			return s->lib.queue_response(c, MHD_HTTP_NOT_FOUND, x->not_found);
-		if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
-			return s->lib.queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, x->not_allowed);
-		/* A GET is answered on the call after its headers, because an
-		 * answer queued on the first call makes libmicrohttpd close the
-		 * connection, and Prometheus keeps its connections alive. */
-		*con_cls = x;
-		return MHD_YES;
-	}
-	if (*upload_data_size) {
-		*upload_data_size = 0; /* a GET's body is not ours to read */
-		return MHD_YES;
-	}
-	if (index)
-		return s->lib.queue_response(c, MHD_HTTP_OK, x->index);
-	if (health)
-		return answer_health(x, c);
-	return answer_metrics(x, c);
-}
-
-/* libmicrohttpd's word that a connection opened or closed. */
-static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
-			  enum MHD_ConnectionNotificationCode code)
-{
-	struct dctx *x = cls;
-	struct serve *s = x->s;
-
-	if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
-		conns_closed(s->conns, *socket_context);
-		*socket_context = NULL;
-		return;
-	}
-	const union MHD_ConnectionInfo *ci = s->lib.get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-	*socket_context = ci ? conns_opened(s->conns, ci->connect_fd, mono_ms()) : NULL;
-	if (x->cfg.tls && x->cfg.client_auth != WEBCFG_NO_CLIENT_CERT) {
-		/* The handshake asks for a certificate, and the request is
-		 * judged by cert_accepted, so that /health can go without. */
-		ci = s->lib.get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
-		if (ci && ci->tls_session)
-			x->g->server_set_request((gnutls_session_t)ci->tls_session, GNUTLS_CERT_REQUEST);
-	}
-	if (conns_over(s->conns)) {
-		uint64_t one = 1;
-		ssize_t w = write(s->efd, &one, sizeof(one)); /* the thread sweeps until under */
-		(void)w;
-	}
-}
-
-/* A request's answer is done: the connection waits for the next. */
-static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
-{
-	struct dctx *x = cls;
-	(void)con_cls;
-	(void)toe;
-	conns_answered(x->s->conns, conn_of(x, c), mono_ms());
 }
 
 static const char INDEX_HTML[] =
@@ -380,7 +50,7 @@ static struct MHD_Response *fixed(struct dctx *x, const char *body, const char *
 								 MHD_RESPMEM_PERSISTENT);
 	if (r) {
 		x->s->lib.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-		add_headers(x, r);
+		serve_add_headers(x, r);
 	}
 	return r;
 }
@@ -417,8 +87,8 @@ static struct MHD_Daemon *start_daemon(struct serve *s, struct dctx *x, int fd)
 	OPT(MHD_OPTION_CONNECTION_LIMIT, s->max_conns, NULL);
 	OPT(MHD_OPTION_CONNECTION_TIMEOUT, SERVE_TIMEOUT_S, NULL);
 	OPT(MHD_OPTION_CONNECTION_MEMORY_LIMIT, SERVE_CONN_MEMORY, NULL);
-	OPT(MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)on_connection, x);
-	OPT(MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, x);
+	OPT(MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)serve_on_connection, x);
+	OPT(MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)serve_on_completed, x);
 	unsigned flags = MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC;
 	if (x->cfg.tls) {
 		flags |= MHD_USE_TLS;
@@ -436,7 +106,7 @@ static struct MHD_Daemon *start_daemon(struct serve *s, struct dctx *x, int fd)
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	/* A function pointer goes through MHD_OPTION_ARRAY as an intptr_t, as
 	 * libmicrohttpd's own documentation has it. */
-	d = s->lib.start_daemon(flags, 0, NULL, NULL, handle, x, MHD_OPTION_ARRAY, opts, MHD_OPTION_END);
+	d = s->lib.start_daemon(flags, 0, NULL, NULL, serve_handle, x, MHD_OPTION_ARRAY, opts, MHD_OPTION_END);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return d;
 }
@@ -468,7 +138,7 @@ static struct dctx *dctx_start(struct serve *s, struct webcfg *cfg, char *err, s
 	memset(cfg, 0, sizeof(*cfg));
 	pthread_mutex_init(&x->rate_mu, NULL);
 	x->tokens = x->cfg.rate_burst;
-	x->rate_ms = mono_ms();
+	x->rate_ms = serve_mono_ms();
 	if (x->cfg.nusers && !(x->auth = webauth_new(&x->cfg, err, errlen)))
 		goto fail;
 	if (x->cfg.tls) {
@@ -513,7 +183,7 @@ static void dctx_retire(struct serve *s, struct dctx *x)
 		MHD_socket fd = s->lib.quiesce_daemon(x->d);
 		if (fd != MHD_INVALID_SOCKET)
 			close(fd);
-		x->drain_until_ms = mono_ms() + (SERVE_TIMEOUT_S + 1) * 1000u;
+		x->drain_until_ms = serve_mono_ms() + (SERVE_TIMEOUT_S + 1) * 1000u;
 		x->next = s->draining;
 		s->draining = x;
 	} else {
@@ -533,7 +203,7 @@ static size_t daemon_conns(struct serve *s, struct dctx *x)
  * up. Returns whether some are left. */
 static bool reap_draining(struct serve *s)
 {
-	uint64_t now = mono_ms();
+	uint64_t now = serve_mono_ms();
 	struct dctx **pp = &s->draining;
 	while (*pp) {
 		struct dctx *x = *pp;
@@ -612,7 +282,7 @@ static void *serve_thread(void *arg)
 			reload_asked = false;
 			reload(s);
 		}
-		conns_sweep(s->conns, mono_ms());
+		conns_sweep(s->conns, serve_mono_ms());
 		reap_draining(s);
 	}
 	return NULL;
@@ -785,12 +455,12 @@ void serve_publish(struct serve *s, const struct frame *f, uint64_t records_drop
 	pthread_mutex_lock(&s->mu);
 	struct snap *old = s->latest;
 	s->latest = p;
-	s->published_ms = mono_ms();
+	s->published_ms = serve_mono_ms();
 	s->nbackends = s->health.nbackends;
 	s->nlost = nlost;
 	memcpy(s->lost_names, lost, sizeof(lost));
 	pthread_mutex_unlock(&s->mu);
-	snap_unref(old);
+	serve_snap_unref(old);
 }
 
 const char *serve_where(const struct serve *s)
@@ -827,7 +497,7 @@ void serve_stop(struct serve *s)
 		close(s->fd);
 	if (s->efd >= 0)
 		close(s->efd);
-	snap_unref(s->latest);
+	serve_snap_unref(s->latest);
 	conns_free(s->conns);
 	mhd_lib_close(&s->lib);
 	pthread_mutex_destroy(&s->mu);
