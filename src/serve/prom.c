@@ -209,12 +209,12 @@ static void render_idle_memory(struct buf *b, const struct frame *f, const struc
 			idle[p->gpu_index] += p->gpu_mem_bytes;
 	}
 	size_t mark = prom_begin(b, "gpur_idle_memory_bytes", "gauge",
-			    "GPU memory held by idle processes (at 0% GPU for --idle-after, holding --idle-mem or more)");
+				 "GPU memory held by idle processes (at 0% GPU for --idle-after, holding --idle-mem or more)");
 	bool any = false;
 	for (size_t i = 0; i < f->ngpus; i++)
 		if (gpu_state(&f->gpus[i]) == GPU_STATE_OK && !gpu_procs_unknown(&f->gpus[i]))
 			any |= prom_sample(b, "gpur_idle_memory_bytes", lb->data + m[i].own_off, m[i].own_len, NULL,
-				      (double)idle[i]);
+					   (double)idle[i]);
 	prom_end(b, mark, any);
 	free(idle);
 }
@@ -261,7 +261,7 @@ static void render_gpu_fields(struct buf *b, const struct frame *f, enum field_n
 		const char *ls = gpu_ls(lb, &m[i], own, &ll);
 		if (gpu_has(g, GPU_F_MEM_TOTAL) && gpu_has(g, GPU_F_MEM_USED))
 			any |= prom_sample(b, mt.name, ls, ll, NULL,
-				      field_prom_value(free_mem->prom, names, g->mem_total_bytes - g->mem_used_bytes));
+					   field_prom_value(free_mem->prom, names, g->mem_total_bytes - g->mem_used_bytes));
 	}
 	prom_end(b, mark, any);
 
@@ -277,7 +277,7 @@ static void render_gpu_fields(struct buf *b, const struct frame *f, enum field_n
 			unsigned st = gpu_state(&f->gpus[i]);
 			if (st != GPU_STATE__COUNT)
 				any |= prom_sample(b, STATES[s].name, lb->data + m[i].own_off, m[i].own_len, NULL,
-					      st == STATES[s].state ? 1 : 0);
+						   st == STATES[s].state ? 1 : 0);
 		}
 		prom_end(b, mark, any);
 	}
@@ -316,7 +316,7 @@ static void render_xids(struct buf *b, const struct frame *f, enum field_names n
 			char extra[48];
 			snprintf(extra, sizeof(extra), "xid=\"%llu\"", (unsigned long long)x->xids[k].xid);
 			any |= prom_sample(b, "gpur_xid_errors_total", lb->data + m[i].short_off, m[i].short_len, extra,
-				      (double)x->xids[k].count);
+					   (double)x->xids[k].count);
 		}
 	}
 	prom_end(b, mark, any);
@@ -399,7 +399,7 @@ static size_t render_processes(struct buf *b, const struct frame *f, const struc
 		if (!fd->prom)
 			continue;
 		size_t mark = prom_begin(b, fd->prom->name, fd->prom->type == FIELD_PROM_COUNTER ? "counter" : "gauge",
-				    fd->help);
+					 fd->help);
 		bool any = false;
 		for (size_t r = 0; r < uniq; r++) {
 			double v;
@@ -411,13 +411,13 @@ static size_t render_processes(struct buf *b, const struct frame *f, const struc
 	/* How long each idle process has been idle (model/idle.h); the others
 	 * have no series. */
 	size_t mark = prom_begin(b, "gpur_process_idle_seconds", "gauge",
-			    "how long the process has held its GPU memory at 0% GPU, while it is idle (--idle-mem, --idle-after)");
+				 "how long the process has held its GPU memory at 0% GPU, while it is idle (--idle-mem, --idle-after)");
 	bool any = false;
 	for (size_t r = 0; r < uniq; r++) {
 		const struct gpu_process *p = &f->procs[rows[r]];
 		if (p->idle_since_ms && frame_has(f, FRAME_F_TS))
 			any |= prom_sample(b, "gpur_process_idle_seconds", ls.data + label_off[2 * r], label_off[2 * r + 1], NULL,
-				      f->ts_ms > p->idle_since_ms ? (double)(f->ts_ms - p->idle_since_ms) / 1000.0 : 0);
+					   f->ts_ms > p->idle_since_ms ? (double)(f->ts_ms - p->idle_since_ms) / 1000.0 : 0);
 	}
 	prom_end(b, mark, any);
 	buf_fini(&ls);

@@ -108,6 +108,26 @@ void prom_health_update(struct prom_health *h, const struct frame *f)
 	}
 }
 
+/* A family with a sample per backend, labelled with ls and the backend:
+ * whether it is up, or how many times it was lost (errors). */
+static void backend_family(struct buf *b, const struct buf *ls, const struct prom_health *h, const char *name,
+			   const char *type, const char *help, bool errors)
+{
+	struct buf bl;
+
+	buf_init(&bl);
+	prom_family(b, name, type, help);
+	for (size_t i = 0; i < h->nbackends; i++) {
+		bool first = ls->len == 0;
+		buf_reset(&bl);
+		prom_put(&bl, ls->data, ls->len);
+		prom_label(&bl, &first, "backend", h->backends[i].name);
+		double v = errors ? (double)h->backends[i].errors : h->backends[i].up ? 1 : 0;
+		prom_sample(b, name, bl.data, bl.len, NULL, v);
+	}
+	buf_fini(&bl);
+}
+
 void prom_health_render(struct buf *b, const struct frame *f, const struct prom_opts *o, const struct prom_health *h,
 			  const char *host, const uint64_t left[2])
 {
@@ -119,16 +139,16 @@ void prom_health_render(struct buf *b, const struct frame *f, const struct prom_
 	const char *hl = buf_cstr(&ls);
 	if (frame_has(f, FRAME_F_TS))
 		prom_one(b, "gpur_frame_timestamp_seconds", "gauge", "when the served frame was taken (Unix time)", hl,
-		    (double)f->ts_ms / 1000.0);
+			 (double)f->ts_ms / 1000.0);
 	if (o->live)
 		prom_one(b, "gpur_poll_duration_seconds", "gauge", "how long composing the served frame took", hl,
-		    (double)f->poll_us / 1e6);
+			 (double)f->poll_us / 1e6);
 	prom_one(b, "gpur_gpus", "gauge", "GPUs in the served frame (MIG instances included)", hl, (double)f->ngpus);
 	prom_one(b, "gpur_process_rows", "gauge", "GPU process rows in the served frame", hl, (double)f->nprocs);
 
 	static const char *const FAMS[2] = {"process", "container"};
 	size_t mark = prom_begin(b, "gpur_exporter_series_left_out", "gauge",
-			    "rows (process) or groups (container) of the served frame over the series cap");
+				 "rows (process) or groups (container) of the served frame over the series cap");
 	for (int k = 0; k < 2; k++) {
 		char extra[32];
 		snprintf(extra, sizeof(extra), "family=\"%s\"", FAMS[k]);
@@ -143,36 +163,21 @@ void prom_health_render(struct buf *b, const struct frame *f, const struct prom_
 	}
 
 	if (h->nbackends) {
-		struct buf bl;
-		buf_init(&bl);
-		prom_family(b, "gpur_backend_up", "gauge", "1 while the backend answers (0 after backend_lost)");
-		for (size_t i = 0; i < h->nbackends; i++) {
-			bool fb = ls.len == 0;
-			buf_reset(&bl);
-			prom_put(&bl, ls.data, ls.len);
-			prom_label(&bl, &fb, "backend", h->backends[i].name);
-			prom_sample(b, "gpur_backend_up", bl.data, bl.len, NULL, h->backends[i].up ? 1 : 0);
-		}
-		prom_family(b, "gpur_backend_errors_total", "counter", "times the backend was lost as a whole");
-		for (size_t i = 0; i < h->nbackends; i++) {
-			bool fb = ls.len == 0;
-			buf_reset(&bl);
-			prom_put(&bl, ls.data, ls.len);
-			prom_label(&bl, &fb, "backend", h->backends[i].name);
-			prom_sample(b, "gpur_backend_errors_total", bl.data, bl.len, NULL, (double)h->backends[i].errors);
-		}
-		buf_fini(&bl);
+		backend_family(b, &ls, h, "gpur_backend_up", "gauge", "1 while the backend answers (0 after backend_lost)",
+			       false);
+		backend_family(b, &ls, h, "gpur_backend_errors_total", "counter", "times the backend was lost as a whole",
+			       true);
 	}
 	if (h->have_records)
 		prom_one(b, "gpur_records_dropped_total", "counter", "records --log or --json could not write", hl,
-		    (double)h->records_dropped);
+			 (double)h->records_dropped);
 	prom_one(b, "gpur_exporter_frames_total", "counter", "frames rendered for scrapes", hl, (double)h->frames);
 	if (h->render_seconds >= 0)
 		prom_one(b, "gpur_exporter_render_seconds", "gauge", "how long rendering the previous frame took", hl,
-		    h->render_seconds);
+			 h->render_seconds);
 	if (h->cpu_seconds >= 0)
 		prom_one(b, "gpur_self_cpu_seconds_total", "counter", "CPU time gpur itself has used (user + system)", hl,
-		    h->cpu_seconds);
+			 h->cpu_seconds);
 	if (h->rss_bytes >= 0)
 		prom_one(b, "gpur_self_resident_memory_bytes", "gauge", "gpur's own resident memory", hl, h->rss_bytes);
 	buf_fini(&ls);
